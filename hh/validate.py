@@ -1,0 +1,1450 @@
+"""The replay validator: a referee for logged hands.
+
+It replays a parsed :class:`~hh.model.Hand` line by line through the game's
+rules engine and reports every fault it can find, with FORMAT.md's codes, the
+line number and a message that says what was expected and what was found.
+After an illegal line it applies the line as written and goes on, so that
+independent faults are all reported; it never raises on a parsed hand.
+
+``pots``, ``payouts`` and ``net`` in the verdict are what the rules give from
+the actions, whatever the log claims. Checks that the log's ``??`` cards make
+impossible go to ``unchecked``, which never makes a hand invalid.
+
+Cross-hand checks (STACK_CARRYOVER, DEALER_ROTATION, a (site, id) seen twice)
+need the hands of a run together: :func:`cross_check` runs them over the
+:class:`Verdict` values, which keep what they need.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from hh.cards import JOKER, UNKNOWN
+from hh.engine import Award, Engine, Player
+from hh.evaluate import Category, Evaluation
+from hh.games import RULES
+from hh.model import (
+    SHOWDOWN,
+    Action,
+    Collected,
+    Deal,
+    Game,
+    Hand,
+    Info,
+    Line,
+    Marker,
+    Muck,
+    Post,
+    SeatOutcome,
+    Section,
+    Show,
+    TopUp,
+    Uncalled,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    code: str
+    line: int
+    message: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    amount: int  # net of rake: what is split
+    eligible: tuple[str, ...]  # by seat number
+    winners: tuple[str, ...]  # by seat number
+    shares: tuple[int, ...] = field(default=(), compare=False)  # per winner, dealing order
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of validating one hand (or one unparseable run of lines).
+
+    Flat fields and small tuples, so that a run of verdicts turns into
+    columnar rows without work. ``stacks`` (seat, name, start, end) and
+    ``dealer``/``dealt_in``/``top_ups`` feed the cross-hand checks.
+    """
+
+    file: str | None
+    line: int
+    hand_id: str | None
+    site: str | None
+    game: str | None
+    violations: tuple[Violation, ...]
+    pots: tuple[PotResult, ...] | None
+    payouts: dict[str, int] | None
+    net: dict[str, int] | None
+    unchecked: tuple[Violation, ...] = ()
+    table: str | None = None
+    table_line: int = 0
+    when: str | None = None  # "YYYY/MM/DD HH:MM:SS" as written
+    zone: str | None = None
+    dealer: int | None = None
+    stacks: tuple[tuple[int, str, int, int, int], ...] = ()  # seat, name, start, end, seat line
+    dealt_in: tuple[str, ...] = ()
+    top_ups: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    def to_json(self) -> dict[str, object]:
+        """The object ``hh validate --json`` prints (FORMAT.md, Validation results)."""
+        out: dict[str, object] = {
+            "file": self.file,
+            "line": self.line,
+            "hand_id": self.hand_id,
+            "site": self.site,
+            "game": self.game,
+            "valid": self.valid,
+            "violations": [v.to_json() for v in self.violations],
+            "pots": None
+            if self.pots is None
+            else [
+                {"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)}
+                for p in self.pots
+            ],
+            "payouts": self.payouts,
+            "net": self.net,
+        }
+        if self.unchecked:
+            out["unchecked"] = [v.to_json() for v in self.unchecked]
+        return out
+
+
+def parse_failure(
+    file: str | None,
+    line: int,
+    hand_id: str | None,
+    site: str | None,
+    error_line: int,
+    column: int,
+    message: str,
+    table: str | None = None,
+) -> Verdict:
+    """The verdict of a hand that does not parse: one PARSE_ERROR, no pots."""
+    return Verdict(
+        file=file,
+        line=line,
+        hand_id=hand_id,
+        site=site,
+        game=None,
+        violations=(Violation("PARSE_ERROR", error_line, f"column {column}: {message}"),),
+        pots=None,
+        payouts=None,
+        net=None,
+        table=table,
+    )
+
+
+# ------------------------------------------------------------------ helpers
+
+_CATEGORY_WORDS = sorted((c.value for c in Category), key=len, reverse=True)
+
+
+def description_category(description: str | None) -> str | None:
+    """The category words a description begins with (FORMAT.md: the category,
+    then a comma and free text)."""
+    if not description:
+        return None
+    for words in _CATEGORY_WORDS:
+        if description.startswith(words) and (
+            len(description) == len(words) or description[len(words)] == ","
+        ):
+            return words
+    return None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _cards(cards: Iterable[str]) -> str:
+    return "[" + " ".join(cards) + "]"
+
+
+def _valid_date(date: str, time: str) -> bool:
+    try:
+        dt.datetime.strptime(f"{date} {time}", "%Y/%m/%d %H:%M:%S")
+    except ValueError:
+        return False
+    return True
+
+
+# -------------------------------------------------------------- the replay
+
+
+class _Replay:
+    """One hand's replay. Holds the engine and the violations found so far."""
+
+    def __init__(self, hand: Hand, file: str | None) -> None:
+        self.hand = hand
+        self.file = file
+        self.rules = RULES[hand.game]
+        self.violations: list[Violation] = []
+        self.unchecked: list[Violation] = []
+        self.house = hand.house_rules.rules if hand.house_rules else ()
+        self.pending_uncalled: tuple[Player, int] | None = None
+        self.collected: list[Collected] = []
+        self.shows: dict[int, Show] = {}
+        self.mucks: dict[int, Muck] = {}
+        self.voluntary_shows: dict[int, Show] = {}
+        self.values: dict[int, int] = {}
+        self.undecidable = False
+        self.in_showdown = False
+        self.showdown_line = 0
+        self.showdown_missing_reported = False
+        self.dealt_cards: dict[str, int] = {}  # card -> line it was dealt on
+        self.deals: list[tuple[int, int, tuple[str, ...], tuple[str, ...], int]] = []
+        self.street_players: dict[int, list[int]] = {}
+        self.street_dealt: set[int] = set()
+        self.deals_checked = True
+        self.evaluations: dict[int, Evaluation] = {}
+        self.early = False
+        self.forced_done = False
+        self.posted: set[int] = set()
+
+    # -- reporting
+
+    def add(self, code: str, line: int, message: str) -> None:
+        self.violations.append(Violation(code, line, message))
+
+    def note(self, code: str, line: int, message: str) -> None:
+        self.unchecked.append(Violation(code, line, message))
+
+    # -- the run
+
+    def run(self) -> Verdict:
+        hand = self.hand
+        self.check_header()
+        self.engine = self.setup()
+        for line in hand.preamble:
+            self.preamble_line(line)
+        for section in hand.sections:
+            self.section(section)
+        self.finish_forced(hand.summary.line)
+        return self.summary()
+
+    # -- header, table, seats
+
+    def check_header(self) -> None:
+        h = self.hand.header
+        s = h.stakes
+        game = h.game
+        if s.forced <= 0:
+            what = "blind" if game is Game.CHIRIBITO else "ante"
+            self.add("HEADER", h.line, f"impossible stakes: the {what} is {s.forced}")
+        if game is Game.ACES:
+            if not s.low or not s.high or s.low > s.high:
+                self.add(
+                    "HEADER",
+                    h.line,
+                    f"impossible stakes: bets {s.low}/{s.high} (expected a small bet above 0 "
+                    f"and no bigger than the big bet)",
+                )
+        elif game is Game.CALATONE and (not s.low or not s.high or s.low > s.high):
+            self.add(
+                "HEADER",
+                h.line,
+                f"impossible stakes: bets {s.low}-{s.high} (expected a minimum above 0 "
+                f"and no bigger than the maximum)",
+            )
+        if not _valid_date(h.date, h.time):
+            self.add("HEADER", h.line, f"bad date: {h.date} {h.time} is not a real date and time")
+        hr = self.hand.house_rules
+        if hr:
+            for rule in hr.rules:
+                if not self.rules.knows_rule(rule):
+                    self.add(
+                        "HEADER",
+                        hr.line,
+                        f"house rule '{rule}' does not apply to {game.title}",
+                    )
+
+    def setup(self) -> Engine:
+        hand = self.hand
+        table = hand.table
+        variant = self.rules.variant(self.house)
+        self.variant = variant
+        seen_seats: dict[int, int] = {}
+        seen_names: dict[str, int] = {}
+        dealt: list[tuple[int, str, int]] = []
+        self.sitting_out: set[str] = set()
+        for s in hand.seats:
+            if s.seat in seen_seats:
+                self.add("SEATS", s.line, f"seat {s.seat} is listed twice")
+                continue
+            if s.name in seen_names:
+                self.add("SEATS", s.line, f"the name {s.name} is seated twice")
+                continue
+            seen_seats[s.seat] = s.line
+            seen_names[s.name] = s.line
+            if s.seat < 1 or s.seat > table.max_seats:
+                self.add(
+                    "SEATS",
+                    s.line,
+                    f"seat {s.seat} does not exist at a {table.max_seats}-max table",
+                )
+            if s.sitting_out:
+                self.sitting_out.add(s.name)
+                continue
+            if s.chips <= 0:
+                self.add("SEATS", s.line, f"{s.name} has no chips and cannot be dealt in")
+            dealt.append((s.seat, s.name, s.chips))
+        if table.dealer not in {seat for seat, _, _ in dealt}:
+            self.add(
+                "SEATS",
+                table.line,
+                f"the dealer seat #{table.dealer} has no player dealt in",
+            )
+        lo, hi = self.rules.min_players, variant.max_players
+        if not lo <= len(dealt) <= hi:
+            self.add(
+                "SEATS",
+                table.line,
+                f"{len(dealt)} players dealt in, but {hand.game.title} is for {lo} to {hi} "
+                f"players" + (" with this deck" if hi < self.rules.max_players else ""),
+            )
+        self.seat_line = {s.name: s.line for s in hand.seats}
+        self.seat_of = {s.name: s.seat for s in hand.seats}
+        return Engine(self.rules, hand.header.stakes, dealt, table.dealer, self.house)
+
+    # -- player lookup for a line
+
+    def player(self, name: str, line: int, doing: str) -> Player | None:
+        """The player a line names, or None after reporting NOT_IN_HAND."""
+        p = self.engine.by_name.get(name)
+        if p is None:
+            if name in self.sitting_out:
+                self.add("NOT_IN_HAND", line, f"{name} is sitting out and {doing}")
+            else:
+                self.add("NOT_IN_HAND", line, f"{name} is not seated at this hand and {doing}")
+        return p
+
+    # -- forced bets
+
+    def preamble_line(self, line: Line) -> None:
+        if isinstance(line, Post):
+            self.post(line)
+        elif isinstance(line, (TopUp, Info)):
+            if isinstance(line, TopUp) and line.name not in self.seat_line:
+                self.add("NOT_IN_HAND", line.line, f"{line.name} adds chips but is not seated")
+        else:
+            self.body_line(line)
+
+    def post(self, line: Post) -> None:
+        p = self.player(line.name, line.line, f"posts {line.kind} {line.amount}")
+        if p is None:
+            return
+        if self.forced_done:
+            self.add(
+                "FORCED_BET",
+                line.line,
+                f"{p.name} posts {line.kind} {line.amount} after the cards were dealt",
+            )
+            return
+        due = {q.index: (kind, amount) for q, kind, amount in self.engine.forced_bets()}
+        expected = due.get(p.index)
+        if p.index in self.posted:
+            self.add("FORCED_BET", line.line, f"{p.name} posts a second forced bet")
+            return
+        self.posted.add(p.index)
+        if expected is None:
+            blind = self.engine.players[0].name
+            self.add(
+                "FORCED_BET",
+                line.line,
+                f"{p.name} posts {line.kind} {line.amount}, but the only forced bet is "
+                f"{blind}'s blind (the player to the dealer's right)",
+            )
+        elif expected[0] != line.kind or expected[1] != line.amount:
+            self.add(
+                "FORCED_BET",
+                line.line,
+                f"{p.name} posts {line.kind} {line.amount}, expected {expected[0]} "
+                f"{expected[1]}",
+            )
+        else:
+            fault = self.engine.judge_chips(p, line.amount, line.all_in)
+            if fault:
+                self.add(fault[0], line.line, fault[1])
+        self.engine.post(p, line.amount)
+
+    def finish_forced(self, line_no: int) -> None:
+        """At the first line after the forced bets: report and post any missing."""
+        if self.forced_done:
+            return
+        self.forced_done = True
+        for p, kind, amount in self.engine.forced_bets():
+            if p.index not in self.posted:
+                self.add(
+                    "FORCED_BET",
+                    line_no,
+                    f"{p.name}'s {kind} of {amount} is missing before this line",
+                )
+                self.engine.post(p, amount)
+
+    # -- sections
+
+    def section(self, section: Section) -> None:
+        marker = section.marker
+        self.finish_forced(marker.line)
+        if marker.street == SHOWDOWN:
+            self.showdown_marker(marker)
+        else:
+            self.street_marker(marker)
+        for line in section.lines:
+            self.body_line(line)
+
+    def settle_round(self, line_no: int, what: str) -> None:
+        """Before a marker, the showdown or the summary: the round must be over."""
+        e = self.engine
+        self.check_deals(line_no)
+        if self.pending_uncalled:
+            self.missing_uncalled(line_no)
+        if e.street < 0 or e.ended == "folded":
+            return
+        e.begin_betting()
+        if e.to_act is not None:
+            p = e.players[e.to_act]
+            owe = e.current_bet - p.bet
+            why = f"faces a bet of {owe}" if owe > 0 else "has not acted"
+            self.add(
+                "ROUND_NOT_CLOSED",
+                line_no,
+                f"{what} while {p.name} still {why} on {e.street_name}",
+            )
+            # the round is cut short: no uncalled bet or all-checked ending follows
+            e.close_round(natural=False)
+        elif e.betting:
+            e.close_round()
+
+    def street_marker(self, marker: Marker) -> None:
+        e = self.engine
+        rules = self.rules
+        k = rules.street_index.get(marker.street)
+        if k is None:  # the parser only lets the game's own markers through
+            self.add("STREET_ORDER", marker.line, f"{marker.street} is not a street of this game")
+            return
+        if e.ended in ("folded", "checked"):
+            how = "all but one folded" if e.ended == "folded" else "a round was all checked"
+            self.add("HAND_OVER", marker.line, f"{marker.street} after the hand ended ({how})")
+            return
+        if self.in_showdown:
+            self.add("STREET_ORDER", marker.line, f"{marker.street} after the showdown")
+            return
+        self.settle_round(marker.line, f"{marker.street} starts")
+        expected = e.street + 1
+        if e.ended:  # the round just closed ended the hand
+            how = "all but one folded" if e.ended == "folded" else "a round was all checked"
+            self.add("HAND_OVER", marker.line, f"{marker.street} after the hand ended ({how})")
+            return
+        if k != expected:
+            want = rules.streets[expected].name if expected < len(rules.streets) else "SHOWDOWN"
+            if k < expected:
+                self.add(
+                    "STREET_ORDER",
+                    marker.line,
+                    f"{marker.street} again or out of order: expected {want}",
+                )
+                return
+            self.add(
+                "STREET_ORDER",
+                marker.line,
+                f"{marker.street} skips {', '.join(s.name for s in rules.streets[expected:k])}",
+            )
+        e.start_street(k)
+        self.deals_checked = False
+        self.street_players[k] = [p.index for p in e.players if not p.folded]
+        street = rules.streets[k]
+        if street.board:
+            self.board_cards(marker, k)
+        elif marker.groups:
+            self.add("CARD_COUNT", marker.line, f"{marker.street} deals no common cards")
+
+    def board_cards(self, marker: Marker, k: int) -> None:
+        e = self.engine
+        street = self.rules.streets[k]
+        groups = marker.groups
+        first_common = next(i for i, s in enumerate(self.rules.streets) if s.board)
+        want_groups = 1 if k == first_common else 2
+        if len(groups) != want_groups:
+            shape = "[new card]" if want_groups == 1 else "[board so far] [new card]"
+            self.add(
+                "CARD_COUNT",
+                marker.line,
+                f"{marker.street} shows {len(groups)} card groups, expected {shape}",
+            )
+            if not groups:
+                return
+        before = marker.board_before
+        if want_groups == 2 and before is not None and list(before) != e.board:
+            self.add(
+                "CARD_MISMATCH",
+                marker.line,
+                f"{marker.street} repeats the board as {_cards(before)}, but the board is "
+                f"{_cards(e.board)}",
+            )
+        new = marker.new_cards
+        if len(new) != street.board:
+            self.add(
+                "CARD_COUNT",
+                marker.line,
+                f"{marker.street} deals {_plural(len(new), 'common card')}, "
+                f"expected {street.board}",
+            )
+        for c in new:
+            self.dealt_card(c, marker.line, "on the board")
+        e.deal_board(new)
+
+    def dealt_card(self, card: str, line_no: int, where: str) -> bool:
+        """Record a dealt card; False (after reporting) if it cannot be dealt."""
+        if card == UNKNOWN:
+            return True
+        if card not in self.variant.deck or card == JOKER:
+            deck = self.variant.deck
+            self.add(
+                "CARD_UNKNOWN",
+                line_no,
+                f"{card} dealt {where} is not a card of this hand's deck ({deck.name}"
+                + (", the joker lies in the centre" if card == JOKER else "")
+                + ")",
+            )
+            return False
+        first = self.dealt_cards.get(card)
+        if first is not None:
+            self.add(
+                "CARD_DUPLICATE",
+                line_no,
+                f"{card} dealt {where} was already dealt on line {first}",
+            )
+            return False
+        self.dealt_cards[card] = line_no
+        return True
+
+    # -- body lines
+
+    def body_line(self, line: Line) -> None:
+        if isinstance(line, Info):
+            return
+        if isinstance(line, Deal):
+            self.deal(line)
+            return
+        if not isinstance(line, Uncalled):
+            self.check_deals(line.line)
+            if self.pending_uncalled and not isinstance(line, (Uncalled,)):
+                self.missing_uncalled(line.line)
+        if isinstance(line, Action):
+            self.action(line)
+        elif isinstance(line, Uncalled):
+            self.uncalled(line)
+        elif isinstance(line, Collected):
+            self.collected.append(line)
+        elif isinstance(line, Show):
+            self.show(line)
+        elif isinstance(line, Muck):
+            self.muck(line)
+        elif isinstance(line, Post):
+            self.post(line)
+        elif isinstance(line, TopUp):
+            self.add(
+                "FORCED_BET",
+                line.line,
+                f"{line.name} adds chips during the hand: top-ups come right after the "
+                f"seat lines",
+            )
+
+    def deal(self, line: Deal) -> None:
+        e = self.engine
+        if e.ended in ("folded", "checked"):
+            self.add("HAND_OVER", line.line, f"cards dealt to {line.name} after the hand ended")
+            return
+        if e.street < 0 or self.in_showdown:
+            self.add("CARD_COUNT", line.line, f"cards dealt to {line.name} outside a street")
+            return
+        p = self.player(line.name, line.line, "is dealt cards")
+        if p is None:
+            return
+        if p.folded:
+            self.add(
+                "NOT_IN_HAND",
+                line.line,
+                f"{p.name} folded and gets no more cards, but is dealt cards",
+            )
+            return
+        if p.index in self.street_dealt:
+            self.add(
+                "CARD_COUNT",
+                line.line,
+                f"{p.name} is dealt cards twice on {e.street_name}",
+            )
+            return
+        self.street_dealt.add(p.index)
+        street = self.rules.streets[e.street]
+        down = line.down or ()
+        up = line.up or ()
+        if len(down) != street.down or len(up) != street.up:
+            self.add(
+                "CARD_COUNT",
+                line.line,
+                f"{p.name} is dealt {len(down)} down and {len(up)} up on {e.street_name}, "
+                f"expected {street.down} down and {street.up} up",
+            )
+        for c in (*down, *up):
+            self.dealt_card(c, line.line, f"to {p.name}")
+        if UNKNOWN in up:
+            self.add("CARD_COUNT", line.line, f"an up card dealt to {p.name} is shown as ??")
+        e.deal(p, down, up)
+        self.deals.append((e.street, p.index, tuple(down), tuple(up), line.line))
+
+    def check_deals(self, line_no: int) -> None:
+        """At the first line after a street's deal lines: everyone dealt?"""
+        if self.deals_checked:
+            return
+        self.deals_checked = True
+        e = self.engine
+        for p, down, up in e.deal_plan():
+            if p.index not in self.street_dealt:
+                self.add(
+                    "CARD_COUNT",
+                    line_no,
+                    f"{p.name} was dealt no cards on {e.street_name}: expected {down} down "
+                    f"and {up} up before this line",
+                )
+        self.street_dealt = set()
+
+    def action(self, line: Action) -> None:
+        e = self.engine
+        verb = line.verb
+        words = f"{verb}" + (f" {line.amount}" if line.amount is not None else "")
+        if e.ended in ("folded", "checked"):
+            how = "all but one folded" if e.ended == "folded" else "a round was all checked"
+            self.add("HAND_OVER", line.line, f"{line.name} {words} after the hand ended ({how})")
+            return
+        p = self.player(line.name, line.line, words)
+        if p is None:
+            return
+        if p.folded:
+            self.add("NOT_IN_HAND", line.line, f"{p.name} has folded and {words}")
+            return
+        if p.all_in:
+            self.add("NOT_IN_HAND", line.line, f"{p.name} is all-in and {words}")
+            return
+        if e.street < 0 or self.in_showdown:
+            self.add("OUT_OF_TURN", line.line, f"{p.name} {words} outside a betting round")
+            return
+        e.begin_betting()
+        if e.to_act is None:
+            self.add(
+                "OUT_OF_TURN",
+                line.line,
+                f"{p.name} {words}, but no one is to act: the betting on {e.street_name} "
+                f"is over",
+            )
+            return
+        if p.index != e.to_act:
+            self.add(
+                "OUT_OF_TURN",
+                line.line,
+                f"{p.name} {words}, but it is {e.players[e.to_act].name}'s turn",
+            )
+        else:
+            fault = e.judge(p, verb, line.amount, line.total, line.all_in, line.timed_out)
+            if fault:
+                self.add(fault[0], line.line, fault[1])
+        if verb in ("bets", "calls"):
+            added = line.amount or 0
+        elif verb == "raises":
+            added = (line.total or 0) - p.bet
+        else:
+            added = 0
+        e.act(p, verb, added)
+        if e.to_act is None:
+            back = e.close_round()
+            self.pending_uncalled = back
+
+    def missing_uncalled(self, line_no: int) -> None:
+        p, amount = self.pending_uncalled  # type: ignore[misc]
+        self.pending_uncalled = None
+        self.add(
+            "UNCALLED_BET",
+            line_no,
+            f"missing 'Uncalled bet ({amount}) returned to {p.name}' before this line",
+        )
+
+    def uncalled(self, line: Uncalled) -> None:
+        want = self.pending_uncalled
+        self.pending_uncalled = None
+        if want is None:
+            self.add(
+                "UNCALLED_BET",
+                line.line,
+                f"no bet is uncalled here, but {line.amount} is returned to {line.name}",
+            )
+            return
+        p, amount = want
+        if p.name != line.name or amount != line.amount:
+            self.add(
+                "UNCALLED_BET",
+                line.line,
+                f"{line.amount} returned to {line.name}, expected {amount} returned to {p.name}",
+            )
+
+    # -- showdown
+
+    def showdown_marker(self, marker: Marker) -> None:
+        e = self.engine
+        if e.ended == "folded":
+            self.add("HAND_OVER", marker.line, "*** SHOWDOWN *** after all but one folded")
+            return
+        if self.in_showdown:
+            self.add("STREET_ORDER", marker.line, "a second *** SHOWDOWN ***")
+            return
+        self.settle_round(marker.line, "*** SHOWDOWN ***")
+        if e.ended == "folded":
+            self.add("HAND_OVER", marker.line, "*** SHOWDOWN *** after all but one folded")
+            return
+        last = len(self.rules.streets) - 1
+        if e.ended != "checked" and e.street < last:
+            missing = [s.name for s in self.rules.streets[e.street + 1 :]]
+            self.add(
+                "STREET_ORDER",
+                marker.line,
+                f"*** SHOWDOWN *** skips {', '.join(missing)}",
+            )
+        self.in_showdown = True
+        self.showdown_line = marker.line
+        if e.ended is None:
+            e.ended = "showdown"
+        self.early = e.street < last
+
+    def own_cards(self, p: Player) -> list[str]:
+        return [*p.down, *p.up]
+
+    def show(self, line: Show) -> None:
+        e = self.engine
+        p = self.player(line.name, line.line, "shows")
+        if p is None:
+            return
+        if not self.in_showdown:
+            if e.ended == "folded" and not p.folded:
+                self.check_shown_cards(p, line, voluntary=True)
+                self.voluntary_shows[p.index] = line
+                return
+            self.add("SHOWDOWN", line.line, f"{p.name} shows before the showdown")
+            return
+        if p.folded:
+            self.add("SHOWDOWN", line.line, f"{p.name} folded and is not in the showdown")
+            return
+        if p.index in self.shows or p.index in self.mucks:
+            self.add("SHOWDOWN", line.line, f"{p.name} shows a second time")
+            return
+        self.shows[p.index] = line
+        cards = self.check_shown_cards(p, line, voluntary=False)
+        value = self.hand_value(p, cards, line)
+        if value is not None:
+            self.values[p.index] = value
+
+    def check_shown_cards(self, p: Player, line: Show, voluntary: bool) -> list[str]:
+        """Shown cards must be the cards dealt; returns the cards to judge by
+        (the dealt ones; the shown ones where the log dealt ``??``)."""
+        dealt = self.own_cards(p)
+        shown = list(line.cards)
+        if UNKNOWN in dealt:
+            known = [c for c in dealt if c != UNKNOWN]
+            missing = Counter(known) - Counter(shown)
+            if missing or len(shown) != len(dealt):
+                self.add(
+                    "CARD_MISMATCH",
+                    line.line,
+                    f"{p.name} shows {_cards(shown)}, but was dealt {_cards(dealt)}",
+                )
+                return dealt
+            self.note(
+                "CARD_MISMATCH",
+                line.line,
+                f"{p.name}'s cards dealt as ?? could not be checked against the show",
+            )
+            revealed = list((Counter(shown) - Counter(known)).elements())
+            for c in revealed:
+                self.dealt_card(c, line.line, f"to {p.name} (shown)")
+            return shown
+        if Counter(shown) != Counter(dealt):
+            self.add(
+                "CARD_MISMATCH",
+                line.line,
+                f"{p.name} shows {_cards(shown)}, but was dealt {_cards(dealt)}",
+            )
+        return dealt
+
+    def hand_value(self, p: Player, cards: list[str], line: Show) -> int | None:
+        """The shown hand's value; None if it cannot win (invalid declaration)."""
+        e = self.engine
+        game = self.hand.game
+        ev = self.variant.evaluator
+        early = self.early
+        declared = line.declared
+        judged = cards
+        if game is Game.CALATONE and not early:
+            if declared is None:
+                self.add(
+                    "DECLARATION",
+                    line.line,
+                    f"{p.name} shows without declaring five cards: the hand forfeits",
+                )
+                return None
+            problem = None
+            if len(declared) != 5:
+                problem = f"declares {_plural(len(declared), 'card')}, not 5"
+            elif len(set(declared)) != 5:
+                problem = "declares the same card twice"
+            elif Counter(declared) - Counter(cards):
+                problem = f"declares {_cards(declared)}, which are not 5 of his own cards"
+            if problem:
+                self.add("DECLARATION", line.line, f"{p.name} {problem}: the hand forfeits")
+                return None
+            judged = list(declared)
+        elif declared is not None:
+            self.add(
+                "DECLARATION",
+                line.line,
+                f"{p.name} declares cards, but declarations come only at the showdown "
+                f"after 7TH STREET",
+            )
+        try:
+            if game is Game.CHIRIBITO:
+                evaluation = ev.evaluate(judged, e.board)
+            elif game is Game.ACES:
+                evaluation = ev.evaluate(judged, (JOKER,))
+            else:
+                evaluation = ev.evaluate(judged)
+        except (ValueError, KeyError, IndexError):
+            self.undecidable = True
+            self.note(
+                "HAND_DESCRIPTION",
+                line.line,
+                f"{p.name}'s hand {_cards(judged)} cannot be evaluated",
+            )
+            return None
+        stated = description_category(line.description)
+        actual = evaluation.category.value
+        if line.description is None:
+            self.add(
+                "HAND_DESCRIPTION",
+                line.line,
+                f"{p.name} shows without a description: expected ({evaluation.description})",
+            )
+        elif stated != actual:
+            self.add(
+                "HAND_DESCRIPTION",
+                line.line,
+                f"{p.name}'s hand is described as '{line.description}', but "
+                f"{_cards(judged)} make {actual}",
+            )
+        self.evaluations[p.index] = evaluation
+        return evaluation.value
+
+    def muck(self, line: Muck) -> None:
+        p = self.player(line.name, line.line, "mucks")
+        if p is None:
+            return
+        if not self.in_showdown:
+            self.add("SHOWDOWN", line.line, f"{p.name} mucks before the showdown")
+            return
+        if p.folded:
+            self.add("SHOWDOWN", line.line, f"{p.name} folded and is not in the showdown")
+            return
+        if p.index in self.shows or p.index in self.mucks:
+            self.add("SHOWDOWN", line.line, f"{p.name} mucks after already showing or mucking")
+            return
+        self.mucks[p.index] = line
+
+    # -- the end
+
+    def summary(self) -> Verdict:
+        hand = self.hand
+        e = self.engine
+        summary = hand.summary
+        line_no = summary.line
+        if not self.in_showdown:
+            self.settle_round(line_no, "*** SUMMARY ***")
+        elif self.pending_uncalled:
+            self.missing_uncalled(line_no)
+        self.check_deals(line_no)
+        decided = True
+        if e.ended == "folded":
+            winner = next(p for p in e.players if not p.folded)
+            self.values = {winner.index: 0}
+        elif self.in_showdown:
+            self.showdown_complete()
+        else:
+            decided = False
+            self.add(
+                "HAND_INCOMPLETE",
+                line_no,
+                "the summary comes before the hand is decided: "
+                + (
+                    "a round was all checked but there is no showdown"
+                    if e.ended == "checked"
+                    else f"after {e.street_name or 'the forced bets'} the hand needs more "
+                    f"streets and a showdown"
+                ),
+            )
+        # rake and pots
+        total = summary.total
+        pots = e.pots()
+        main = pots[0].amount if pots else 0
+        rake = total.rake
+        if rake < 0 or rake > main:
+            self.add("RAKE", total.line, f"rake {rake} is not between 0 and the main pot {main}")
+            rake = 0
+        if decided:
+            awards = e.award(self.values, rake)
+        else:
+            awards = [
+                Award(p.amount - (rake if k == 0 else 0), p.eligible, (), ())
+                for k, p in enumerate(pots)
+            ]
+        if e.total_pot != total.total:
+            self.add(
+                "POT_TOTAL",
+                total.line,
+                f"Total pot {total.total}, but the chips put in (less uncalled bets) come "
+                f"to {e.total_pot}",
+            )
+        self.check_side_pots(awards)
+        payouts: dict[int, int] = {}
+        for a in awards:
+            for i, share in zip(a.winners, a.shares, strict=True):
+                payouts[i] = payouts.get(i, 0) + share
+        if self.undecidable:
+            self.note(
+                "PAYOUT",
+                line_no,
+                "the winners could not be decided from the cards: payouts repeat the log",
+            )
+            payouts = {}
+            for c in self.collected:
+                q = e.by_name.get(c.name)
+                if q is not None:
+                    payouts[q.index] = payouts.get(q.index, 0) + c.amount
+        else:
+            self.check_collected(awards, line_no)
+        self.check_board()
+        self.check_deck()
+        self.check_seat_lines(payouts)
+        self.payouts_by_index = payouts
+        return self.verdict(awards, payouts)
+
+    def showdown_complete(self) -> None:
+        e = self.engine
+        missing = [
+            p for p in e.players if not p.folded and p.index not in self.shows
+            and p.index not in self.mucks
+        ]
+        first_after = self.first_line_after_shows()
+        for p in missing:
+            self.add(
+                "SHOWDOWN",
+                first_after,
+                f"{p.name} is in the showdown but neither shows nor mucks before this line",
+            )
+        if not self.shows:
+            self.add("SHOWDOWN", first_after, "nobody shows at the showdown: at least one must")
+
+    def first_line_after_shows(self) -> int:
+        """The first line after the showdown's show and muck lines."""
+        for section in self.hand.sections:
+            if section.marker.street != SHOWDOWN:
+                continue
+            for line in section.lines:
+                if not isinstance(line, (Show, Muck, Info)):
+                    return line.line
+        return self.hand.summary.line
+
+    def check_side_pots(self, awards: Sequence[Award]) -> None:
+        total = self.hand.summary.total
+        listed = total.main is not None
+        if len(awards) > 1:
+            want = [a.amount for a in awards]
+            if not listed:
+                self.add(
+                    "SIDE_POTS",
+                    total.line,
+                    f"there are side pots but none are listed: expected Main pot {want[0]}"
+                    + "".join(f". Side pot-{k} {x}" for k, x in enumerate(want[1:], 1)),
+                )
+            elif [total.main, *total.side] != want:
+                self.add(
+                    "SIDE_POTS",
+                    total.line,
+                    f"pots listed as {[total.main, *total.side]}, expected {want} "
+                    f"(main first, net of rake)",
+                )
+        elif listed:
+            want_main = awards[0].amount if awards else 0
+            if total.side or total.main != want_main:
+                self.add(
+                    "SIDE_POTS",
+                    total.line,
+                    f"pots listed as {[total.main, *total.side]}, but there is one pot of "
+                    f"{want_main}",
+                )
+
+    def check_collected(self, awards: Sequence[Award], line_no: int) -> None:
+        e = self.engine
+        single = len(awards) == 1
+        want: Counter[tuple[str, int | None, int]] = Counter()
+        for k, a in enumerate(awards):
+            label = None if single else k
+            for i, share in zip(a.winners, a.shares, strict=True):
+                if share > 0:
+                    want[(e.players[i].name, label, share)] += 1
+        got: list[Collected] = []
+        for c in self.collected:
+            key = (c.name, c.pot, c.amount)
+            if want[key] > 0:
+                want[key] -= 1
+            elif c.amount > 0 or c.pot is not None:
+                got.append(c)
+        expected = [k for k, n in want.items() for _ in range(n)]
+        for c in got:
+            hint = (
+                "; expected " + ", ".join(_collect_words(*k) for k in expected)
+                if expected
+                else "; nothing more is to be collected"
+            )
+            self.add(
+                "PAYOUT",
+                c.line,
+                f"{_collect_words(c.name, c.pot, c.amount)} is not what the rules give{hint}",
+            )
+        if expected and not got:
+            where = self.last_collect_line() or line_no
+            for k in expected:
+                self.add("PAYOUT", where, f"missing '{_collect_words(*k)}' before this line")
+
+    def last_collect_line(self) -> int | None:
+        if not self.collected:
+            return None
+        after = self.collected[-1].line
+        for _, line in self.hand.lines():
+            if line.line > after:
+                return line.line
+        return self.hand.summary.line
+
+    def check_board(self) -> None:
+        board = self.hand.summary.board
+        e = self.engine
+        game = self.hand.game
+        if game is Game.CHIRIBITO:
+            if board is None:
+                if e.board:
+                    self.add(
+                        "SUMMARY",
+                        self.hand.summary.total.line,
+                        f"the summary lacks 'Board {_cards(e.board)}' after Total pot",
+                    )
+            elif list(board.cards) != e.board:
+                self.add(
+                    "CARD_MISMATCH",
+                    board.line,
+                    f"Board {_cards(board.cards)}, but the common cards dealt are "
+                    f"{_cards(e.board)}",
+                )
+        elif game is Game.ACES:
+            if board is not None and board.cards != (JOKER,):
+                self.add("CARD_MISMATCH", board.line, f"Board {_cards(board.cards)}, expected [Jk]")
+        elif board is not None:
+            self.add("SUMMARY", board.line, "Calatone has no board: no Board line")
+
+    def check_deck(self) -> None:
+        hand = self.hand
+        deck_line = hand.summary.deck
+        commitment = hand.commitment
+        if deck_line is None:
+            if commitment is not None:
+                self.note(
+                    "SHUFFLE_COMMITMENT",
+                    commitment.line,
+                    "no Deck line: the shuffle commitment could not be checked",
+                )
+            return
+        deck = self.variant.deck
+        cards = list(deck_line.cards)
+        expected = [c for c in deck.cards if c != JOKER]
+        if Counter(cards) != Counter(expected):
+            extra = sorted((Counter(cards) - Counter(expected)).elements())
+            lacking = sorted((Counter(expected) - Counter(cards)).elements())
+            bits = []
+            if extra:
+                bits.append(f"extra or repeated {' '.join(extra)}")
+            if lacking:
+                bits.append(f"missing {' '.join(lacking)}")
+            self.add(
+                "DECK_ORDER",
+                deck_line.line,
+                f"the Deck must list this hand's {len(expected)} cards once each: "
+                + "; ".join(bits),
+            )
+        else:
+            self.check_deal_order(cards)
+        if commitment is not None:
+            if deck_line.salt is None:
+                self.note(
+                    "SHUFFLE_COMMITMENT",
+                    commitment.line,
+                    "the Deck has no salt: the shuffle commitment could not be checked",
+                )
+            else:
+                text = " ".join(cards) + " " + deck_line.salt
+                digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+                if digest != commitment.digest:
+                    self.add(
+                        "SHUFFLE_COMMITMENT",
+                        deck_line.line,
+                        f"the Deck and salt hash to {digest}, not to the commitment "
+                        f"{commitment.digest}",
+                    )
+
+    def check_deal_order(self, deck: list[str]) -> None:
+        """Dealt cards against the Deck, dealt from the top in dealing order."""
+        e = self.engine
+        rules = self.rules
+        pos = 0
+        expected: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
+        board_expected: list[str] = []
+        for k, street in enumerate(rules.streets):
+            if k not in self.street_players:
+                break
+            players = self.street_players[k]
+            n = len(players)
+            per = street.down + street.up
+            if per:
+                for j, idx in enumerate(players):
+                    slots = (pos + r * n + j for r in range(per))
+                    mine = [deck[x] for x in slots if x < len(deck)]
+                    expected[(k, idx)] = (mine[: street.down], mine[street.down :])
+                pos += per * n
+            if street.board:
+                board_expected.extend(deck[pos : pos + street.board])
+                pos += street.board
+        both_ways = self.hand.game is Game.CALATONE
+        for k, idx, down, up, line_no in self.deals:
+            want = expected.get((k, idx))
+            if want is None:
+                continue
+            wd, wu = want
+            if UNKNOWN in down or UNKNOWN in up:
+                self.note(
+                    "DECK_ORDER",
+                    line_no,
+                    f"{e.players[idx].name}'s cards dealt as ?? could not be checked against "
+                    f"the Deck",
+                )
+                continue
+            if both_ways and k == 0:
+                ok = Counter((*down, *up)) == Counter((*wd, *wu))
+            else:
+                ok = Counter(down) == Counter(wd) and Counter(up) == Counter(wu)
+            if not ok:
+                self.add(
+                    "DECK_ORDER",
+                    line_no,
+                    f"{e.players[idx].name} is dealt down {_cards(down)} up {_cards(up)}, but "
+                    f"the Deck gives down {_cards(wd)} up {_cards(wu)}",
+                )
+        if e.board and board_expected[: len(e.board)] != e.board:
+            where = next(
+                (s.marker.line for s in self.hand.sections if s.marker.groups),
+                self.hand.summary.line,
+            )
+            self.add(
+                "DECK_ORDER",
+                where,
+                f"the common cards {_cards(e.board)} differ from the Deck's "
+                f"{_cards(board_expected[: len(e.board)])}",
+            )
+
+    def check_seat_lines(self, payouts: dict[int, int]) -> None:
+        seats = self.hand.summary.seats
+        if not seats:
+            return
+        e = self.engine
+        listed = set()
+        for s in seats:
+            listed.add(s.name)
+            if self.seat_of.get(s.name) != s.seat:
+                self.add(
+                    "SUMMARY",
+                    s.line,
+                    f"Seat {s.seat}: {s.name}, but {s.name} "
+                    + (
+                        f"sits in seat {self.seat_of[s.name]}"
+                        if s.name in self.seat_of
+                        else "is not seated"
+                    ),
+                )
+                continue
+            p = e.by_name.get(s.name)
+            if p is None:
+                if s.outcome != "sat_out":
+                    self.add(
+                        "SUMMARY",
+                        s.line,
+                        f"{s.name} sat out, but the summary says {_outcome_words(s)}",
+                    )
+                continue
+            won = payouts.get(p.index, 0)
+            fault = self.seat_outcome_fault(p, s, won)
+            if fault:
+                self.add("SUMMARY", s.line, fault)
+        missing = [p.name for p in sorted(e.players, key=lambda q: q.seat) if p.name not in listed]
+        if missing:
+            self.add(
+                "SUMMARY",
+                seats[-1].line,
+                f"the summary lists some seats but not {', '.join(missing)}: list all "
+                f"players dealt in, or none",
+            )
+
+    def seat_outcome_fault(self, p: Player, s: SeatOutcome, won: int) -> str | None:
+        o = s.outcome
+        rules = self.rules
+        showed = self.shows.get(p.index) or self.voluntary_shows.get(p.index)
+        if o == "folded":
+            if not p.folded:
+                return f"{p.name} did not fold, but the summary says {_outcome_words(s)}"
+            street = rules.streets[p.folded_on].name if p.folded_on is not None else None
+            if street != s.street:
+                return f"{p.name} folded on {street}, not on {s.street}"
+            return None
+        if o == "sat_out":
+            return f"{p.name} was dealt in, but the summary says he sat out"
+        if p.folded:
+            street = rules.streets[p.folded_on].name if p.folded_on is not None else "?"
+            return f"{p.name} folded on {street}, but the summary says {_outcome_words(s)}"
+        if o in ("showed_won", "showed_lost"):
+            if showed is None:
+                return f"{p.name} did not show, but the summary says {_outcome_words(s)}"
+            if s.cards is not None and Counter(s.cards) != Counter(showed.cards):
+                return f"{p.name} showed {_cards(showed.cards)}, not {_cards(s.cards)}"
+            if o == "showed_won" and s.amount != won:
+                return f"{p.name} won {won}, not {s.amount}" if won else f"{p.name} lost"
+            if o == "showed_lost" and won:
+                return f"{p.name} won {won}, but the summary says he lost"
+            if s.description is not None:
+                ev = self.evaluations.get(p.index)
+                if ev is not None and description_category(s.description) != ev.category.value:
+                    return (
+                        f"{p.name}'s hand is described as '{s.description}', but it is "
+                        f"{ev.category.value}"
+                    )
+            return None
+        if o == "mucked":
+            if p.index in self.shows:
+                return f"{p.name} showed, but the summary says he mucked"
+            if not self.in_showdown:
+                return f"{p.name} won without a showdown, but the summary says he mucked"
+            return None
+        # won
+        if self.in_showdown and p.index in self.shows:
+            return f"{p.name} showed at the showdown: expected 'showed [...] and won {won}'"
+        if s.amount != won:
+            return f"{p.name} won {won}, not {s.amount}"
+        return None
+
+    def verdict(self, awards: Sequence[Award], payouts: dict[int, int]) -> Verdict:
+        hand = self.hand
+        e = self.engine
+        by_seat = sorted(e.players, key=lambda q: q.seat)
+        seat = {p.index: p.seat for p in e.players}
+        pots = tuple(
+            PotResult(
+                a.amount,
+                tuple(e.players[i].name for i in sorted(a.eligible, key=seat.__getitem__)),
+                tuple(e.players[i].name for i in sorted(a.winners, key=seat.__getitem__)),
+                a.shares,
+            )
+            for a in awards
+            if a.amount > 0
+        )
+        payout_names = {
+            e.players[i].name: x for i, x in sorted(payouts.items(), key=lambda t: seat[t[0]])
+        }
+        net = {p.name: payouts.get(p.index, 0) - p.put for p in by_seat}
+        ends = {p.name: p.start - p.put + payouts.get(p.index, 0) for p in e.players}
+        stacks = tuple(
+            (s.seat, s.name, s.chips, ends.get(s.name, s.chips), s.line) for s in hand.seats
+        )
+        top_ups = tuple((t.name, t.amount) for t in hand.preamble if isinstance(t, TopUp))
+        violations = sorted(self.violations, key=lambda v: v.line)
+        h = hand.header
+        return Verdict(
+            file=self.file,
+            line=hand.line,
+            hand_id=h.hand_id,
+            site=h.site,
+            game=hand.game.value,
+            violations=tuple(violations),
+            pots=pots,
+            payouts=payout_names,
+            net=net,
+            unchecked=tuple(self.unchecked),
+            table=hand.table.name,
+            table_line=hand.table.line,
+            when=f"{h.date} {h.time}",
+            zone=h.zone,
+            dealer=hand.table.dealer,
+            stacks=stacks,
+            dealt_in=tuple(p.name for p in by_seat),
+            top_ups=top_ups,
+        )
+
+
+def _collect_words(name: str, pot: int | None, amount: int) -> str:
+    where = "pot" if pot is None else "main pot" if pot == 0 else f"side pot-{pot}"
+    return f"{name}: collected {amount} from {where}"
+
+
+def _outcome_words(s: object) -> str:
+    o = getattr(s, "outcome", "")
+    return {
+        "folded": f"folded on {getattr(s, 'street', '')}",
+        "showed_won": f"showed and won {getattr(s, 'amount', '')}",
+        "showed_lost": "showed and lost",
+        "mucked": "mucked",
+        "won": f"won {getattr(s, 'amount', '')}",
+        "sat_out": "sat out",
+    }.get(o, o)
+
+
+def validate(hand: Hand, file: str | None = None) -> Verdict:
+    """Judge one parsed hand on its own (no cross-hand checks)."""
+    return _Replay(hand, file).run()
+
+
+# ------------------------------------------------------------ across hands
+
+_ZONES = {
+    "UTC": 0, "GMT": 0, "WET": 0, "WEST": 60, "CET": 60, "CEST": 120, "EET": 120, "EEST": 180,
+}
+
+
+def _instant(v: Verdict) -> dt.datetime:
+    """The hand's time in UTC where the zone is known; as written otherwise."""
+    try:
+        t = dt.datetime.strptime(v.when or "", "%Y/%m/%d %H:%M:%S")
+    except ValueError:
+        return dt.datetime.min
+    zone = v.zone
+    if zone is None:
+        return t
+    if zone in _ZONES:
+        return t - dt.timedelta(minutes=_ZONES[zone])
+    if zone[0] in "+-":
+        sign = 1 if zone[0] == "+" else -1
+        hours, minutes = zone[1:].split(":")
+        return t - sign * dt.timedelta(hours=int(hours), minutes=int(minutes))
+    return t
+
+
+def cross_check(verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """Add the checks that compare hands of a run: a (site, id) seen twice
+    (HEADER), STACK_CARRYOVER and DEALER_ROTATION between consecutive hands of
+    one table (same site and table name, by time, then by input order). A
+    hand that failed to parse breaks its table's chain."""
+    extra: dict[int, list[Violation]] = {}
+    seen: dict[tuple[str | None, str], int] = {}
+    for i, v in enumerate(verdicts):
+        if v.hand_id is None:
+            continue
+        key = (v.site, v.hand_id)
+        if key in seen:
+            first = verdicts[seen[key]]
+            extra.setdefault(i, []).append(
+                Violation(
+                    "HEADER",
+                    v.line,
+                    f"hand #{v.hand_id} was already seen in this run "
+                    f"({first.file or '-'} line {first.line})",
+                )
+            )
+        else:
+            seen[key] = i
+    tables: dict[tuple[str | None, str | None, str], list[int]] = {}
+    for i, v in enumerate(verdicts):
+        if v.table is None:
+            continue
+        tables.setdefault((v.site, v.game, v.table), []).append(i)
+    for (_, game, _), members in tables.items():
+        members.sort(key=lambda i: (_instant(verdicts[i]), i))
+        prev: Verdict | None = None
+        for i in members:
+            v = verdicts[i]
+            if v.pots is None:  # failed to parse: the chain breaks here
+                prev = None
+                continue
+            if prev is not None and game is not None:
+                extra.setdefault(i, []).extend(_between(prev, v, Game(game)))
+            prev = v
+    if not extra:
+        return list(verdicts)
+    out = []
+    for i, v in enumerate(verdicts):
+        more = extra.get(i)
+        if more:
+            v = replace(v, violations=tuple(sorted((*v.violations, *more), key=lambda x: x.line)))
+        out.append(v)
+    return out
+
+
+def _between(prev: Verdict, v: Verdict, game: Game) -> list[Violation]:
+    out = []
+    ends = {name: end for _, name, _, end, _ in prev.stacks}
+    added = dict(v.top_ups)
+    for _, name, start, _, line in v.stacks:
+        if name in ends:
+            want = ends[name] + added.get(name, 0)
+            if start != want:
+                plus = f" plus the top-up of {added[name]}" if name in added else ""
+                out.append(
+                    Violation(
+                        "STACK_CARRYOVER",
+                        line,
+                        f"{name} starts with {start}, but ended the previous hand "
+                        f"#{prev.hand_id} with {ends[name]}{plus}",
+                    )
+                )
+    # dealer rotation: the first seat past the previous dealer, in the
+    # direction the deal passes, held by a player dealt in to this hand
+    if prev.dealer is not None and v.dealer is not None:
+        step = RULES[game].deal_passes
+        seats = sorted(seat for seat, name, *_ in v.stacks if name in set(v.dealt_in))
+        if seats:
+            if step > 0:
+                later = [s for s in seats if s > prev.dealer]
+                want = later[0] if later else seats[0]
+            else:
+                earlier = [s for s in seats if s < prev.dealer]
+                want = earlier[-1] if earlier else seats[-1]
+            if v.dealer != want:
+                way = "clockwise" if step > 0 else "to the right"
+                out.append(
+                    Violation(
+                        "DEALER_ROTATION",
+                        v.table_line,
+                        f"the dealer is seat #{v.dealer}, but after seat #{prev.dealer} in "
+                        f"hand #{prev.hand_id} the deal passes {way} to seat #{want}",
+                    )
+                )
+    return out
