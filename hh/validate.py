@@ -599,9 +599,10 @@ class _Replay:
                 f"{p.name} is dealt {len(down)} down and {len(up)} up on {e.street_name}, "
                 f"expected {street.down} down and {street.up} up",
             )
-        for c in (*down, *up):
-            self.dealt_card(c, line.line, f"to {p.name}")
-        if UNKNOWN in up:
+        # a card that cannot be dealt stays unknown to the engine
+        down = [c if self.dealt_card(c, line.line, f"to {p.name}") else UNKNOWN for c in down]
+        up = [c if self.dealt_card(c, line.line, f"to {p.name}") else UNKNOWN for c in up]
+        if UNKNOWN in up and UNKNOWN in (line.up or ()):
             self.add("CARD_COUNT", line.line, f"an up card dealt to {p.name} is shown as ??")
         e.deal(p, down, up)
         self.deals.append((e.street, p.index, tuple(down), tuple(up), line.line))
@@ -1329,8 +1330,35 @@ def _outcome_words(s: object) -> str:
 
 
 def validate(hand: Hand, file: str | None = None) -> Verdict:
-    """Judge one parsed hand on its own (no cross-hand checks)."""
-    return _Replay(hand, file).run()
+    """Judge one parsed hand on its own (no cross-hand checks).
+
+    A fault in the validator itself must not stop a run of thousands of
+    hands: it becomes an INTERNAL_ERROR verdict for this hand (a bug in hh,
+    never a judgement on the log), and the run goes on.
+    """
+    try:
+        return _Replay(hand, file).run()
+    except Exception as exc:
+        h = hand.header
+        return Verdict(
+            file=file,
+            line=hand.line,
+            hand_id=h.hand_id,
+            site=h.site,
+            game=hand.game.value,
+            violations=(
+                Violation(
+                    "INTERNAL_ERROR",
+                    hand.line,
+                    f"hh could not judge this hand ({type(exc).__name__}: {exc}); "
+                    f"this is a bug in hh, please report it with the hand",
+                ),
+            ),
+            pots=None,
+            payouts=None,
+            net=None,
+            table=hand.table.name,
+        )
 
 
 # ------------------------------------------------------------ across hands

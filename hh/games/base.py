@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from hh.cards import Deck
+from hh.cards import JOKER, Deck
 from hh.evaluate import Evaluator, evaluator_for
 from hh.model import Game
 
@@ -115,9 +115,10 @@ def best_exposed(engine: Engine) -> int | None:
     who: int | None = None
     exposed = engine.variant.evaluator.exposed
     for p in engine.players:
-        if p.folded or not p.up:
+        up = [c for c in p.up if c in engine.variant.deck and c != JOKER]
+        if p.folded or not up:
             continue
-        v = exposed(p.up)
+        v = exposed(up)
         if v > best:
             best, who = v, p.index
     if who is None:
