@@ -134,6 +134,13 @@ class Engine:
         self.round_bet_made = False
         self.ended: str | None = None  # "folded", "checked", "showdown"
         self.uncalled: list[tuple[int, int]] = []  # (index, amount), in order
+        # kept up to date on every fold and all-in: asked after every action
+        self.live = self.n  # players not folded
+        self.actors = self.n  # players who can act (not folded, not all-in)
+
+    def _recount(self) -> None:
+        self.live = sum(1 for p in self.players if not p.folded)
+        self.actors = sum(1 for p in self.players if not p.folded and not p.all_in)
 
     # ---------------------------------------------------------------- basics
 
@@ -187,6 +194,7 @@ class Engine:
             p.bet += amount
         if p.stack <= 0:
             p.all_in = True
+            self._recount()
 
     # ----------------------------------------------------------------- deals
 
@@ -232,8 +240,7 @@ class Engine:
         if self.phase != "deal" or self.ended:
             return
         self.phase = "bet"
-        can = sum(1 for p in self.players if p.can_act)
-        self.round_had_betting = can >= 2
+        self.round_had_betting = self.actors >= 2
         opener = self.rules.opener(self)
         if opener is None:
             self.to_act = None
@@ -247,13 +254,19 @@ class Engine:
             return True
         if p.acted or p.waiting:
             return False
-        return sum(1 for q in self.players if q.can_act) >= 2
+        return self.actors >= 2
 
     def _first_needing(self, start: int) -> int | None:
-        n = self.n
+        players = self.players
+        n = len(players)
+        current = self.current_bet
+        many = self.actors >= 2
         for k in range(n):
-            p = self.players[(start + k) % n]
-            if self.needs_to_act(p):
+            p = players[(start + k) % n]
+            # needs_to_act, inlined: this runs after every action
+            if p.folded or p.all_in:
+                continue
+            if p.bet < current or (many and not p.acted and not p.waiting):
                 return p.index
         return None
 
@@ -472,12 +485,14 @@ class Engine:
         if verb == "folds":
             p.folded = True
             p.folded_on = self.street
+            self._recount()
         elif verb != "checks":
             p.stack -= added
             p.put += added
             p.bet += added
-            if p.stack <= 0:
+            if p.stack <= 0 and not p.all_in:
                 p.all_in = True
+                self._recount()
             if p.bet > self.current_bet:
                 self._raise_level(p)
         p.acted = True
@@ -502,7 +517,7 @@ class Engine:
         self.last_aggressor = p.index
 
     def _pass_on(self, index: int) -> None:
-        if len(self.in_hand) <= 1:
+        if self.live <= 1:
             self.to_act = None
             self.ended = "folded"
             return
@@ -526,8 +541,9 @@ class Engine:
             top.stack += amount
             top.put -= amount
             top.bet -= amount
-            if top.stack > 0:
+            if top.stack > 0 and top.all_in:
                 top.all_in = False
+                self._recount()
             self.uncalled.append((top.index, amount))
             back = (top, amount)
         for p in self.players:
@@ -546,7 +562,7 @@ class Engine:
     @property
     def betting_over(self) -> bool:
         """No more betting this hand: all but one folded, or fewer than two can act."""
-        return self.ended is not None or sum(1 for p in self.players if p.can_act) < 2
+        return self.ended is not None or self.actors < 2
 
     # ------------------------------------------------------------------ pots
 

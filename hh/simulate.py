@@ -126,20 +126,19 @@ SETUPS = {
 
 @dataclass
 class _Names:
-    """Unique names: a replacement player gets a new one."""
+    """Unique names: a replacement player gets a new one. A count per first
+    name keeps them unique in constant memory, however long the session."""
 
     rng: random.Random
-    used: set[str] = field(default_factory=set)
+    reserved: str | None = None
+    counts: dict[str, int] = field(default_factory=dict)
 
     def fresh(self) -> str:
         base = self.rng.choice(FIRST_NAMES)
-        name = base
-        k = 2
-        while name in self.used:
-            name = f"{base} {k}"
-            k += 1
-        self.used.add(name)
-        return name
+        k = self.counts.get(base, 0) + 1
+        self.counts[base] = k
+        name = base if k == 1 else f"{base} {k}"
+        return self.fresh() if name == self.reserved else name
 
 
 class Simulator:
@@ -162,9 +161,7 @@ class Simulator:
         self.view = view
         self.deck = deck and view is None
         self.setup = SETUPS[game]
-        self.names = _Names(self.rng)
-        if view is not None:
-            self.names.used.add(view)
+        self.names = _Names(self.rng, view)
         self.tables = [self._new_table(t + 1) for t in range(tables)]
         self.clock = 0  # seconds since 2026/01/01 00:00:00 UTC
         self.number = 0
@@ -209,8 +206,10 @@ class Simulator:
         )
 
     def _buy_in(self) -> int:
+        """Mostly the standard stack, sometimes short: short stacks make the
+        all-ins and side pots that a referee has to get right."""
         base = self.setup.stack
-        return self.rng.choice((base, base, base, base // 2, base * 2, base * 3 // 4 + 3))
+        return self.rng.choice((base, base, base, base // 2, base // 4 + 1, base * 3 // 4 + 3))
 
     def _between_hands(self, table: _Table) -> None:
         """Busted players are replaced; a short one may top up; someone may sit out."""
@@ -218,10 +217,12 @@ class Simulator:
         for seat, sitter in list(table.seats.items()):
             sitter.top_up = 0
             sitter.sitting_out = False
-            if sitter.stack <= 0:
-                keep_view = sitter.name == self.view
-                name = self.view if keep_view else self.names.fresh()
-                table.seats[seat] = _Sitter(name, self._buy_in(), rng.choice(STYLES))
+            if sitter.stack <= 0 and sitter.name == self.view:
+                # the viewer stays and buys chips again: a top-up from nothing
+                sitter.top_up = self._buy_in()
+                sitter.stack = sitter.top_up
+            elif sitter.stack <= 0:
+                table.seats[seat] = _Sitter(self.names.fresh(), self._buy_in(), rng.choice(STYLES))
             elif sitter.stack < self.setup.stack // 5 and rng.random() < 0.3:
                 sitter.top_up = self.setup.stack - sitter.stack
                 sitter.stack += sitter.top_up
@@ -476,7 +477,7 @@ class _HandPlay:
                     verb = "folds"
             else:
                 assert opts.call is not None
-                stay = style.looseness + strength - 0.6 - min(0.4, owe / max(1, p.stack + 1))
+                stay = style.looseness + 0.7 * strength - 0.1 - 0.4 * min(1.0, owe / (p.stack + 1))
                 if rng.random() > stay:
                     verb = "folds"
                 elif opts.raise_to and rng.random() < style.aggression * strength * 1.4:

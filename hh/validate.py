@@ -22,6 +22,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from hh.cards import JOKER, UNKNOWN
 from hh.engine import Award, Engine, Player
@@ -172,6 +173,7 @@ def _cards(cards: Iterable[str]) -> str:
     return "[" + " ".join(cards) + "]"
 
 
+@lru_cache(maxsize=4096)
 def _valid_date(date: str, time: str) -> bool:
     try:
         dt.datetime.strptime(f"{date} {time}", "%Y/%m/%d %H:%M:%S")
@@ -534,34 +536,28 @@ class _Replay:
     # -- body lines
 
     def body_line(self, line: Line) -> None:
-        if isinstance(line, Info):
+        kind = type(line)
+        if kind is Info:
             return
-        if isinstance(line, Deal):
-            self.deal(line)
+        if kind is Deal:
+            self.deal(line)  # type: ignore[arg-type]
             return
-        if not isinstance(line, Uncalled):
-            self.check_deals(line.line)
-            if self.pending_uncalled and not isinstance(line, (Uncalled,)):
+        if kind is not Uncalled:
+            if not self.deals_checked:
+                self.check_deals(line.line)
+            if self.pending_uncalled:
                 self.missing_uncalled(line.line)
-        if isinstance(line, Action):
-            self.action(line)
-        elif isinstance(line, Uncalled):
-            self.uncalled(line)
-        elif isinstance(line, Collected):
-            self.collected.append(line)
-        elif isinstance(line, Show):
-            self.show(line)
-        elif isinstance(line, Muck):
-            self.muck(line)
-        elif isinstance(line, Post):
-            self.post(line)
-        elif isinstance(line, TopUp):
-            self.add(
-                "FORCED_BET",
-                line.line,
-                f"{line.name} adds chips during the hand: top-ups come right after the "
-                f"seat lines",
-            )
+        _HANDLERS[kind](self, line)
+
+    def collect(self, line: Collected) -> None:
+        self.collected.append(line)
+
+    def top_up(self, line: TopUp) -> None:
+        self.add(
+            "FORCED_BET",
+            line.line,
+            f"{line.name} adds chips during the hand: top-ups come right after the seat lines",
+        )
 
     def deal(self, line: Deal) -> None:
         e = self.engine
@@ -762,8 +758,7 @@ class _Replay:
         shown = list(line.cards)
         if UNKNOWN in dealt:
             known = [c for c in dealt if c != UNKNOWN]
-            missing = Counter(known) - Counter(shown)
-            if missing or len(shown) != len(dealt):
+            if not set(known) <= set(shown) or len(shown) != len(dealt):
                 self.add(
                     "CARD_MISMATCH",
                     line.line,
@@ -775,11 +770,11 @@ class _Replay:
                 line.line,
                 f"{p.name}'s cards dealt as ?? could not be checked against the show",
             )
-            revealed = list((Counter(shown) - Counter(known)).elements())
+            revealed = [c for c in shown if c not in known]
             for c in revealed:
                 self.dealt_card(c, line.line, f"to {p.name} (shown)")
             return shown
-        if Counter(shown) != Counter(dealt):
+        if sorted(shown) != sorted(dealt):
             self.add(
                 "CARD_MISMATCH",
                 line.line,
@@ -1083,7 +1078,7 @@ class _Replay:
         deck = self.variant.deck
         cards = list(deck_line.cards)
         expected = [c for c in deck.cards if c != JOKER]
-        if Counter(cards) != Counter(expected):
+        if len(cards) != len(expected) or set(cards) != set(expected):
             extra = sorted((Counter(cards) - Counter(expected)).elements())
             lacking = sorted((Counter(expected) - Counter(cards)).elements())
             bits = []
@@ -1154,9 +1149,9 @@ class _Replay:
                 )
                 continue
             if both_ways and k == 0:
-                ok = Counter((*down, *up)) == Counter((*wd, *wu))
+                ok = sorted((*down, *up)) == sorted((*wd, *wu))
             else:
-                ok = Counter(down) == Counter(wd) and Counter(up) == Counter(wu)
+                ok = sorted(down) == sorted(wd) and sorted(up) == sorted(wu)
             if not ok:
                 self.add(
                     "DECK_ORDER",
@@ -1310,6 +1305,17 @@ class _Replay:
             dealt_in=tuple(p.name for p in by_seat),
             top_ups=top_ups,
         )
+
+
+_HANDLERS = {
+    Action: _Replay.action,
+    Uncalled: _Replay.uncalled,
+    Collected: _Replay.collect,
+    Show: _Replay.show,
+    Muck: _Replay.muck,
+    Post: _Replay.post,
+    TopUp: _Replay.top_up,
+}
 
 
 def _collect_words(name: str, pot: int | None, amount: int) -> str:
