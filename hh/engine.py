@@ -122,6 +122,7 @@ class Engine:
         self.players = [Player(i, seat, name, chips) for i, (seat, name, chips) in enumerate(after)]
         self.by_name = {p.name: p for p in self.players}
         self.street = -1
+        self.unit = self._unit()
         self.board: list[str] = []
         self.current_bet = 0
         self.full_level = 0  # the bet as last set by a full bet or raise
@@ -158,6 +159,9 @@ class Engine:
 
     def bet_unit(self) -> int:
         """The fixed-limit bet of this street (small or big), or the minimum bet."""
+        return self.unit
+
+    def _unit(self) -> int:
         s = self.stakes
         if self.rules.structure == "no-limit":
             return s.forced
@@ -201,6 +205,7 @@ class Engine:
     def start_street(self, k: int) -> None:
         """Move to street ``k`` (its cards come next, then its betting)."""
         self.street = k
+        self.unit = self._unit()
         self.phase = "deal"
         self.to_act = None
         self.round_bet_made = False

@@ -22,11 +22,10 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 from hh.cards import JOKER, UNKNOWN
 from hh.engine import Award, Engine, Player
-from hh.evaluate import Category, Evaluation
+from hh.evaluate import Category
 from hh.games import RULES
 from hh.model import (
     SHOWDOWN,
@@ -173,13 +172,15 @@ def _cards(cards: Iterable[str]) -> str:
     return "[" + " ".join(cards) + "]"
 
 
-@lru_cache(maxsize=4096)
 def _valid_date(date: str, time: str) -> bool:
+    """A real calendar date and a time of day (the grammar fixed the digits)."""
     try:
-        dt.datetime.strptime(f"{date} {time}", "%Y/%m/%d %H:%M:%S")
+        y, m, d = date.split("/")
+        hh, mm, ss = time.split(":")
+        dt.date(int(y), int(m), int(d))
     except ValueError:
         return False
-    return True
+    return int(hh) < 24 and int(mm) < 60 and int(ss) < 60
 
 
 # -------------------------------------------------------------- the replay
@@ -210,10 +211,11 @@ class _Replay:
         self.street_players: dict[int, list[int]] = {}
         self.street_dealt: set[int] = set()
         self.deals_checked = True
-        self.evaluations: dict[int, Evaluation] = {}
+        self.categories: dict[int, str] = {}  # shown hands' category words
         self.early = False
         self.forced_done = False
         self.posted: set[int] = set()
+        self.due: dict[int, tuple[str, int]] | None = None
 
     # -- reporting
 
@@ -277,6 +279,7 @@ class _Replay:
         table = hand.table
         variant = self.rules.variant(self.house)
         self.variant = variant
+        self.deck_set = frozenset(c for c in variant.deck.cards if c != JOKER)
         seen_seats: dict[int, int] = {}
         seen_names: dict[str, int] = {}
         dealt: list[tuple[int, str, int]] = []
@@ -344,8 +347,9 @@ class _Replay:
             self.body_line(line)
 
     def post(self, line: Post) -> None:
-        p = self.player(line.name, line.line, f"posts {line.kind} {line.amount}")
+        p = self.engine.by_name.get(line.name)
         if p is None:
+            self.player(line.name, line.line, f"posts {line.kind} {line.amount}")
             return
         if self.forced_done:
             self.add(
@@ -354,8 +358,9 @@ class _Replay:
                 f"{p.name} posts {line.kind} {line.amount} after the cards were dealt",
             )
             return
-        due = {q.index: (kind, amount) for q, kind, amount in self.engine.forced_bets()}
-        expected = due.get(p.index)
+        if self.due is None:
+            self.due = {q.index: (kind, n) for q, kind, n in self.engine.forced_bets()}
+        expected = self.due.get(p.index)
         if p.index in self.posted:
             self.add("FORCED_BET", line.line, f"{p.name} posts a second forced bet")
             return
@@ -567,8 +572,9 @@ class _Replay:
         if e.street < 0 or self.in_showdown:
             self.add("CARD_COUNT", line.line, f"cards dealt to {line.name} outside a street")
             return
-        p = self.player(line.name, line.line, "is dealt cards")
+        p = e.by_name.get(line.name)
         if p is None:
+            self.player(line.name, line.line, "is dealt cards")
             return
         if p.folded:
             self.add(
@@ -596,12 +602,21 @@ class _Replay:
                 f"expected {street.down} down and {street.up} up",
             )
         # a card that cannot be dealt stays unknown to the engine
-        down = [c if self.dealt_card(c, line.line, f"to {p.name}") else UNKNOWN for c in down]
-        up = [c if self.dealt_card(c, line.line, f"to {p.name}") else UNKNOWN for c in up]
+        seen = self.dealt_cards
+        deck = self.deck_set
+        n = line.line
+        for group in (down, up):
+            for c in group:
+                if c in deck and c not in seen:
+                    seen[c] = n
+                elif c != UNKNOWN:
+                    down = tuple(x if x != c else UNKNOWN for x in down)
+                    up = tuple(x if x != c else UNKNOWN for x in up)
+                    self.dealt_card(c, n, f"to {p.name}")
         if UNKNOWN in up and UNKNOWN in (line.up or ()):
             self.add("CARD_COUNT", line.line, f"an up card dealt to {p.name} is shown as ??")
         e.deal(p, down, up)
-        self.deals.append((e.street, p.index, tuple(down), tuple(up), line.line))
+        self.deals.append((e.street, p.index, down, up, n))
 
     def check_deals(self, line_no: int) -> None:
         """At the first line after a street's deal lines: everyone dealt?"""
@@ -621,44 +636,40 @@ class _Replay:
 
     def action(self, line: Action) -> None:
         e = self.engine
-        verb = line.verb
-        words = f"{verb}" + (f" {line.amount}" if line.amount is not None else "")
-        if e.ended in ("folded", "checked"):
-            how = "all but one folded" if e.ended == "folded" else "a round was all checked"
-            self.add("HAND_OVER", line.line, f"{line.name} {words} after the hand ended ({how})")
+        p = e.by_name.get(line.name)
+        if (
+            p is None
+            or p.folded
+            or p.all_in
+            or e.ended is not None
+            or e.street < 0
+            or self.in_showdown
+        ):
+            self.misplaced_action(line, p)
             return
-        p = self.player(line.name, line.line, words)
-        if p is None:
-            return
-        if p.folded:
-            self.add("NOT_IN_HAND", line.line, f"{p.name} has folded and {words}")
-            return
-        if p.all_in:
-            self.add("NOT_IN_HAND", line.line, f"{p.name} is all-in and {words}")
-            return
-        if e.street < 0 or self.in_showdown:
-            self.add("OUT_OF_TURN", line.line, f"{p.name} {words} outside a betting round")
-            return
-        e.begin_betting()
-        if e.to_act is None:
+        if e.phase == "deal":
+            e.begin_betting()
+        to_act = e.to_act
+        if to_act is None:
             self.add(
                 "OUT_OF_TURN",
                 line.line,
-                f"{p.name} {words}, but no one is to act: the betting on {e.street_name} "
-                f"is over",
+                f"{p.name} {_words(line)}, but no one is to act: the betting on "
+                f"{e.street_name} is over",
             )
             return
-        if p.index != e.to_act:
+        verb = line.verb
+        if p.index != to_act:
             self.add(
                 "OUT_OF_TURN",
                 line.line,
-                f"{p.name} {words}, but it is {e.players[e.to_act].name}'s turn",
+                f"{p.name} {_words(line)}, but it is {e.players[to_act].name}'s turn",
             )
         else:
             fault = e.judge(p, verb, line.amount, line.total, line.all_in, line.timed_out)
-            if fault:
+            if fault is not None:
                 self.add(fault[0], line.line, fault[1])
-        if verb in ("bets", "calls"):
+        if verb == "bets" or verb == "calls":
             added = line.amount or 0
         elif verb == "raises":
             added = (line.total or 0) - p.bet
@@ -666,8 +677,23 @@ class _Replay:
             added = 0
         e.act(p, verb, added)
         if e.to_act is None:
-            back = e.close_round()
-            self.pending_uncalled = back
+            self.pending_uncalled = e.close_round()
+
+    def misplaced_action(self, line: Action, p: Player | None) -> None:
+        """An action by someone who cannot act, or where no betting can be."""
+        e = self.engine
+        words = _words(line)
+        if e.ended in ("folded", "checked"):
+            how = "all but one folded" if e.ended == "folded" else "a round was all checked"
+            self.add("HAND_OVER", line.line, f"{line.name} {words} after the hand ended ({how})")
+        elif p is None:
+            self.player(line.name, line.line, words)
+        elif p.folded:
+            self.add("NOT_IN_HAND", line.line, f"{p.name} has folded and {words}")
+        elif p.all_in:
+            self.add("NOT_IN_HAND", line.line, f"{p.name} is all-in and {words}")
+        else:
+            self.add("OUT_OF_TURN", line.line, f"{p.name} {words} outside a betting round")
 
     def missing_uncalled(self, line_no: int) -> None:
         p, amount = self.pending_uncalled  # type: ignore[misc]
@@ -816,13 +842,15 @@ class _Replay:
                 f"{p.name} declares cards, but declarations come only at the showdown "
                 f"after 7TH STREET",
             )
+        board: tuple[str, ...] | list[str] = ()
+        if game is Game.CHIRIBITO:
+            board = e.board
+        elif game is Game.ACES:
+            board = (JOKER,)
         try:
-            if game is Game.CHIRIBITO:
-                evaluation = ev.evaluate(judged, e.board)
-            elif game is Game.ACES:
-                evaluation = ev.evaluate(judged, (JOKER,))
-            else:
-                evaluation = ev.evaluate(judged)
+            if UNKNOWN in judged:
+                raise ValueError("unknown cards")
+            value = ev.value(judged, board)
         except (ValueError, KeyError, IndexError):
             self.undecidable = True
             self.note(
@@ -832,12 +860,13 @@ class _Replay:
             )
             return None
         stated = description_category(line.description)
-        actual = evaluation.category.value
+        actual = ev.category(value).value
         if line.description is None:
+            description = ev.evaluate(judged, board).description
             self.add(
                 "HAND_DESCRIPTION",
                 line.line,
-                f"{p.name} shows without a description: expected ({evaluation.description})",
+                f"{p.name} shows without a description: expected ({description})",
             )
         elif stated != actual:
             self.add(
@@ -846,8 +875,8 @@ class _Replay:
                 f"{p.name}'s hand is described as '{line.description}', but "
                 f"{_cards(judged)} make {actual}",
             )
-        self.evaluations[p.index] = evaluation
-        return evaluation.value
+        self.categories[p.index] = actual
+        return value
 
     def muck(self, line: Muck) -> None:
         p = self.player(line.name, line.line, "mucks")
@@ -1117,7 +1146,7 @@ class _Replay:
         e = self.engine
         rules = self.rules
         pos = 0
-        expected: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
+        expected: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         board_expected: list[str] = []
         for k, street in enumerate(rules.streets):
             if k not in self.street_players:
@@ -1128,7 +1157,7 @@ class _Replay:
             if per:
                 for j, idx in enumerate(players):
                     slots = (pos + r * n + j for r in range(per))
-                    mine = [deck[x] for x in slots if x < len(deck)]
+                    mine = tuple(deck[x] for x in slots if x < len(deck))
                     expected[(k, idx)] = (mine[: street.down], mine[street.down :])
                 pos += per * n
             if street.board:
@@ -1140,6 +1169,8 @@ class _Replay:
             if want is None:
                 continue
             wd, wu = want
+            if down == wd and up == wu:
+                continue
             if UNKNOWN in down or UNKNOWN in up:
                 self.note(
                     "DECK_ORDER",
@@ -1239,11 +1270,11 @@ class _Replay:
             if o == "showed_lost" and won:
                 return f"{p.name} won {won}, but the summary says he lost"
             if s.description is not None:
-                ev = self.evaluations.get(p.index)
-                if ev is not None and description_category(s.description) != ev.category.value:
+                category = self.categories.get(p.index)
+                if category is not None and description_category(s.description) != category:
                     return (
                         f"{p.name}'s hand is described as '{s.description}', but it is "
-                        f"{ev.category.value}"
+                        f"{category}"
                     )
             return None
         if o == "mucked":
@@ -1316,6 +1347,10 @@ _HANDLERS = {
     Post: _Replay.post,
     TopUp: _Replay.top_up,
 }
+
+
+def _words(line: Action) -> str:
+    return line.verb + (f" {line.amount}" if line.amount is not None else "")
 
 
 def _collect_words(name: str, pot: int | None, amount: int) -> str:

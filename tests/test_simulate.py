@@ -273,3 +273,24 @@ def test_showdown_sections_follow_the_last_street() -> None:
             streets = [s.marker.street for s in h.sections]
             if SHOWDOWN in streets:
                 assert streets.index(SHOWDOWN) == len(streets) - 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from(GAMES),
+    seed=st.integers(0, 10**6),
+    kind=st.sampled_from(sorted(KINDS)),
+    pick=st.randoms(use_true_random=False),
+)
+def test_property_a_mutated_hand_is_caught(
+    game: Game, seed: int, kind: str, pick: random.Random
+) -> None:
+    for hand in Simulator(game, seed=seed, tables=2).hands(30):
+        mutant = mutate(hand, kind, pick)
+        if mutant is None:
+            continue
+        try:
+            verdict = validate(parse_hand(write_hand(mutant)))
+        except HandSyntaxError:
+            continue
+        assert not verdict.valid, (kind, write_hand(mutant))

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from hh.cards import JOKER, Deck
+from hh.cards import UNKNOWN, Deck
 from hh.evaluate import Evaluator, evaluator_for
 from hh.model import Game
 
@@ -115,9 +115,13 @@ def best_exposed(engine: Engine) -> int | None:
     who: int | None = None
     exposed = engine.variant.evaluator.exposed
     for p in engine.players:
-        up = [c for c in p.up if c in engine.variant.deck and c != JOKER]
+        up = p.up
         if p.folded or not up:
             continue
+        if UNKNOWN in up:  # the validator keeps cards it could not accept as ??
+            up = [c for c in up if c != UNKNOWN]
+            if not up:
+                continue
         v = exposed(up)
         if v > best:
             best, who = v, p.index
