@@ -198,7 +198,7 @@ class Simulator:
         base = TABLE_NAMES[(number - 1) % len(TABLE_NAMES)]
         return _Table(
             number=number,
-            name=f"{base} {number}",
+            name=f"{base} {_PREFIX[self.game]}-{self.seed}-{number}",
             max_seats=max_seats,
             seats=seats,
             house_rules=house,
@@ -223,14 +223,16 @@ class Simulator:
                 sitter.stack = sitter.top_up
             elif sitter.stack <= 0:
                 table.seats[seat] = _Sitter(self.names.fresh(), self._buy_in(), rng.choice(STYLES))
-            elif sitter.stack < self.setup.stack // 5 and rng.random() < 0.3:
-                sitter.top_up = self.setup.stack - sitter.stack
-                sitter.stack += sitter.top_up
-        active = [s for s in table.seats.values()]
+        active = list(table.seats.values())
         if len(active) > self.rules.min_players and rng.random() < 0.03:
             sitter = rng.choice(active)
-            if sitter.name != self.view:
+            if sitter.name != self.view and not sitter.top_up:
                 sitter.sitting_out = True
+        for sitter in active:
+            short = sitter.stack < self.setup.stack // 5
+            if short and not sitter.sitting_out and not sitter.top_up and rng.random() < 0.3:
+                sitter.top_up = self.setup.stack - sitter.stack
+                sitter.stack += sitter.top_up
 
     def _next_dealer(self, table: _Table, dealt: list[int]) -> int:
         if table.dealer is None:

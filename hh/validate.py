@@ -52,9 +52,14 @@ class Violation:
     code: str
     line: int
     message: str
+    column: int | None = None  # PARSE_ERROR only
 
     def to_json(self) -> dict[str, object]:
-        return {"code": self.code, "line": self.line, "message": self.message}
+        out: dict[str, object] = {"code": self.code, "line": self.line}
+        if self.column is not None:
+            out["column"] = self.column
+        out["message"] = self.message
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +134,7 @@ def parse_failure(
     error_line: int,
     column: int,
     message: str,
+    game: str | None = None,
     table: str | None = None,
 ) -> Verdict:
     """The verdict of a hand that does not parse: one PARSE_ERROR, no pots."""
@@ -137,8 +143,8 @@ def parse_failure(
         line=line,
         hand_id=hand_id,
         site=site,
-        game=None,
-        violations=(Violation("PARSE_ERROR", error_line, f"column {column}: {message}"),),
+        game=game,
+        violations=(Violation("PARSE_ERROR", error_line, message, column),),
         pots=None,
         payouts=None,
         net=None,
@@ -1450,21 +1456,21 @@ def cross_check(verdicts: Sequence[Verdict]) -> list[Verdict]:
             )
         else:
             seen[key] = i
-    tables: dict[tuple[str | None, str | None, str], list[int]] = {}
+    tables: dict[tuple[str | None, str], list[int]] = {}
     for i, v in enumerate(verdicts):
         if v.table is None:
             continue
-        tables.setdefault((v.site, v.game, v.table), []).append(i)
-    for (_, game, _), members in tables.items():
+        tables.setdefault((v.site, v.table), []).append(i)
+    for members in tables.values():
         members.sort(key=lambda i: (_instant(verdicts[i]), i))
         prev: Verdict | None = None
         for i in members:
             v = verdicts[i]
-            if v.pots is None:  # failed to parse: the chain breaks here
+            if v.pots is None or v.game is None:  # failed: the chain breaks here
                 prev = None
                 continue
-            if prev is not None and game is not None:
-                extra.setdefault(i, []).extend(_between(prev, v, Game(game)))
+            if prev is not None:
+                extra.setdefault(i, []).extend(_between(prev, v, Game(v.game)))
             prev = v
     if not extra:
         return list(verdicts)

@@ -145,7 +145,7 @@ def test_players_and_tables_options() -> None:
     assert len(tables) == 3
     assert all(len([s for s in h.seats if not s.sitting_out]) >= 6 for h in hands)
     # hands are dealt round-robin over the tables
-    assert [h.table.name for h in hands[:3]] == sorted(tables, key=lambda t: int(t.split()[-1]))
+    assert [h.table.name for h in hands[:3]] == sorted(tables, key=lambda t: t.split("-")[-1])
 
 
 def test_memory_does_not_grow_with_the_number_of_hands() -> None:
