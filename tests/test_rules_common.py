@@ -1,0 +1,534 @@
+"""RULES.md "In every game" and FORMAT.md's amounts and pots: who must act,
+timeouts, folds, uncalled bets, pots per all-in level (three and four levels,
+merging, a pot only one can win), odd chips, rake, showdown, summary claims,
+informational lines, hero view. Expected pots, payouts and net are worked out
+by hand (see the comments in ``handtext``)."""
+
+from __future__ import annotations
+
+from handtext import (
+    CA_CHECK2,
+    CH_FACING,
+    CH_FOLDED_OPENER,
+    CH_LEVELS3,
+    CH_LEVELS4,
+    CH_MERGE,
+    CH_ODD,
+    CH_ONE_WINNER,
+    CH_SHORT_BLIND,
+    CH_THREE,
+    CH_TIMEOUT,
+    CH_UNCALLED_ALLIN,
+    CH_WALK,
+    CH_WRAP,
+    HandText,
+    assert_legal,
+    assert_line,
+    assert_only,
+    codes,
+    judge_run,
+)
+
+EXAMPLES = "/work/shared/examples/"
+
+
+def example(name: str) -> HandText:
+    with open(EXAMPLES + name, encoding="utf-8") as f:
+        return HandText.of(f.read())
+
+
+# ------------------------------------------------------------ FORMAT examples
+
+
+def test_format_examples_give_the_stated_pots_payouts_and_net():
+    assert_legal(
+        example("chiribito.txt"),
+        [(1480, ("Lucía", "Íñigo"), ("Lucía",))],
+        {"Lucía": 1480},
+        {"Lucía": 760, "Paco": -40, "Marta": 0, "Íñigo": -720},
+    )
+    assert_legal(
+        example("aces-straights-flushes.txt"),
+        [(22, ("Anna", "Ben"), ("Anna",))],
+        {"Anna": 22},
+        {"Anna": 12, "Ben": -10, "Carla": -2},
+    )
+    assert_legal(
+        example("calatone.txt"),
+        [(565, ("Dario", "Fabio"), ("Dario",))],
+        {"Dario": 565},
+        {"Dario": 290, "Elena": -15, "Fabio": -275},
+    )
+
+
+def test_format_calatone_example_all_checked_4th_street_variant():
+    # FORMAT.md: had both checked 4th street, Dario (kings) would collect 145.
+    ca = example("calatone.txt")
+    cut = ca.line("Dario: bets 10")
+    hand = HandText(
+        (
+            *ca.lines[: cut - 1],
+            "Dario: checks",
+            "Fabio: checks",
+            "*** SHOWDOWN ***",
+            "Dario: shows [Kh 7c Kd Ks] (three of a kind, Kings)",
+            "Fabio: shows [4s Js Jd 2c] (a pair, Jacks)",
+            "Dario: collected 145 from pot",
+            "*** SUMMARY ***",
+            "Total pot 145 | Rake 0",
+        )
+    )
+    assert_legal(
+        hand,
+        [(145, ("Dario", "Fabio"), ("Dario",))],
+        {"Dario": 145},
+        {"Dario": 80, "Elena": -15, "Fabio": -65},
+    )
+
+
+# ------------------------------------------------------------- who must act
+
+
+def test_rule_common_facing_a_bet_player_always_acts():
+    # Blas's all-in leaves nobody else able to act, yet Ana must answer it.
+    assert_legal(
+        CH_FACING, [(600, ("Ana", "Blas"), ("Ana",))], {"Ana": 600}, {"Ana": 300, "Blas": -300}
+    )
+    silent = CH_FACING.delete("Ana: calls 280")
+    v = silent.judge()
+    assert_line(
+        v, "ROUND_NOT_CLOSED", silent.line("*** COMMON 2 *** [5o] [7c]"), "Ana", only_one=False
+    )
+
+
+def test_rule_common_no_betting_when_fewer_than_two_can_act():
+    anchor = "*** COMMON 2 *** [5o] [7c]"
+    alone = CH_FACING.insert_after(anchor, "Ana: checks")
+    v = alone.judge()
+    assert_line(v, "OUT_OF_TURN", alone.line(anchor) + 1, "Ana")
+    all_in = CH_FACING.insert_after(anchor, "Blas: checks")
+    v = all_in.judge()
+    assert_line(v, "NOT_IN_HAND", all_in.line(anchor) + 1, "Blas")
+
+
+def test_rule_common_timed_out_player_checked_if_free_else_folded():
+    assert_legal(
+        CH_TIMEOUT, [(40, ("Ana",), ("Ana",))], {"Ana": 40}, {"Ana": 20, "Blas": -20, "Ceci": 0}
+    )
+    checked = CA_CHECK2.replace("Dario: checks", "Dario: checks (timed out)")
+    assert checked.judge().valid
+
+
+def test_rule_common_timed_out_player_not_folded_when_checking_is_free():
+    bad = CH_TIMEOUT.replace("Blas: checks (timed out)", "Blas: folds (timed out)")
+    v = bad.judge()
+    assert_line(v, "TIMEOUT_ACTION", bad.line("Blas: folds (timed out)"), "Blas")
+
+
+def test_rule_common_timed_out_player_facing_a_bet_is_folded():
+    bad = CH_TIMEOUT.replace("Ceci: folds (timed out)", "Ceci: calls 20 (timed out)")
+    v = bad.judge()
+    assert_line(v, "TIMEOUT_ACTION", bad.line("Ceci: calls 20 (timed out)"), "Ceci")
+
+
+def test_rule_common_fold_allowed_at_any_turn():
+    # CH_FOLDED_OPENER: Blas folds with checking free, as first to speak.
+    v = CH_FOLDED_OPENER.judge()
+    assert v.valid, codes(v)
+    assert CH_FOLDED_OPENER.lines[CH_FOLDED_OPENER.line("*** COMMON 1 *** [5o]")] == "Blas: folds"
+
+
+def test_rule_common_folded_player_cannot_act():
+    anchor = "Blas: checks (timed out)"
+    acts = CH_TIMEOUT.insert_after(anchor, "Ceci: checks")
+    v = acts.judge()
+    assert_line(v, "NOT_IN_HAND", acts.line(anchor) + 1, "Ceci")
+
+
+def test_rule_common_folded_player_wins_nothing():
+    shows = CH_FOLDED_OPENER.insert_after("*** SHOWDOWN ***", "Blas: shows [So Sc] (a pair, Sotas)")
+    v = shows.judge()
+    assert_line(
+        v, "SHOWDOWN", shows.line("Blas: shows [So Sc] (a pair, Sotas)"), "Blas", only_one=False
+    )
+    assert v.payouts is not None and {k: x for k, x in v.payouts.items() if x} == {"Ana": 460}
+
+
+# ------------------------------------------------------------- uncalled bets
+
+
+def test_rule_common_uncalled_bet_returned():
+    assert_legal(
+        CH_WRAP, [(80, ("Dani",), ("Dani",))], {"Dani": 80}, {"Ana": 0, "Dani": 40, "Fede": -40}
+    )
+    missing = CH_WRAP.delete("Uncalled bet (60) returned to Dani")
+    v = missing.judge()
+    assert_line(
+        v, "UNCALLED_BET", missing.line("Dani: collected 80 from pot"), "60", only_one=False
+    )
+
+
+def test_rule_common_uncalled_bet_amount_and_player():
+    old = "Uncalled bet (60) returned to Dani"
+    amount = CH_WRAP.replace(old, "Uncalled bet (40) returned to Dani")
+    v = amount.judge()
+    assert_line(
+        v, "UNCALLED_BET", amount.line("Uncalled bet (40) returned to Dani"), "60", only_one=False
+    )
+    player = CH_WRAP.replace(old, "Uncalled bet (60) returned to Fede")
+    v = player.judge()
+    assert_line(
+        v, "UNCALLED_BET", player.line("Uncalled bet (60) returned to Fede"), "Dani", only_one=False
+    )
+
+
+def test_rule_common_uncalled_beyond_second_highest_total():
+    # Ana all-in 500 against Blas's 300: 200 comes back.
+    assert_legal(
+        CH_UNCALLED_ALLIN,
+        [(600, ("Ana", "Blas"), ("Ana",))],
+        {"Ana": 600},
+        {"Ana": 300, "Blas": -300},
+    )
+    wrong = CH_UNCALLED_ALLIN.replace(
+        "Uncalled bet (200) returned to Ana", "Uncalled bet (180) returned to Ana"
+    )
+    v = wrong.judge()
+    assert_line(
+        v, "UNCALLED_BET", wrong.line("Uncalled bet (180) returned to Ana"), "200", only_one=False
+    )
+
+
+def test_rule_common_blind_nobody_calls_is_returned_whole():
+    v = CH_WALK.judge()
+    assert v.valid, codes(v)
+    assert v.pots == ()
+    assert all(x == 0 for x in (v.payouts or {}).values())
+    assert v.net == {"Ana": 0, "Blas": 0, "Ceci": 0}
+    claimed = CH_WALK.insert_after(
+        "Uncalled bet (20) returned to Blas", "Blas: collected 20 from pot"
+    )
+    v = claimed.judge()
+    assert not v.valid
+
+
+# ------------------------------------------------------------------------ pots
+
+
+def test_rule_common_side_pots_three_all_in_levels():
+    assert_legal(
+        CH_LEVELS3,
+        [
+            (500, ("Ana", "Blas", "Ceci", "Dani", "Eva"), ("Ana",)),
+            (400, ("Blas", "Ceci", "Dani", "Eva"), ("Blas",)),
+            (300, ("Ceci", "Dani", "Eva"), ("Ceci",)),
+            (400, ("Dani", "Eva"), ("Dani",)),
+        ],
+        {"Ana": 500, "Blas": 400, "Ceci": 300, "Dani": 400},
+        {"Ana": 400, "Blas": 200, "Ceci": 0, "Dani": -100, "Eva": -500},
+    )
+
+
+def test_rule_common_side_pots_four_all_in_levels():
+    assert_legal(
+        CH_LEVELS4,
+        [
+            (600, ("Ana", "Blas", "Ceci", "Dani", "Eva", "Fede"), ("Ana",)),
+            (500, ("Blas", "Ceci", "Dani", "Eva", "Fede"), ("Dani",)),
+            (400, ("Ceci", "Dani", "Eva", "Fede"), ("Dani",)),
+            (300, ("Dani", "Eva", "Fede"), ("Dani",)),
+            (200, ("Eva", "Fede"), ("Fede",)),
+        ],
+        {"Ana": 600, "Dani": 1200, "Fede": 200},
+        {"Ana": 500, "Blas": -200, "Ceci": -300, "Dani": 800, "Eva": -500, "Fede": -300},
+    )
+
+
+def test_rule_common_side_pot_amounts_claimed_must_match():
+    old = "Total pot 1600 Main pot 500. Side pot-1 400. Side pot-2 300. Side pot-3 400. | Rake 0"
+    new = "Total pot 1600 Main pot 400. Side pot-1 500. Side pot-2 300. Side pot-3 400. | Rake 0"
+    bad = CH_LEVELS3.replace(old, new)
+    v = bad.judge()
+    assert_line(v, "SIDE_POTS", bad.line(new), only_one=False)
+
+
+def test_rule_common_pots_with_the_same_eligible_players_merge_and_split():
+    # Two players all-in at the same level: one main pot (800), split 400/400.
+    assert_legal(
+        CH_MERGE,
+        [
+            (800, ("Ana", "Blas", "Ceci", "Dani"), ("Ana", "Blas")),
+            (200, ("Ceci", "Dani"), ("Ceci",)),
+        ],
+        {"Blas": 400, "Ana": 400, "Ceci": 200},
+        {"Ana": 200, "Blas": 200, "Ceci": -100, "Dani": -300},
+    )
+
+
+def test_rule_common_pot_only_one_player_can_win_is_still_a_pot():
+    assert_legal(
+        CH_ONE_WINNER,
+        [(300, ("Ana", "Blas"), ("Ana",)), (400, ("Blas",), ("Blas",))],
+        {"Ana": 300, "Blas": 400},
+        {"Ana": 200, "Blas": 100, "Ceci": -300},
+    )
+
+
+def test_rule_common_all_in_player_wins_at_most_what_he_put_in_from_each():
+    # CH_SHORT_BLIND: Blas (15 in) wins 15 from each of three players.
+    v = CH_SHORT_BLIND.judge()
+    assert v.payouts is not None and v.payouts["Blas"] == 45
+
+
+# -------------------------------------------------------------------- odd chips
+
+
+def test_rule_common_odd_chips_go_one_by_one_in_the_games_order():
+    # CH_ODD: 75 between two: 38 + 37 (Chiribito order from the blind).
+    v = CH_ODD.judge()
+    assert v.valid
+    assert v.payouts is not None and (v.payouts["Dani"], v.payouts["Ceci"]) == (38, 37)
+
+
+def test_rule_common_odd_chips_after_rake():
+    # Rake 4 off 75: 71 split, Dani 36, Ceci 35.
+    raked = (
+        CH_ODD.replace("Total pot 75 | Rake 0", "Total pot 75 | Rake 4")
+        .replace("Dani: collected 38 from pot", "Dani: collected 36 from pot")
+        .replace("Ceci: collected 37 from pot", "Ceci: collected 35 from pot")
+    )
+    assert_legal(
+        raked,
+        [(71, ("Ana", "Ceci", "Dani"), ("Ceci", "Dani"))],
+        {"Dani": 36, "Ceci": 35},
+        {"Ana": -25, "Blas": 0, "Ceci": 10, "Dani": 11},
+        rake=4,
+    )
+
+
+# ------------------------------------------------------------------------ rake
+
+
+def test_rule_common_rake_comes_off_the_pot():
+    raked = CH_THREE.replace("Total pot 60 | Rake 0", "Total pot 60 | Rake 3").replace(
+        "Ana: collected 60 from pot", "Ana: collected 57 from pot"
+    )
+    assert_legal(
+        raked,
+        [(57, ("Ana", "Blas", "Ceci"), ("Ana",))],
+        {"Ana": 57},
+        {"Ana": 37, "Blas": -20, "Ceci": -20},
+        rake=3,
+    )
+
+
+def test_rule_common_rake_comes_off_the_main_pot_only():
+    raked = CH_SHORT_BLIND.replace(
+        "Total pot 55 Main pot 45. Side pot-1 10. | Rake 0",
+        "Total pot 55 Main pot 40. Side pot-1 10. | Rake 5",
+    ).replace("Blas: collected 45 from main pot", "Blas: collected 40 from main pot")
+    assert_legal(
+        raked,
+        [(40, ("Ana", "Blas", "Ceci"), ("Blas",)), (10, ("Ana", "Ceci"), ("Ana",))],
+        {"Blas": 40, "Ana": 10},
+        {"Ana": -10, "Blas": 25, "Ceci": -20},
+        rake=5,
+    )
+
+
+def test_rule_common_rake_larger_than_the_pot_is_reported_and_not_taken():
+    bad = CH_THREE.replace("Total pot 60 | Rake 0", "Total pot 60 | Rake 61")
+    v = bad.judge()
+    assert_line(v, "RAKE", bad.line("Total pot 60 | Rake 61"), "61", only_one=False)
+    assert v.payouts is not None and v.payouts["Ana"] == 60
+    assert v.net == {"Ana": 40, "Blas": -20, "Ceci": -20}
+
+
+# -------------------------------------------------------------------- showdown
+
+
+MUCK = CH_THREE.replace("Ana: shows [5e 6b] (a straight, Cinco to Caballo)", "Ana: mucks hand")
+
+
+def test_rule_common_showdown_muck_forfeits():
+    # Ana's straight is mucked: Blas's aces win among the shown hands.
+    muck = MUCK.replace("Ana: collected 60 from pot", "Blas: collected 60 from pot")
+    v = muck.judge()
+    assert v.valid, codes(v)
+    assert v.pots is not None and [p.winners for p in v.pots] == [("Blas",)]
+    assert {k: x for k, x in (v.payouts or {}).items() if x} == {"Blas": 60}
+    assert v.net == {"Ana": -20, "Blas": 40, "Ceci": -20}
+    # A mucked hand cannot collect.
+    v = MUCK.judge()
+    assert_line(v, "PAYOUT", MUCK.line("Ana: collected 60 from pot"), only_one=False)
+
+
+def test_rule_common_showdown_in_any_order():
+    reordered = CH_THREE.replace(
+        "Blas: shows [Ao Ac] (a pair, Ases)", "Ceci: shows [Re Rb] (a pair, Reyes)"
+    ).replace("Ceci: shows [Re Rb] (a pair, Reyes)", "Blas: shows [Ao Ac] (a pair, Ases)", nth=2)
+    assert_legal(
+        reordered,
+        [(60, ("Ana", "Blas", "Ceci"), ("Ana",))],
+        {"Ana": 60},
+        {"Ana": 40, "Blas": -20, "Ceci": -20},
+    )
+
+
+def test_rule_common_showdown_at_least_one_must_show():
+    allmuck = (
+        MUCK.replace("Blas: shows [Ao Ac] (a pair, Ases)", "Blas: mucks hand")
+        .replace("Ceci: shows [Re Rb] (a pair, Reyes)", "Ceci: mucks hand")
+        .delete("Ana: collected 60 from pot")
+    )
+    v = allmuck.judge()
+    showdown = [line for code, line in codes(v) if code == "SHOWDOWN"]
+    assert showdown, codes(v)
+    last_muck = allmuck.line("Ceci: mucks hand")
+    assert showdown[0] in (last_muck, last_muck + 1)
+
+
+def test_rule_common_showdown_player_missing():
+    missing = CH_THREE.delete("Ceci: shows [Re Rb] (a pair, Reyes)")
+    v = missing.judge()
+    assert_line(v, "SHOWDOWN", missing.line("Ana: collected 60 from pot"), "Ceci", only_one=False)
+
+
+def test_rule_common_shown_cards_must_be_the_dealt_cards():
+    new = "Ceci: shows [Re Ro] (a pair, Reyes)"
+    bad = CH_THREE.replace("Ceci: shows [Re Rb] (a pair, Reyes)", new)
+    v = bad.judge()
+    assert_line(v, "CARD_MISMATCH", bad.line(new), only_one=False)
+
+
+def test_rule_common_voluntary_show_after_collecting():
+    shows = CH_WRAP.insert_after("Dani: collected 80 from pot", "Dani: shows [Re Rb]")
+    v = shows.judge()
+    assert v.valid, codes(v)
+
+
+# ------------------------------------------------------------------- stacks
+
+
+def test_rule_common_stacks_never_below_zero():
+    over = CH_FACING.replace("Blas: bets 280 and is all-in", "Blas: bets 300 and is all-in")
+    v = over.judge()
+    assert_line(v, "STACK_EXCEEDED", over.line("Blas: bets 300 and is all-in"), "280")
+
+
+def test_rule_common_all_in_mark():
+    unmarked = CH_FACING.replace("Blas: bets 280 and is all-in", "Blas: bets 280")
+    v = unmarked.judge()
+    assert_line(v, "ALL_IN_FLAG", unmarked.line("Blas: bets 280"), "Blas")
+    marked = CH_FACING.replace("Ana: calls 20", "Ana: calls 20 and is all-in")
+    v = marked.judge()
+    assert_line(v, "ALL_IN_FLAG", marked.line("Ana: calls 20 and is all-in"), "Ana")
+
+
+# --------------------------------------------------------------- summary lines
+
+
+SUMMARY_LINES = (
+    "Seat 1: Lucía: showed [So 7o] and won 1480 with a straight",
+    "Seat 2: Paco: folded on COMMON 1",
+    "Seat 3: Marta: folded on HOLE CARDS",
+    "Seat 4: Íñigo: showed [5c 5e] and lost with a pair",
+)
+
+
+def test_rule_common_summary_seat_lines_agree_with_the_hand():
+    ch = example("chiribito.txt")
+    assert ch.lines[-4:] == SUMMARY_LINES
+    v = ch.judge()
+    assert v.valid
+    folded = ch.replace("Seat 3: Marta: folded on HOLE CARDS", "Seat 3: Marta: folded on COMMON 1")
+    v = folded.judge()
+    assert_only(v, [("SUMMARY", folded.line("Seat 3: Marta: folded on COMMON 1"))])
+    new = "Seat 1: Lucía: showed [So 7o] and won 1400 with a straight"
+    won = ch.replace(SUMMARY_LINES[0], new)
+    v = won.judge()
+    assert_only(v, [("SUMMARY", won.line(new))])
+
+
+def test_rule_common_summary_won_zero_for_uncalled_only():
+    lines = (
+        "Seat 1: Ana: folded on HOLE CARDS",
+        "Seat 2: Blas: won 0",
+        "Seat 3: Ceci: folded on HOLE CARDS",
+    )
+    hand = HandText(CH_WALK.lines + lines)
+    v = hand.judge()
+    assert v.valid, codes(v)
+
+
+# ------------------------------------------------------- informational lines
+
+
+def test_rule_common_informational_lines_are_not_judged():
+    chatty = (
+        CH_THREE.insert_after("Blas: posts blind 20", 'Ceci: says "suerte"')
+        .insert_after("Ana: calls 20", "Ceci: is disconnected")
+        .insert_after("Ceci: is disconnected", "Ceci: is connected")
+    )
+    assert_legal(
+        chatty,
+        [(60, ("Ana", "Blas", "Ceci"), ("Ana",))],
+        {"Ana": 60},
+        {"Ana": 40, "Blas": -20, "Ceci": -20},
+    )
+
+
+def test_rule_common_top_up_between_hands():
+    nxt = HandText.of("""
+        chiribito.com Hand #T-CH-3t: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
+        Table 'Mérida' 6-max Seat #2 is the dealer
+        Seat 1: Ana (1040 in chips)
+        Seat 2: Blas (980 in chips)
+        Seat 3: Ceci (1000 in chips)
+        Ceci: adds 20 chips
+        Ana: posts blind 20
+        *** HOLE CARDS ***
+        Dealt to Ana: down [Ao Ac]
+        Dealt to Ceci: down [5e 6b]
+        Dealt to Blas: down [Re Rb]
+        Ceci: folds
+        Blas: folds
+        Uncalled bet (20) returned to Ana
+        *** SUMMARY ***
+        Total pot 0 | Rake 0
+    """)
+    first, second = judge_run(CH_THREE, nxt)
+    assert first.valid and second.valid, codes(second)
+
+
+# ------------------------------------------------------------------ hero view
+
+
+HERO = CH_THREE.replace("Dealt to Blas: down [Ao Ac]", "Dealt to Blas: down [?? ??]").replace(
+    "Dealt to Ceci: down [Re Rb]", "Dealt to Ceci: down [?? ??]"
+)
+
+
+def test_hero_view_stays_valid_and_lists_what_it_could_not_check():
+    v = HERO.judge()
+    assert v.valid, codes(v)
+    assert v.unchecked
+    out = v.to_json()
+    assert isinstance(out["unchecked"], list) and out["unchecked"]
+    for item in out["unchecked"]:
+        assert set(item) == {"code", "line", "message"}
+    assert out["valid"] is True
+    # Everybody showed: the winner is known.
+    assert {k: x for k, x in (v.payouts or {}).items() if x} == {"Ana": 60}
+    assert v.net == {"Ana": 40, "Blas": -20, "Ceci": -20}
+
+
+def test_hero_view_unchecked_only_in_json_when_non_empty():
+    out = CH_THREE.judge().to_json()
+    assert "unchecked" not in out
+
+
+def test_hero_view_still_judges_what_it_can():
+    bad = HERO.replace("Ceci: calls 20", "Ceci: calls 10")
+    v = bad.judge()
+    assert_line(v, "CALL_AMOUNT", bad.line("Ceci: calls 10"), "20")
