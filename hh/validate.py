@@ -1441,7 +1441,7 @@ def cross_check(verdicts: Sequence[Verdict]) -> list[Verdict]:
     extra: dict[int, list[Violation]] = {}
     seen: dict[tuple[str | None, str], int] = {}
     for i, v in enumerate(verdicts):
-        if v.hand_id is None:
+        if v.hand_id is None or v.pots is None:  # a failed hand has only its PARSE_ERROR
             continue
         key = (v.site, v.hand_id)
         if key in seen:
