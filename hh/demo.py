@@ -67,14 +67,14 @@ def main() -> None:
 
     _say("evaluators on the rules' examples")
     asf = evaluator_for(Game.ACES)
-    anna = asf.evaluate("As Ks Qs 7s 9d 2c".split(), ["Jk"])
-    ben = asf.evaluate("9c 9h 5c 5d Kd 3h".split(), ["Jk"])
+    anna = asf.evaluate(["As", "Ks", "Qs", "7s", "9d", "2c"], ["Jk"])
+    ben = asf.evaluate(["9c", "9h", "5c", "5d", "Kd", "3h"], ["Jk"])
     print(f"Anna {anna.description} {anna.cards} beats Ben {ben.description}: {anna > ben}")
     ch = evaluator_for(Game.CHIRIBITO)
-    lucia = ch.evaluate(["So", "7o"], "7c Sc Re Cc 6o".split())
+    lucia = ch.evaluate(["So", "7o"], ["7c", "Sc", "Re", "Cc", "6o"])
     print(f"Lucía, La Perla, with 7c Sc Re Cc 6o on the board: {lucia.description}")
     perla = evaluator_for(Game.CHIRIBITO, ["La Perla wins"])
-    print(f"under 'La Perla wins': {perla.evaluate(['So', '7o'], '7c Sc Re Cc 6o'.split())}")
+    print(f"under 'La Perla wins': {perla.evaluate(['So', '7o'], ['7c', 'Sc', 'Re', 'Cc', '6o'])}")
     print("\nNext: make test")
 
 
