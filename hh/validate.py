@@ -584,9 +584,9 @@ class _Replay:
             return
         if p.folded:
             self.add(
-                "NOT_IN_HAND",
+                "CARD_COUNT",
                 line.line,
-                f"{p.name} folded and gets no more cards, but is dealt cards",
+                f"{p.name} folded and gets no more cards, but is dealt cards: expected none",
             )
             return
         if p.index in self.street_dealt:
