@@ -374,3 +374,88 @@ def test_rule_asf_deal_does_not_stay():
     _, second = judge_run(AS_CAP, same)
     offset = len(AS_CAP.lines) + 1
     assert_only(second, [("DEALER_ROTATION", offset + 2)])
+
+
+def test_rule_asf_two_to_seven_players():
+    # Eight players at a 9-max table: too many. Everybody folds to a bet.
+    names = [f"P{k}" for k in range(1, 9)]
+    ranks = "23456789TJQKA"
+    lines = [
+        "Hand #T-AS-8P: Aces, Straights and Flushes Limit (ante 1, bets 1/2)"
+        " - 2026/11/30 03:00:00 UTC",
+        "Table 'Pagat' 9-max Seat #8 is the dealer",
+        *[f"Seat {k}: P{k} (50 in chips)" for k in range(1, 9)],
+        *[f"{n}: posts ante 1" for n in names],
+        "*** 3RD STREET ***",
+        # P1 gets the ace up and opens.
+        *[
+            f"Dealt to P{k}: down [{ranks[k - 1]}c {ranks[k - 1]}d] up [{ranks[13 - k]}h]"
+            for k in range(1, 9)
+        ],
+        "P1: bets 1",
+        *[f"P{k}: folds" for k in range(2, 9)],
+        "Uncalled bet (1) returned to P1",
+        "P1: collected 8 from pot",
+        "*** SUMMARY ***",
+        "Total pot 8 | Rake 0",
+    ]
+    hand = HandText(tuple(lines))
+    v = hand.judge()
+    seats = [line for code, line in codes(v) if code == "SEATS"]
+    assert seats, codes(v)
+    assert seats[0] in (2, hand.line("Seat 8: P8 (50 in chips)"))
+    # Seven are fine.
+    seven = HandText(
+        tuple(
+            line.replace("collected 8", "collected 7").replace("pot 8 ", "pot 7 ")
+            for line in lines
+            if "P8" not in line
+        )
+    ).replace(
+        "Table 'Pagat' 9-max Seat #8 is the dealer", "Table 'Pagat' 9-max Seat #7 is the dealer"
+    )
+    net = {f"P{k}": -1 for k in range(2, 8)} | {"P1": 6}
+    assert_legal(seven, [(7, ("P1",), ("P1",))], {"P1": 7}, net)
+
+
+def test_rule_asf_joker_in_a_flush_is_the_highest_missing_card():
+    # Anna As Ks 9s 7s + Jk = Qs: A-K-Q-9-7. Ben Ah Qh 9h 7h + Jk = Kh:
+    # A-K-Q-9-7. Equal (no double ace): the antes are split, 1 each.
+    hand = HandText.of("""
+        Hand #AS-FL: Aces, Straights and Flushes Limit (ante 1, bets 1/2) - 2026/11/30 03:10:00 UTC
+        Table 'Pagat' 7-max Seat #2 is the dealer
+        Seat 1: Anna (50 in chips)
+        Seat 2: Ben (50 in chips)
+        Anna: posts ante 1
+        Ben: posts ante 1
+        *** 3RD STREET ***
+        Dealt to Anna: down [As 3d] up [9s]
+        Dealt to Ben: down [Ah 3c] up [9h]
+        Anna: checks
+        Ben: checks
+        *** 4TH STREET ***
+        Dealt to Anna: up [7s]
+        Dealt to Ben: up [7h]
+        Anna: checks
+        Ben: checks
+        *** 5TH STREET ***
+        Dealt to Anna: up [4c]
+        Dealt to Ben: up [4d]
+        Anna: checks
+        Ben: checks
+        *** 6TH STREET ***
+        Dealt to Anna: down [Ks]
+        Dealt to Ben: down [Qh]
+        Anna: checks
+        Ben: checks
+        *** SHOWDOWN ***
+        Anna: shows [As 3d 9s 7s 4c Ks] (a flush, Ace high)
+        Ben: shows [Ah 3c 9h 7h 4d Qh] (a flush, Ace high)
+        Anna: collected 1 from pot
+        Ben: collected 1 from pot
+        *** SUMMARY ***
+        Total pot 2 | Rake 0
+    """)
+    assert_legal(
+        hand, [(2, ("Anna", "Ben"), ("Anna", "Ben"))], {"Anna": 1, "Ben": 1}, {"Anna": 0, "Ben": 0}
+    )

@@ -521,3 +521,97 @@ def test_rule_calatone_deal_passes_clockwise_and_stacks_carry_over():
     _, second = judge_run(CA_CHECK2, wrong)
     offset = len(CA_CHECK2.lines) + 1
     assert_only(second, [("STACK_CARRYOVER", offset + wrong.line("Seat 3: Fabio (500 in chips)"))])
+
+
+def test_rule_calatone_two_to_seven_players():
+    names = [f"P{k}" for k in range(1, 9)]
+    ranks = "23456789TJQKA"
+    lines = [
+        "Hand #T-CA-8P: Calatone Spread Limit (ante 5, bets 5-50) - 2026/11/30 03:00:00 CET",
+        "Table 'Nápoles' 9-max Seat #8 is the dealer",
+        *[f"Seat {k}: P{k} (500 in chips)" for k in range(1, 9)],
+        *[f"{n}: posts ante 5" for n in names],
+        "*** 2ND STREET ***",
+        # P1 shows the ace and opens.
+        *[f"Dealt to P{k}: down [{ranks[k - 1]}c] up [{ranks[13 - k]}h]" for k in range(1, 9)],
+        "P1: bets 5",
+        *[f"P{k}: folds" for k in range(2, 9)],
+        "Uncalled bet (5) returned to P1",
+        "P1: collected 40 from pot",
+        "*** SUMMARY ***",
+        "Total pot 40 | Rake 0",
+    ]
+    hand = HandText(tuple(lines))
+    v = hand.judge()
+    seats = [line for code, line in codes(v) if code == "SEATS"]
+    assert seats, codes(v)
+    assert seats[0] in (2, hand.line("Seat 8: P8 (500 in chips)"))
+
+
+def test_rule_calatone_no_wrap_around_straight():
+    # All check 5th street: Dario's Q-K-A-2-3 is no straight (ace high);
+    # Fabio's pair of twos wins 2 x 20.
+    hand = HandText.of("""
+        Hand #T-CA-NW: Calatone Spread Limit (ante 5, bets 5-50) - 2026/11/30 02:00:00 CET
+        Table 'Nápoles' 7-max Seat #3 is the dealer
+        Seat 1: Dario (500 in chips)
+        Seat 3: Fabio (500 in chips)
+        Dario: posts ante 5
+        Fabio: posts ante 5
+        *** 2ND STREET ***
+        Dealt to Dario: down [Qh] up [Kd]
+        Dealt to Fabio: down [2c] up [2d]
+        Dario: bets 5
+        Fabio: calls 5
+        *** 3RD STREET ***
+        Dealt to Dario: up [Ac]
+        Dealt to Fabio: up [7s]
+        Dario: bets 5
+        Fabio: calls 5
+        *** 4TH STREET ***
+        Dealt to Dario: up [2h]
+        Dealt to Fabio: up [9s]
+        Dario: bets 5
+        Fabio: calls 5
+        *** 5TH STREET ***
+        Dealt to Dario: up [3s]
+        Dealt to Fabio: up [Ts]
+        Dario: checks
+        Fabio: checks
+        *** SHOWDOWN ***
+        Dario: shows [Qh Kd Ac 2h 3s] (high card, Ace)
+        Fabio: shows [2c 2d 7s 9s Ts] (a pair, Twos)
+        Fabio: collected 40 from pot
+        *** SUMMARY ***
+        Total pot 40 | Rake 0
+    """)
+    assert_legal(
+        hand, [(40, ("Dario", "Fabio"), ("Fabio",))], {"Fabio": 40}, {"Dario": -20, "Fabio": 20}
+    )
+    old = "Dario: shows [Qh Kd Ac 2h 3s] (high card, Ace)"
+    new = "Dario: shows [Qh Kd Ac 2h 3s] (a straight, Three high)"
+    v = hand.replace(old, new).judge()
+    assert_line(v, "HAND_DESCRIPTION", hand.line(old), only_one=False)
+
+
+def test_rule_calatone_dealer_keeps_dealing_after_folding():
+    # CA_SHORT with Dario (seat 1) as the dealer: the play is the same (his
+    # ace opens 2nd street; Fabio opens 3rd), Dario folds on 3rd street and
+    # the cards keep coming from the deck: dealing order Elena, Fabio, Dario;
+    # 2nd street cards i and n+i; from 4th street Elena and Fabio only.
+    dealer = CA_SHORT.replace(
+        "Table 'Nápoles' 7-max Seat #3 is the dealer", "Table 'Nápoles' 7-max Seat #1 is the dealer"
+    )
+    top = "3h 4h 2h Kd Qc Ah Ks Qd 5c 7s 8d 9s Td 2c 5d 6d Jc"
+    hand = dealer.insert_after("Total pot 174 | Rake 0", deck_line(top, FRENCH))
+    assert_legal(
+        hand,
+        [(174, ("Elena", "Fabio"), ("Elena",))],
+        {"Elena": 174},
+        {"Dario": -58, "Elena": 116, "Fabio": -58},
+    )
+    # A deck that kept dealing to the folded Dario is not this hand's.
+    also_dario = "3h 4h 2h Kd Qc Ah Ks Qd 5c 7s 8d Jd 9s Td 2c 5d 6d Jc"
+    bad = dealer.insert_after("Total pot 174 | Rake 0", deck_line(also_dario, FRENCH))
+    v = bad.judge()
+    assert "DECK_ORDER" in [c for c, _ in codes(v)]

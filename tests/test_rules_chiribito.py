@@ -238,6 +238,61 @@ def test_rule_chiribito_short_all_ins_below_double_do_not_reopen():
     assert_line(v, "NOT_REOPENED", short.line("Blas: raises 180 to 360"), "Blas")
 
 
+def test_rule_chiribito_short_all_in_reopening_counts_from_the_matched_bet():
+    # Ana called (matched) 20; Ceci's all-in makes 30 < 2 x 20: after Blas
+    # calls, Ana may only call or fold.
+    hand = HandText.of("""
+        chiribito.com Hand #T-CH-MB: Chiribito No Limit (blind 20) - 2026/11/30 11:10:00 CET
+        Table 'Mérida' 6-max Seat #3 is the dealer
+        Seat 1: Ana (1000 in chips)
+        Seat 2: Blas (1000 in chips)
+        Seat 3: Ceci (30 in chips)
+        Blas: posts blind 20
+        *** HOLE CARDS ***
+        Dealt to Blas: down [Ao Ac]
+        Dealt to Ana: down [Re Rb]
+        Dealt to Ceci: down [6e 7b]
+        Ana: calls 20
+        Ceci: raises 10 to 30 and is all-in
+        Blas: calls 10
+        Ana: calls 10
+        *** COMMON 1 *** [5o]
+        Blas: checks
+        Ana: checks
+        *** COMMON 2 *** [5o] [Sc]
+        Blas: checks
+        Ana: checks
+        *** COMMON 3 *** [5o Sc] [Cb]
+        Blas: checks
+        Ana: checks
+        *** COMMON 4 *** [5o Sc Cb] [Ab]
+        Blas: checks
+        Ana: checks
+        *** COMMON 5 *** [5o Sc Cb Ab] [Ro]
+        Blas: checks
+        Ana: checks
+        *** SHOWDOWN ***
+        Ceci: shows [6e 7b] (a straight, Seis to Rey)
+        Blas: shows [Ao Ac] (three of a kind, Ases)
+        Ana: shows [Re Rb] (three of a kind, Reyes)
+        Ceci: collected 90 from pot
+        *** SUMMARY ***
+        Total pot 90 | Rake 0
+        Board [5o Sc Cb Ab Ro]
+    """)
+    # Ceci raised last (all-in): Blas, next counter-clockwise from seat 3,
+    # opens every common round. One pot of 3 x 30.
+    assert_legal(
+        hand,
+        [(90, ("Ana", "Blas", "Ceci"), ("Ceci",))],
+        {"Ceci": 90},
+        {"Ana": -30, "Blas": -30, "Ceci": 60},
+    )
+    reraise = hand.replace("Ana: calls 10", "Ana: raises 30 to 60")
+    v = reraise.judge()
+    assert_line(v, "NOT_REOPENED", reraise.line("Ana: raises 30 to 60"), "Ana")
+
+
 def test_rule_chiribito_posting_the_blind_is_not_acting():
     # Ceci's all-in to 30 is short (< 40) but Blas, the blind, has not acted:
     # he may raise (to 60). Ana folds; 30 of Blas's 60 comes back.
@@ -595,3 +650,26 @@ def test_rule_chiribito_deal_does_not_pass_left():
     _, second = judge_run(CH_THREE, left)
     offset = len(CH_THREE.lines) + 1
     assert_only(second, [("DEALER_ROTATION", offset + 2)])
+
+
+def test_rule_chiribito_next_dealer_skips_a_player_not_dealt_in():
+    # After dealer 3 / blind Blas, Blas sits out: the deal passes on to
+    # Ana (seat 1); the blind is then Ceci (seat 3, wrapping).
+    nxt = HandText.of("""
+        chiribito.com Hand #T-CH-3d: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
+        Table 'Mérida' 6-max Seat #1 is the dealer
+        Seat 1: Ana (1040 in chips)
+        Seat 2: Blas (980 in chips) is sitting out
+        Seat 3: Ceci (980 in chips)
+        Ceci: posts blind 20
+        *** HOLE CARDS ***
+        Dealt to Ceci: down [Ao Ac]
+        Dealt to Ana: down [5e 6b]
+        Ana: folds
+        Uncalled bet (20) returned to Ceci
+        *** SUMMARY ***
+        Total pot 0 | Rake 0
+    """)
+    first, second = judge_run(CH_THREE, nxt)
+    assert codes(first) == [] and codes(second) == []
+    assert second.net == {"Ana": 0, "Ceci": 0}

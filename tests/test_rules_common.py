@@ -450,6 +450,32 @@ def test_rule_common_summary_seat_lines_agree_with_the_hand():
     assert_only(v, [("SUMMARY", won.line(new))])
 
 
+LEVELS4_SEATS = (
+    "Seat 1: Ana: showed [6e Sb] and won 600 with a straight",
+    "Seat 2: Blas: showed [7e 6c] and lost with a pair",
+    "Seat 3: Ceci: showed [So Se] and lost with a pair",
+    "Seat 4: Dani: showed [Ao Ac] and won 1200 with three of a kind",
+    "Seat 5: Eva: showed [Cc 5e] and lost with two pair",
+    "Seat 6: Fede: showed [Re Rb] and won 200 with three of a kind",
+)
+
+
+def test_rule_common_summary_won_is_the_total_from_all_pots():
+    hand = HandText(CH_LEVELS4.lines + LEVELS4_SEATS)
+    v = hand.judge()
+    assert v.valid, codes(v)
+    new = "Seat 4: Dani: showed [Ao Ac] and won 500 with three of a kind"
+    bad = hand.replace(LEVELS4_SEATS[3], new)
+    v = bad.judge()
+    assert_only(v, [("SUMMARY", bad.line(new))])
+
+
+def test_rule_common_summary_seat_lines_all_or_none():
+    ch = example("chiribito.txt").delete("Seat 2: Paco: folded on COMMON 1")
+    v = ch.judge()
+    assert "SUMMARY" in [c for c, _ in codes(v)], codes(v)
+
+
 def test_rule_common_summary_won_zero_for_uncalled_only():
     lines = (
         "Seat 1: Ana: folded on HOLE CARDS",
@@ -478,6 +504,25 @@ def test_rule_common_informational_lines_are_not_judged():
     )
 
 
+NEXT_STACKS = HandText.of("""
+    chiribito.com Hand #T-CH-3s: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
+    Table 'Mérida' 6-max Seat #2 is the dealer
+    Seat 1: Ana (1040 in chips)
+    Seat 2: Blas (980 in chips)
+    Seat 3: Ceci (980 in chips)
+    Ana: posts blind 20
+    *** HOLE CARDS ***
+    Dealt to Ana: down [Ao Ac]
+    Dealt to Ceci: down [5e 6b]
+    Dealt to Blas: down [Re Rb]
+    Ceci: folds
+    Blas: folds
+    Uncalled bet (20) returned to Ana
+    *** SUMMARY ***
+    Total pot 0 | Rake 0
+""")
+
+
 def test_rule_common_top_up_between_hands():
     nxt = HandText.of("""
         chiribito.com Hand #T-CH-3t: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
@@ -499,6 +544,40 @@ def test_rule_common_top_up_between_hands():
     """)
     first, second = judge_run(CH_THREE, nxt)
     assert first.valid and second.valid, codes(second)
+
+
+def test_rule_common_carry_over_uses_the_stacks_the_rules_compute():
+    # Hand 1 wrongly claims Blas collected; the rules give Ana the 60, and
+    # hand 2's stacks (Ana 1040) follow the rules: no STACK_CARRYOVER.
+    claims = CH_THREE.replace("Ana: collected 60 from pot", "Blas: collected 60 from pot")
+    first, second = judge_run(claims, NEXT_STACKS)
+    assert "PAYOUT" in [c for c, _ in codes(first)]
+    assert codes(second) == []
+
+
+def test_rule_common_player_absent_from_the_previous_hand_is_not_carry_over_checked():
+    joined = HandText.of("""
+        chiribito.com Hand #T-CH-3j: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
+        Table 'Mérida' 6-max Seat #2 is the dealer
+        Seat 1: Ana (1040 in chips)
+        Seat 2: Blas (980 in chips)
+        Seat 3: Ceci (980 in chips)
+        Seat 4: Dani (700 in chips)
+        Ana: posts blind 20
+        *** HOLE CARDS ***
+        Dealt to Ana: down [Ao Ac]
+        Dealt to Dani: down [Se Sb]
+        Dealt to Ceci: down [5e 6b]
+        Dealt to Blas: down [Re Rb]
+        Dani: folds
+        Ceci: folds
+        Blas: folds
+        Uncalled bet (20) returned to Ana
+        *** SUMMARY ***
+        Total pot 0 | Rake 0
+    """)
+    first, second = judge_run(CH_THREE, joined)
+    assert codes(first) == [] and codes(second) == []
 
 
 # ------------------------------------------------------------------ hero view
