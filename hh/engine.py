@@ -104,11 +104,12 @@ class Engine:
         seats: Sequence[tuple[int, str, int]],
         dealer: int,
         house_rules: Iterable[str] = (),
+        variant: Variant | None = None,
     ) -> None:
         """``seats`` are (seat, name, chips) of the players dealt in;
         ``dealer`` is the dealer's seat number."""
         self.rules = rules
-        self.variant: Variant = rules.variant(tuple(house_rules))
+        self.variant: Variant = variant or rules.variant(tuple(house_rules))
         self.stakes = stakes
         self.dealer = dealer
         ordered = sorted(seats)
@@ -601,12 +602,14 @@ class Engine:
     def total_pot(self) -> int:
         return sum(p.put for p in self.players)
 
-    def award(self, values: dict[int, int], rake: int = 0) -> list[Award]:
+    def award(
+        self, values: dict[int, int], rake: int = 0, pots: list[Pot] | None = None
+    ) -> list[Award]:
         """Split each pot among its best eligible hands. ``values`` holds the
         hand value of each player who can win (showed a valid hand, or is the
         last one in); odd chips go one by one in dealing order."""
         out = []
-        for k, pot in enumerate(self.pots()):
+        for k, pot in enumerate(self.pots() if pots is None else pots):
             amount = pot.amount - (rake if k == 0 else 0)
             contenders = [i for i in pot.eligible if i in values]
             if not contenders:

@@ -946,6 +946,8 @@ def _record(run: list[str], start: int, bad: list[tuple[int, int]], file: str | 
     raw = "\n".join(run)
     lines = [_strip(x) for x in run]
     if not _LOOKS_LIKE_HEADER.match(lines[0]):
+        if bad and bad[0][0] == start:  # an undecodable first line: say that, not "no header"
+            return Record(file, start, raw, None, _decode_error(run, start, bad), None, None)
         error = ParseError(
             "lines outside a hand: a hand begins with a header line "
             "('[<site> ]Hand #<id>: <game> ... - <date> <time>')",
@@ -1192,6 +1194,14 @@ class _Diagnoser:
                 "'Uncalled bet (<n>) returned to <name>' and its summary lines",
                 1,
             )
+        if len(text) > _LONGEST_EXPLAINED:
+            # Earley's time grows faster than the line: a line this long is
+            # no real hand's line, and not worth seconds to explain.
+            return (
+                f"this line ({len(text)} characters) does not have the form of "
+                f"{_WORDS.get(kind, 'a line')}",
+                1,
+            )
         start = "name_line" if kind == "NAME_LINE" else kind.lower()
         try:
             self.parser.parse(text, start=start)
@@ -1316,6 +1326,7 @@ class _Diagnoser:
         return True
 
 
+_LONGEST_EXPLAINED = 1000  # a Deck line of 53 cards and a long salt is under 300
 _LONG_FIELDS = frozenset(["<description>", "<name>", "<table name>", "<text>"])
 _NOT_IN_NAMES = frozenset(':()[]"')
 _NUMBER = re.compile(r"[-+]?[0-9][0-9,._']*|[-+][0-9,._']*")

@@ -327,7 +327,7 @@ class _Replay:
             )
         self.seat_line = {s.name: s.line for s in hand.seats}
         self.seat_of = {s.name: s.seat for s in hand.seats}
-        return Engine(self.rules, hand.header.stakes, dealt, table.dealer, self.house)
+        return Engine(self.rules, hand.header.stakes, dealt, table.dealer, self.house, variant)
 
     # -- player lookup for a line
 
@@ -939,7 +939,7 @@ class _Replay:
             self.add("RAKE", total.line, f"rake {rake} is not between 0 and the main pot {main}")
             rake = 0
         if decided:
-            awards = e.award(self.values, rake)
+            awards = e.award(self.values, rake, pots)
         else:
             awards = [
                 Award(p.amount - (rake if k == 0 else 0), p.eligible, (), ())
@@ -1110,10 +1110,9 @@ class _Replay:
                     "no Deck line: the shuffle commitment could not be checked",
                 )
             return
-        deck = self.variant.deck
         cards = list(deck_line.cards)
-        expected = [c for c in deck.cards if c != JOKER]
-        if len(cards) != len(expected) or set(cards) != set(expected):
+        expected = self.deck_set
+        if len(cards) != len(expected) or set(cards) != expected:
             extra = sorted((Counter(cards) - Counter(expected)).elements())
             lacking = sorted((Counter(expected) - Counter(cards)).elements())
             bits = []
@@ -1148,33 +1147,38 @@ class _Replay:
                     )
 
     def check_deal_order(self, deck: list[str]) -> None:
-        """Dealt cards against the Deck, dealt from the top in dealing order."""
+        """Dealt cards against the Deck, dealt from the top in dealing order:
+        each street deals its cards one round of the table at a time to the
+        players still in, then (Chiribito) its common card."""
         e = self.engine
-        rules = self.rules
-        pos = 0
-        expected: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        streets = self.rules.streets
+        # where each street's cards start in the deck, and who was dealt
+        starts: dict[int, tuple[int, dict[int, int]]] = {}
         board_expected: list[str] = []
-        for k, street in enumerate(rules.streets):
-            if k not in self.street_players:
+        pos = 0
+        for k, street in enumerate(streets):
+            players = self.street_players.get(k)
+            if players is None:
                 break
-            players = self.street_players[k]
-            n = len(players)
             per = street.down + street.up
             if per:
-                for j, idx in enumerate(players):
-                    slots = (pos + r * n + j for r in range(per))
-                    mine = tuple(deck[x] for x in slots if x < len(deck))
-                    expected[(k, idx)] = (mine[: street.down], mine[street.down :])
-                pos += per * n
+                starts[k] = (pos, {idx: j for j, idx in enumerate(players)})
+                pos += per * len(players)
             if street.board:
                 board_expected.extend(deck[pos : pos + street.board])
                 pos += street.board
         both_ways = self.hand.game is Game.CALATONE
+        size = len(deck)
         for k, idx, down, up, line_no in self.deals:
-            want = expected.get((k, idx))
-            if want is None:
+            start = starts.get(k)
+            if start is None or idx not in start[1]:
                 continue
-            wd, wu = want
+            street = streets[k]
+            n = len(self.street_players[k])
+            base = start[0] + start[1][idx]
+            mine = tuple(deck[x] for x in range(base, base + (street.down + street.up) * n, n)
+                         if x < size)
+            wd, wu = mine[: street.down], mine[street.down :]
             if down == wd and up == wu:
                 continue
             if UNKNOWN in down or UNKNOWN in up:
@@ -1186,7 +1190,7 @@ class _Replay:
                 )
                 continue
             if both_ways and k == 0:
-                ok = sorted((*down, *up)) == sorted((*wd, *wu))
+                ok = sorted((*down, *up)) == sorted(mine)
             else:
                 ok = sorted(down) == sorted(wd) and sorted(up) == sorted(wu)
             if not ok:
@@ -1300,20 +1304,17 @@ class _Replay:
         hand = self.hand
         e = self.engine
         by_seat = sorted(e.players, key=lambda q: q.seat)
-        seat = {p.index: p.seat for p in e.players}
         pots = tuple(
             PotResult(
                 a.amount,
-                tuple(e.players[i].name for i in sorted(a.eligible, key=seat.__getitem__)),
-                tuple(e.players[i].name for i in sorted(a.winners, key=seat.__getitem__)),
+                tuple(p.name for p in by_seat if p.index in a.eligible),
+                tuple(p.name for p in by_seat if p.index in a.winners),
                 a.shares,
             )
             for a in awards
             if a.amount > 0
         )
-        payout_names = {
-            e.players[i].name: x for i, x in sorted(payouts.items(), key=lambda t: seat[t[0]])
-        }
+        payout_names = {p.name: payouts[p.index] for p in by_seat if p.index in payouts}
         net = {p.name: payouts.get(p.index, 0) - p.put for p in by_seat}
         ends = {p.name: p.start - p.put + payouts.get(p.index, 0) for p in e.players}
         stacks = tuple(

@@ -85,10 +85,17 @@ class GameRules:
         )
 
     def variant(self, house_rules: Sequence[str] = ()) -> Variant:
-        return _variant(self, frozenset(r for r in house_rules if self.knows_rule(r)))
+        """The variant for the house rules as written (unknown rules ignored)."""
+        key = (self.game, tuple(house_rules))
+        found = _BY_TEXT.get(key)
+        if found is None:
+            known = frozenset(r for r in house_rules if self.knows_rule(r))
+            found = _BY_TEXT[key] = _variant(self, known)
+        return found
 
 
 _VARIANTS: dict[tuple[Game, frozenset[str]], Variant] = {}
+_BY_TEXT: dict[tuple[Game, tuple[str, ...]], Variant] = {}
 
 
 def _variant(rules: GameRules, house: frozenset[str]) -> Variant:
