@@ -1857,3 +1857,154 @@ CH_ONE_WINNER = HandText.of("""
     Total pot 700 Main pot 300. Side pot-1 400. | Rake 0
     Board [5o 7c Ce Ab Ro]
 """)
+
+
+# ============================================ FORMAT.md's three examples, verbatim
+
+EX_CHIRIBITO = HandText.of("""
+    chiribito.com Hand #CH-1: Chiribito No Limit (blind 20) - 2026/11/29 21:14:03 CET
+    Table 'Mérida 2' 6-max Seat #3 is the dealer
+    Seat 1: Lucía (1000 in chips)
+    Seat 2: Paco (1000 in chips)
+    Seat 3: Marta (1000 in chips)
+    Seat 4: Íñigo (1000 in chips)
+    Paco: posts blind 20
+    *** HOLE CARDS ***
+    Dealt to Paco: down [Ao Rc]
+    Dealt to Lucía: down [So 7o]
+    Dealt to Íñigo: down [5c 5e]
+    Dealt to Marta: down [Cb 6b]
+    Lucía: calls 20
+    Íñigo: raises 20 to 40
+    Marta: folds
+    Paco: calls 20
+    Lucía: calls 20
+    *** COMMON 1 *** [7c]
+    Íñigo: bets 40
+    Paco: folds
+    Lucía: raises 40 to 80
+    Íñigo: calls 40
+    *** COMMON 2 *** [7c] [Sc]
+    Lucía: checks
+    Íñigo: checks
+    *** COMMON 3 *** [7c Sc] [Re]
+    Lucía: bets 100
+    Íñigo: calls 100
+    *** COMMON 4 *** [7c Sc Re] [Cc]
+    Lucía: checks
+    Íñigo: bets 200
+    Lucía: calls 200
+    *** COMMON 5 *** [7c Sc Re Cc] [6o]
+    Íñigo: checks
+    Lucía: bets 300
+    Íñigo: calls 300
+    *** SHOWDOWN ***
+    Lucía: shows [So 7o] (a straight, Seis to Rey)
+    Íñigo: shows [5c 5e] (a pair, Cincos)
+    Lucía: collected 1480 from pot
+    *** SUMMARY ***
+    Total pot 1480 | Rake 0
+    Board [7c Sc Re Cc 6o]
+    Seat 1: Lucía: showed [So 7o] and won 1480 with a straight
+    Seat 2: Paco: folded on COMMON 1
+    Seat 3: Marta: folded on HOLE CARDS
+    Seat 4: Íñigo: showed [5c 5e] and lost with a pair
+""")
+
+EX_ACES = HandText.of("""
+    Hand #AS-1: Aces, Straights and Flushes Limit (ante 1, bets 1/2) - 2026/11/29 22:01:00 UTC
+    Table 'Pagat' 7-max Seat #5 is the dealer
+    Seat 1: Anna (50 in chips)
+    Seat 2: Ben (50 in chips)
+    Seat 5: Carla (50 in chips)
+    Anna: posts ante 1
+    Ben: posts ante 1
+    Carla: posts ante 1
+    *** 3RD STREET ***
+    Dealt to Anna: down [As Ks] up [Qs]
+    Dealt to Ben: down [9c 9h] up [5c]
+    Dealt to Carla: down [Tc Th] up [2d]
+    Anna: bets 1
+    Ben: calls 1
+    Carla: calls 1
+    *** 4TH STREET ***
+    Dealt to Anna: up [7s]
+    Dealt to Ben: up [5d]
+    Dealt to Carla: up [8h]
+    Ben: bets 1
+    Carla: folds
+    Anna: raises 1 to 2
+    Ben: calls 1
+    *** 5TH STREET ***
+    Dealt to Anna: up [9d]
+    Dealt to Ben: up [Kd]
+    Ben: checks
+    Anna: bets 2
+    Ben: raises 2 to 4
+    Anna: calls 2
+    *** 6TH STREET ***
+    Dealt to Anna: down [2c]
+    Dealt to Ben: down [3h]
+    Ben: bets 2
+    Anna: calls 2
+    *** SHOWDOWN ***
+    Anna: shows [As Ks Qs 7s 9d 2c] (a flush, Ace high)
+    Ben: shows [9c 9h 5c 5d Kd 3h] (two pair, Nines and Fives)
+    Anna: collected 22 from pot
+    *** SUMMARY ***
+    Total pot 22 | Rake 0
+    Board [Jk]
+""")
+
+EX_CALATONE = HandText.of("""
+    Hand #CA-1: Calatone Spread Limit (ante 5, bets 5-50) - 2026/11/29 23:30:00 CET
+    Table 'Nápoles' 7-max Seat #6 is the dealer
+    Seat 2: Dario (500 in chips)
+    Seat 4: Elena (500 in chips)
+    Seat 6: Fabio (500 in chips)
+    Dario: posts ante 5
+    Elena: posts ante 5
+    Fabio: posts ante 5
+    *** 2ND STREET ***
+    Dealt to Dario: down [Kh] up [7c]
+    Dealt to Elena: down [Qd] up [Jc]
+    Dealt to Fabio: down [4s] up [Js]
+    Elena: bets 10
+    Fabio: calls 10
+    Dario: calls 10
+    *** 3RD STREET ***
+    Dealt to Dario: up [Kd]
+    Dealt to Elena: up [3h]
+    Dealt to Fabio: up [Jd]
+    Fabio: bets 20
+    Dario: raises 30 to 50
+    Elena: folds
+    Fabio: calls 30
+    *** 4TH STREET ***
+    Dealt to Dario: up [Ks]
+    Dealt to Fabio: up [2c]
+    Dario: bets 10
+    Fabio: calls 10
+    *** 5TH STREET ***
+    Dealt to Dario: up [9h]
+    Dealt to Fabio: up [Jh]
+    Fabio: bets 50
+    Dario: calls 50
+    *** 6TH STREET ***
+    Dealt to Dario: up [7d]
+    Dealt to Fabio: up [2s]
+    Fabio: bets 50
+    Dario: calls 50
+    *** 7TH STREET ***
+    Dealt to Dario: up [Kc]
+    Dealt to Fabio: up [5d]
+    Dario: bets 50
+    Fabio: raises 50 to 100
+    Dario: calls 50
+    *** SHOWDOWN ***
+    Dario: shows [Kh 7c Kd Ks 9h 7d Kc] and declares [Kh Kd Ks Kc 9h] (four of a kind, Kings)
+    Fabio: shows [4s Js Jd 2c Jh 2s 5d] and declares [Js Jd Jh 2c 2s] (a full house, Jacks full of Twos)
+    Dario: collected 565 from pot
+    *** SUMMARY ***
+    Total pot 565 | Rake 0
+""")

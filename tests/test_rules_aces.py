@@ -14,6 +14,7 @@ from handtext import (
     AS_OPEN,
     AS_SHORT_ANTE,
     AS_SHORT_CAP,
+    EX_ACES,
     FRENCH,
     HandText,
     assert_legal,
@@ -266,8 +267,7 @@ def test_rule_asf_odd_chip_first_tied_clockwise_after_dealer():
 def test_rule_asf_joker_makes_a_flush_seed_example():
     # FORMAT.md's AS-1 is the seed example: Anna's spade flush A-K-Q-J-7 beats
     # Ben's nines and fives with an ace kicker. Anna 22 (+12), Ben -10, Carla -2.
-    with open("/work/shared/examples/aces-straights-flushes.txt", encoding="utf-8") as f:
-        example = HandText.of(f.read())
+    example = EX_ACES
     assert_legal(
         example,
         [(22, ("Anna", "Ben"), ("Anna",))],

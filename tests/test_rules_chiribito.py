@@ -14,6 +14,7 @@ from handtext import (
     CH_SHORT_BLIND,
     CH_THREE,
     CH_WRAP,
+    EX_CHIRIBITO,
     SPANISH,
     HandText,
     assert_legal,
@@ -339,8 +340,7 @@ def test_rule_chiribito_posting_the_blind_is_not_acting():
 
 def test_rule_chiribito_opener_is_last_aggressor_across_rounds():
     # FORMAT.md's example: Íñigo opens common 1, Lucía common 2 and 3.
-    with open("/work/shared/examples/chiribito.txt", encoding="utf-8") as f:
-        example = HandText.of(f.read())
+    example = EX_CHIRIBITO
     assert_legal(
         example,
         [(1480, ("Lucía", "Íñigo"), ("Lucía",))],

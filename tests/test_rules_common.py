@@ -21,6 +21,9 @@ from handtext import (
     CH_UNCALLED_ALLIN,
     CH_WALK,
     CH_WRAP,
+    EX_ACES,
+    EX_CALATONE,
+    EX_CHIRIBITO,
     HandText,
     assert_legal,
     assert_line,
@@ -29,12 +32,15 @@ from handtext import (
     judge_run,
 )
 
-EXAMPLES = "/work/shared/examples/"
+EXAMPLES = {
+    "chiribito.txt": EX_CHIRIBITO,
+    "aces-straights-flushes.txt": EX_ACES,
+    "calatone.txt": EX_CALATONE,
+}
 
 
 def example(name: str) -> HandText:
-    with open(EXAMPLES + name, encoding="utf-8") as f:
-        return HandText.of(f.read())
+    return EXAMPLES[name]
 
 
 # ------------------------------------------------------------ FORMAT examples

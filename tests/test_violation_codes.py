@@ -25,6 +25,7 @@ from handtext import (
     CH_THREE,
     CH_TIMEOUT,
     CH_WRAP,
+    EX_CHIRIBITO,
     SPANISH,
     HandText,
     assert_line,
@@ -37,8 +38,6 @@ from typer.testing import CliRunner
 
 from hh.cli import app
 from hh.parse import HandSyntaxError, parse_hand, parse_text
-
-EXAMPLE_CH = "/work/shared/examples/chiribito.txt"
 
 
 def lines_with(verdict, code: str) -> list[int]:
@@ -516,8 +515,7 @@ def test_code_rake():
 
 
 def test_code_summary():
-    with open(EXAMPLE_CH, encoding="utf-8") as f:
-        ch = HandText.of(f.read())
+    ch = EX_CHIRIBITO
     new = "Seat 3: Marta: folded on COMMON 1"
     bad = ch.replace("Seat 3: Marta: folded on HOLE CARDS", new)
     v = bad.judge()
