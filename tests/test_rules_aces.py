@@ -181,6 +181,87 @@ def test_rule_asf_next_raise_is_all_in_total_plus_fixed_amount():
     assert_line(v, "RAISE_SIZE", six.line("Dora: raises 1 to 6"), "7")
 
 
+AS_SHORT_BET = HandText.of("""
+    Hand #T-AS-SB: Aces, Straights and Flushes Limit (ante 1, bets 2/4) - 2026/11/30 03:20:00 UTC
+    Table 'Pagat' 7-max Seat #4 is the dealer
+    Seat 1: Anna (50 in chips)
+    Seat 2: Ben (50 in chips)
+    Seat 3: Carla (2 in chips)
+    Seat 4: Dora (50 in chips)
+    Anna: posts ante 1
+    Ben: posts ante 1
+    Carla: posts ante 1
+    Dora: posts ante 1
+    *** 3RD STREET ***
+    Dealt to Anna: down [2c 3d] up [Qh]
+    Dealt to Ben: down [4c 5d] up [Kh]
+    Dealt to Carla: down [6c 7d] up [Ah]
+    Dealt to Dora: down [8c 9d] up [Jh]
+    Carla: bets 1 and is all-in
+    Dora: raises 2 to 3
+    Anna: raises 2 to 5
+    Ben: raises 2 to 7
+    Dora: raises 2 to 9
+    Anna: calls 4
+    Ben: calls 2
+    *** 4TH STREET ***
+    Dealt to Anna: up [Tc]
+    Dealt to Ben: up [Kd]
+    Dealt to Carla: up [Qd]
+    Dealt to Dora: up [2h]
+    Ben: checks
+    Dora: checks
+    Anna: checks
+    *** 5TH STREET ***
+    Dealt to Anna: up [Ts]
+    Dealt to Ben: up [3h]
+    Dealt to Carla: up [Qs]
+    Dealt to Dora: up [2s]
+    Ben: checks
+    Dora: checks
+    Anna: checks
+    *** 6TH STREET ***
+    Dealt to Anna: down [4d]
+    Dealt to Ben: down [5c]
+    Dealt to Carla: down [6d]
+    Dealt to Dora: down [8d]
+    Ben: checks
+    Dora: checks
+    Anna: checks
+    *** SHOWDOWN ***
+    Anna: shows [2c 3d Qh Tc Ts 4d] (a pair, Tens)
+    Ben: shows [4c 5d Kh Kd 3h 5c] (two pair, Kings and Fives)
+    Carla: shows [6c 7d Ah Qd Qs 6d] (two pair, Aces and Queens)
+    Dora: shows [8c 9d Jh 2h 2s 8d] (two pair, Eights and Twos)
+    Carla: collected 8 from main pot
+    Ben: collected 24 from side pot-1
+    *** SUMMARY ***
+    Total pot 32 Main pot 8. Side pot-1 24. | Rake 0
+""")
+
+
+def test_rule_asf_short_all_in_bet_then_raise_to_all_in_plus_fixed_and_cap():
+    # Carla's ace opens; she bets her last chip (short). Dora's raise makes
+    # 1 + 2 = 3, the first bet that counts; 5, 7, 9 are the three raises.
+    # Carla's Ah + joker pair her aces: aces and queens. Main 4 x 2 = 8
+    # (Carla), side 3 x 8 = 24 (Ben's kings and fives).
+    assert_legal(
+        AS_SHORT_BET,
+        [
+            (8, ("Anna", "Ben", "Carla", "Dora"), ("Carla",)),
+            (24, ("Anna", "Ben", "Dora"), ("Ben",)),
+        ],
+        {"Carla": 8, "Ben": 24},
+        {"Anna": -10, "Ben": 14, "Carla": 6, "Dora": -10},
+    )
+    two = AS_SHORT_BET.replace("Dora: raises 2 to 3", "Dora: raises 1 to 2")
+    v = two.judge()
+    assert_line(v, "RAISE_SIZE", two.line("Dora: raises 1 to 2"), "3")
+    over = AS_SHORT_BET.replace("Anna: calls 4", "Anna: raises 2 to 11")
+    v = over.judge()
+    assert_line(v, "RAISE_CAP", over.line("Anna: raises 2 to 11"), "Anna")
+
+
 def test_rule_asf_short_all_in_does_not_reopen():
     assert_legal(
         AS_NOT_REOPENED,

@@ -259,6 +259,32 @@ def test_rule_calatone_all_checked_short_hands_need_five_cards_for_a_flush():
     assert_line(v, "HAND_DESCRIPTION", flush.line(new), only_one=False)
 
 
+def test_rule_calatone_all_checked_with_an_all_in_player_ends_hand():
+    # CA_SHORT 3rd street: Elena is all-in, Fabio and Dario (two who can act)
+    # both check: the hand ends; three cards each, Elena's kings win 3 x 58.
+    cut = CA_SHORT.line("Fabio: bets 10")
+    hand = HandText(
+        (
+            *CA_SHORT.lines[: cut - 1],
+            "Fabio: checks",
+            "Dario: checks",
+            "*** SHOWDOWN ***",
+            "Dario: shows [2h Ah 5c] (high card, Ace)",
+            "Elena: shows [3h Kd Ks] (a pair, Kings)",
+            "Fabio: shows [4h Qc Qd] (a pair, Queens)",
+            "Elena: collected 174 from pot",
+            "*** SUMMARY ***",
+            "Total pot 174 | Rake 0",
+        )
+    )
+    assert_legal(
+        hand,
+        [(174, ("Dario", "Elena", "Fabio"), ("Elena",))],
+        {"Elena": 174},
+        {"Dario": -58, "Elena": 116, "Fabio": -58},
+    )
+
+
 def test_rule_calatone_all_checked_7th_street_goes_to_normal_showdown():
     assert_legal(
         CA_CHECK7,

@@ -131,6 +131,47 @@ def test_rule_chiribito_short_blind_owes_full_call():
     assert_line(v, "CALL_AMOUNT", short_call.line("Ana: calls 15"), "20")
 
 
+def test_rule_chiribito_short_blind_call_beyond_the_post_is_returned():
+    # Ana owes the full 20, Ceci folds: 5 of Ana's 20 are beyond the second
+    # highest total (Blas's 15) and come back. Pot 30 to Blas's aces.
+    hand = HandText.of("""
+        chiribito.com Hand #T-CH-SR: Chiribito No Limit (blind 20) - 2026/11/30 11:20:00 CET
+        Table 'Mérida' 6-max Seat #3 is the dealer
+        Seat 1: Ana (1000 in chips)
+        Seat 2: Blas (15 in chips)
+        Seat 3: Ceci (1000 in chips)
+        Blas: posts blind 15 and is all-in
+        *** HOLE CARDS ***
+        Dealt to Blas: down [Ao Ac]
+        Dealt to Ana: down [Re Rb]
+        Dealt to Ceci: down [Se Sb]
+        Ana: calls 20
+        Ceci: folds
+        Uncalled bet (5) returned to Ana
+        *** COMMON 1 *** [5o]
+        *** COMMON 2 *** [5o] [7c]
+        *** COMMON 3 *** [5o 7c] [Ce]
+        *** COMMON 4 *** [5o 7c Ce] [Ab]
+        *** COMMON 5 *** [5o 7c Ce Ab] [Ro]
+        *** SHOWDOWN ***
+        Blas: shows [Ao Ac] (three of a kind, Ases)
+        Ana: shows [Re Rb] (three of a kind, Reyes)
+        Blas: collected 30 from pot
+        *** SUMMARY ***
+        Total pot 30 | Rake 0
+        Board [5o 7c Ce Ab Ro]
+    """)
+    assert_legal(
+        hand,
+        [(30, ("Ana", "Blas"), ("Blas",))],
+        {"Blas": 30},
+        {"Ana": -15, "Blas": 15, "Ceci": 0},
+    )
+    kept = hand.delete("Uncalled bet (5) returned to Ana")
+    v = kept.judge()
+    assert_line(v, "UNCALLED_BET", kept.line("*** COMMON 1 *** [5o]"), "5", only_one=False)
+
+
 def test_rule_chiribito_short_blind_current_bet_is_the_header_blind():
     # The current bet is 20, not 15: a raise to 30 rises by 10 ...
     by_15 = CH_SHORT_BLIND.replace("Ana: calls 20", "Ana: raises 15 to 30")

@@ -296,6 +296,71 @@ def test_rule_common_odd_chips_go_one_by_one_in_the_games_order():
     assert v.payouts is not None and (v.payouts["Dani"], v.payouts["Ceci"]) == (38, 37)
 
 
+def test_rule_common_odd_chips_one_by_one_three_way_split():
+    # Blind 20, dealer Blas (2), blind Ana (1); order from the blind: Ana,
+    # Dani (4), Ceci (3), Blas (2). Dani, Ceci and Blas tie (6-7-S-C-R): 80
+    # = 27 + 27 + 26, the two odd chips to Dani and Ceci.
+    hand = HandText.of("""
+        chiribito.com Hand #T-CH-3W: Chiribito No Limit (blind 20) - 2026/11/30 02:20:00 CET
+        Table 'Mérida' 6-max Seat #2 is the dealer
+        Seat 1: Ana (1000 in chips)
+        Seat 2: Blas (1000 in chips)
+        Seat 3: Ceci (1000 in chips)
+        Seat 4: Dani (1000 in chips)
+        Ana: posts blind 20
+        *** HOLE CARDS ***
+        Dealt to Ana: down [Ab 5e]
+        Dealt to Dani: down [Re 6b]
+        Dealt to Ceci: down [Rc 6e]
+        Dealt to Blas: down [Ro 6c]
+        Dani: calls 20
+        Ceci: calls 20
+        Blas: calls 20
+        *** COMMON 1 *** [7b]
+        Ana: checks
+        Dani: checks
+        Ceci: checks
+        Blas: checks
+        *** COMMON 2 *** [7b] [Sb]
+        Ana: checks
+        Dani: checks
+        Ceci: checks
+        Blas: checks
+        *** COMMON 3 *** [7b Sb] [Cc]
+        Ana: checks
+        Dani: checks
+        Ceci: checks
+        Blas: checks
+        *** COMMON 4 *** [7b Sb Cc] [5o]
+        Ana: checks
+        Dani: checks
+        Ceci: checks
+        Blas: checks
+        *** COMMON 5 *** [7b Sb Cc 5o] [Ae]
+        Ana: checks
+        Dani: checks
+        Ceci: checks
+        Blas: checks
+        *** SHOWDOWN ***
+        Ana: shows [Ab 5e] (two pair, Ases y Cincos)
+        Dani: shows [Re 6b] (a straight, Seis to Rey)
+        Ceci: shows [Rc 6e] (a straight, Seis to Rey)
+        Blas: shows [Ro 6c] (a straight, Seis to Rey)
+        Dani: collected 27 from pot
+        Ceci: collected 27 from pot
+        Blas: collected 26 from pot
+        *** SUMMARY ***
+        Total pot 80 | Rake 0
+        Board [7b Sb Cc 5o Ae]
+    """)
+    assert_legal(
+        hand,
+        [(80, ("Ana", "Blas", "Ceci", "Dani"), ("Blas", "Ceci", "Dani"))],
+        {"Dani": 27, "Ceci": 27, "Blas": 26},
+        {"Ana": -20, "Blas": 6, "Ceci": 7, "Dani": 7},
+    )
+
+
 def test_rule_common_odd_chips_after_rake():
     # Rake 4 off 75: 71 split, Dani 36, Ceci 35.
     raked = (
