@@ -119,6 +119,15 @@ def test_rule_asf_cards_dealt_clockwise_from_the_dealers_left_one_at_a_time():
     assert "DECK_ORDER" in [c for c, _ in codes(v)]
 
 
+def test_rule_asf_joker_is_not_in_the_deck():
+    # The joker is out before the shuffle: a Deck of 53 with Jk is not this
+    # hand's deck.
+    deck = deck_line("Ac 2h Ad 3h Kh 5h Ks 9h 2c Jh 7d 4s", [*FRENCH, "Jk"])
+    bad = AS_ACES_FULL.insert_after("Board [Jk]", deck)
+    v = bad.judge()
+    assert_line(v, "DECK_ORDER", bad.line(deck), "Jk", only_one=False)
+
+
 # ----------------------------------------------------------------- fixed limit
 
 

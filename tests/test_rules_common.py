@@ -6,6 +6,8 @@ by hand (see the comments in ``handtext``)."""
 
 from __future__ import annotations
 
+import json
+
 from handtext import (
     CA_CHECK2,
     CH_FACING,
@@ -31,6 +33,11 @@ from handtext import (
     codes,
     judge_run,
 )
+from typer.testing import CliRunner
+
+from hh.cli import app
+from hh.parse import parse_text
+from hh.validate import validate
 
 EXAMPLES = {
     "chiribito.txt": EX_CHIRIBITO,
@@ -651,6 +658,36 @@ def test_rule_common_player_absent_from_the_previous_hand_is_not_carry_over_chec
     assert codes(first) == [] and codes(second) == []
 
 
+def test_format_cross_hand_order_is_by_converted_time():
+    # NEXT_STACKS is written first but is later: 20:05 UTC after 21:00 CET
+    # (20:00 UTC). Ordered by time the chain is CH_THREE then NEXT_STACKS.
+    later = NEXT_STACKS.replace(
+        NEXT_STACKS.lines[0], NEXT_STACKS.lines[0].replace("21:05:00 CET", "20:05:00 UTC")
+    )
+    second, first = judge_run(later, CH_THREE)
+    assert codes(first) == [] and codes(second) == []
+
+
+def test_format_a_hand_that_fails_to_parse_breaks_the_chain(tmp_path):
+    broken = CH_THREE.replace(CH_THREE.lines[0], CH_THREE.lines[0].replace("#T-CH-3:", "#T-CH-X:"))
+    broken = broken.replace(broken.lines[0], broken.lines[0].replace("21:00:00", "21:02:00"))
+    broken = broken.replace("Ana: calls 20", "Ana: calls twenty")
+    wrong = NEXT_STACKS.replace("Seat 3: Ceci (980 in chips)", "Seat 3: Ceci (990 in chips)")
+    path = tmp_path / "run.txt"
+    path.write_text("\n".join(h.text for h in (CH_THREE, broken, wrong)), encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    outs = [json.loads(x) for x in result.stdout.splitlines() if x.strip()]
+    assert [o["hand_id"] for o in outs] == ["T-CH-3", "T-CH-X", "T-CH-3s"]
+    assert [v["code"] for v in outs[1]["violations"]] == ["PARSE_ERROR"]
+    # The broken hand sits between: Ceci's 990 is not compared with 980.
+    assert outs[2]["violations"] == []
+    # Without the broken hand the same 990 is a carry-over fault.
+    path.write_text("\n".join(h.text for h in (CH_THREE, wrong)), encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    outs = [json.loads(x) for x in result.stdout.splitlines() if x.strip()]
+    assert [v["code"] for v in outs[1]["violations"]] == ["STACK_CARRYOVER"]
+
+
 # ------------------------------------------------------------------ hero view
 
 
@@ -682,3 +719,85 @@ def test_hero_view_still_judges_what_it_can():
     bad = HERO.replace("Ceci: calls 20", "Ceci: calls 10")
     v = bad.judge()
     assert_line(v, "CALL_AMOUNT", bad.line("Ceci: calls 10"), "20")
+
+
+# ------------------------------------------------------- format settled details
+
+
+def test_format_zone_offsets_are_converted_for_the_order():
+    # 21:00 +01:00 is 20:00 UTC, before 20:05 UTC; written in the other order.
+    first = CH_THREE.replace(
+        CH_THREE.lines[0], CH_THREE.lines[0].replace("21:00:00 CET", "21:00:00 +01:00")
+    )
+    later = NEXT_STACKS.replace(
+        NEXT_STACKS.lines[0], NEXT_STACKS.lines[0].replace("21:05:00 CET", "20:05:00 UTC")
+    )
+    second, one = judge_run(later, first)
+    assert codes(one) == [] and codes(second) == []
+
+
+def test_format_informational_lines_from_anyone():
+    chat = CH_THREE.insert_after("*** COMMON 3 *** [7c Sc] [Cb]", 'Zoe: says "(vaya mano)"')
+    assert chat.judge().valid
+
+
+def test_format_unknown_cards_only_in_dealt_lines():
+    bad = CH_THREE.replace("Ceci: shows [Re Rb] (a pair, Reyes)", "Ceci: shows [?? ??] (a pair)")
+    (record,) = list(parse_text(bad.text))
+    assert record.error is not None
+    assert record.error.line == bad.line("Ceci: shows [?? ??] (a pair)")
+
+
+def test_format_a_header_inside_a_run_starts_a_new_hand():
+    text = CH_THREE.text + NEXT_STACKS.text  # no blank line between
+    records = list(parse_text(text))
+    assert [r.hand_id for r in records] == ["T-CH-3", "T-CH-3s"]
+    assert all(r.error is None for r in records)
+    assert records[1].line == len(CH_THREE.lines) + 1
+
+
+def test_format_bom_and_crlf_keep_line_numbers():
+    bad = CH_THREE.replace("Ana: calls 20", "Ana: calls 10")
+    text = "\ufeff" + bad.text.replace("\n", "\r\n")
+    (record,) = list(parse_text(text))
+    assert record.error is None and record.hand is not None
+    v = validate(record.hand)
+    assert_line(v, "CALL_AMOUNT", bad.line("Ana: calls 10"), "20")
+
+
+def test_format_names_with_spaces():
+    spaced = HandText(tuple(line.replace("Ana", "Ana María") for line in CH_THREE.lines))
+    assert_legal(
+        spaced,
+        [(60, ("Ana María", "Blas", "Ceci"), ("Ana María",))],
+        {"Ana María": 60},
+        {"Ana María": 40, "Blas": -20, "Ceci": -20},
+    )
+
+
+def test_format_summary_outcomes_sat_out_and_mucked():
+    wrap = HandText(
+        (
+            *CH_WRAP.lines,
+            "Seat 1: Ana: folded on HOLE CARDS",
+            "Seat 2: Blas: sat out",
+            "Seat 4: Dani: won 80",
+            "Seat 6: Fede: folded on COMMON 1",
+        )
+    )
+    v = wrap.judge()
+    assert v.valid, codes(v)
+    muck = MUCK.replace("Ana: collected 60 from pot", "Blas: collected 60 from pot")
+    muck = HandText(
+        (
+            *muck.lines,
+            "Seat 1: Ana: mucked",
+            "Seat 2: Blas: showed [Ao Ac] and won 60 with a pair",
+            "Seat 3: Ceci: showed [Re Rb] and lost with a pair",
+        )
+    )
+    v = muck.judge()
+    assert v.valid, codes(v)
+    wrong = muck.replace("Seat 1: Ana: mucked", "Seat 1: Ana: showed [5e 6b] and lost")
+    v = wrong.judge()
+    assert_line(v, "SUMMARY", wrong.line("Seat 1: Ana: showed [5e 6b] and lost"), only_one=False)
