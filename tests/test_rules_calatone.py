@@ -411,13 +411,13 @@ def test_rule_calatone_deck_from_r_has_no_lower_cards():
     )
 
 
-def _stripped_table(players: int) -> HandText:
+def _stripped_table(players: int, low: str = "7") -> HandText:
     names = ["Ada", "Bea", "Cai", "Dan", "Eli"][:players]
-    cards = [("7c", "Ac"), ("7d", "Kd"), ("7h", "Qh"), ("7s", "Js"), ("8c", "Tc")]
+    cards = [("9c", "Ac"), ("9d", "Kd"), ("9h", "Qh"), ("9s", "Js"), ("Tc", "Td")]
     lines = [
         "Hand #T-CA-D7P: Calatone Spread Limit (ante 5, bets 5-50) - 2026/11/30 01:00:00 CET",
         f"Table 'Nápoles' 7-max Seat #{players} is the dealer",
-        "House rules: Deck from 7",
+        f"House rules: Deck from {low}",
     ]
     lines += [f"Seat {i + 1}: {n} (500 in chips)" for i, n in enumerate(names)]
     lines += [f"{n}: posts ante 5" for n in names]
@@ -444,6 +444,17 @@ def test_rule_calatone_deck_from_r_limits_the_players():
     seats = [line for code, line in codes(v) if code == "SEATS"]
     assert seats, codes(v)
     assert seats[0] in (2, 3, five.line("Seat 5: Eli (500 in chips)"))
+
+
+def test_rule_calatone_deck_from_9_limits_the_players_to_three():
+    # 9..A: 24 cards / 7 = 3 players at most.
+    three = _stripped_table(3, "9")
+    assert_legal(three, [(15, ("Ada",), ("Ada",))], {"Ada": 15}, {"Ada": 10, "Bea": -5, "Cai": -5})
+    four = _stripped_table(4, "9")
+    v = four.judge()
+    seats = [line for code, line in codes(v) if code == "SEATS"]
+    assert seats, codes(v)
+    assert seats[0] in (2, 3, four.line("Seat 4: Dan (500 in chips)"))
 
 
 def test_rule_calatone_flush_beats_full_house_house_rule():

@@ -44,6 +44,26 @@ def test_rule_chiribito_blind_does_not_speak_twice():
     assert_line(v, "OUT_OF_TURN", late.line("Blas: checks"), "Blas")
 
 
+def test_rule_chiribito_uncalled_raise_in_round_one():
+    # Ana raises to 40, everybody folds (the blind included): 20 of her 40
+    # are beyond the second highest total (the blind's 20) and come back.
+    hand = CH_THREE.replace("Ana: calls 20", "Ana: raises 20 to 40").replace(
+        "Ceci: calls 20", "Ceci: folds"
+    )
+    cut = hand.line("Ceci: folds")
+    hand = HandText(
+        (
+            *hand.lines[:cut],
+            "Blas: folds",
+            "Uncalled bet (20) returned to Ana",
+            "Ana: collected 40 from pot",
+            "*** SUMMARY ***",
+            "Total pot 40 | Rake 0",
+        )
+    )
+    assert_legal(hand, [(40, ("Ana",), ("Ana",))], {"Ana": 40}, {"Ana": 20, "Blas": -20, "Ceci": 0})
+
+
 def test_rule_chiribito_blind_does_not_raise_an_unraised_round():
     late = CH_THREE.insert_after("Ceci: calls 20", "Blas: raises 20 to 40")
     v = late.judge()
@@ -170,6 +190,20 @@ def test_rule_chiribito_short_blind_call_beyond_the_post_is_returned():
     kept = hand.delete("Uncalled bet (5) returned to Ana")
     v = kept.judge()
     assert_line(v, "UNCALLED_BET", kept.line("*** COMMON 1 *** [5o]"), "5", only_one=False)
+
+
+def test_rule_chiribito_short_blind_mucking_the_winner_forfeits_every_pot():
+    # CH_SHORT_BLIND with Blas (best hand, main pot only) mucking: Ana's
+    # kings take the main pot (45) and the side pot (10): 55 - 20 = +35.
+    hand = CH_SHORT_BLIND.replace(
+        "Blas: shows [Ao Ac] (three of a kind, Ases)", "Blas: mucks hand"
+    ).replace("Blas: collected 45 from main pot", "Ana: collected 45 from main pot")
+    v = hand.judge()
+    assert v.valid, codes(v)
+    assert [p.winners for p in v.pots or ()] == [("Ana",), ("Ana",)]
+    assert [p.amount for p in v.pots or ()] == [45, 10]
+    assert {k: x for k, x in (v.payouts or {}).items() if x} == {"Ana": 55}
+    assert v.net == {"Ana": 35, "Blas": -15, "Ceci": -20}
 
 
 def test_rule_chiribito_short_blind_current_bet_is_the_header_blind():
@@ -493,6 +527,27 @@ def test_rule_chiribito_ace_low_straight_ranks_lowest():
         ["Blas: collected 40 from pot"],
     )
     assert_legal(hand, [(40, ("Ana", "Blas"), ("Blas",))], {"Blas": 40}, {"Ana": -20, "Blas": 20})
+
+
+def test_rule_chiribito_no_wrap_around_straight():
+    # S-C-R-A-5 is no straight: Ana's Ao 5e with Sc Cb Re is ace high; her
+    # best is a pair of sevens. Blas's sotas full of sevens win.
+    board = ["Sc", "Cb", "Re", "7o", "7e"]
+    hand = ch_heads_up(
+        "T-CH-NW",
+        "Se Sb",
+        "Ao 5e",
+        board,
+        [
+            "Blas: shows [Se Sb] (a full house, Sotas full of Sietes)",
+            "Ana: shows [Ao 5e] (a pair, Sietes)",
+        ],
+        ["Blas: collected 40 from pot"],
+    )
+    assert_legal(hand, [(40, ("Ana", "Blas"), ("Blas",))], {"Blas": 40}, {"Ana": -20, "Blas": 20})
+    old = "Ana: shows [Ao 5e] (a pair, Sietes)"
+    v = hand.replace(old, "Ana: shows [Ao 5e] (a straight, Sota to Cinco)").judge()
+    assert_line(v, "HAND_DESCRIPTION", hand.line(old), only_one=False)
 
 
 def test_rule_chiribito_suits_never_break_ties():

@@ -621,3 +621,43 @@ def test_code_dealer_rotation():
     _, second = judge_run(CH_THREE, bad)
     offset = len(CH_THREE.lines) + 1
     assert codes(second) == [("DEALER_ROTATION", offset + 2)]
+
+
+# ------------------------------------------- one code per action line, in order
+
+
+def test_order_timeout_action_before_illegal_check():
+    # A timed-out player facing the blind is folded; a check there is both a
+    # wrong timeout action and an illegal check: TIMEOUT_ACTION comes first.
+    bad = CH_TIMEOUT.replace("Ceci: folds (timed out)", "Ceci: checks (timed out)")
+    v = bad.judge()
+    assert_line(v, "TIMEOUT_ACTION", bad.line("Ceci: checks (timed out)"), "Ceci")
+
+
+def test_order_raise_cap_before_amount_mismatch():
+    bad = AS_CAP.replace("Ben: calls 1", "Ben: raises 2 to 5")
+    v = bad.judge()
+    assert_line(v, "RAISE_CAP", bad.line("Ben: raises 2 to 5"))
+
+
+def test_order_not_in_hand_before_out_of_turn():
+    # Ceci folded in round 1; she acts before Ana's turn in common 1.
+    anchor = "*** COMMON 1 *** [7c]"
+    bad = CH_TIMEOUT.insert_after(anchor, "Ceci: bets 40")
+    v = bad.judge()
+    assert_line(v, "NOT_IN_HAND", bad.line(anchor) + 1, "Ceci")
+
+
+def test_order_out_of_turn_before_bet_size():
+    anchor = "*** COMMON 1 *** [7c]"
+    bad = CH_THREE.insert_after(anchor, "Ceci: bets 5")
+    v = bad.judge()
+    assert_line(v, "OUT_OF_TURN", bad.line(anchor) + 1, "Ceci")
+
+
+def test_hero_view_still_counts_cards():
+    hero = CH_THREE.replace("Dealt to Blas: down [Ao Ac]", "Dealt to Blas: down [??]").replace(
+        "Dealt to Ceci: down [Re Rb]", "Dealt to Ceci: down [?? ??]"
+    )
+    v = hero.judge()
+    assert_line(v, "CARD_COUNT", hero.line("Dealt to Blas: down [??]"), "Blas", only_one=False)
