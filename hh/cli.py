@@ -153,6 +153,7 @@ _GAME_TITLES = (
     ("Calatone Spread Limit", "calatone"),
 )
 _TABLE = re.compile(r"Table '([^']*)'")
+_WHEN = re.compile(r" - ([0-9]{4}/[0-9]{2}/[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$")
 
 
 def _failed(record: Record) -> Verdict:
@@ -166,6 +167,7 @@ def _failed(record: Record) -> Verdict:
     lines = record.raw.split("\n")
     game = next((g for title, g in _GAME_TITLES if title in lines[0]), None)
     table = _TABLE.match(lines[1]) if len(lines) > 1 else None
+    when = _WHEN.search(lines[0])
     return parse_failure(
         record.file,
         record.line,
@@ -176,6 +178,8 @@ def _failed(record: Record) -> Verdict:
         error.message,
         game=game,
         table=table.group(1) if table else None,
+        when=f"{when.group(1)} {when.group(2)}" if when else None,
+        zone=when.group(3) if when else None,
     )
 
 

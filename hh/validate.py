@@ -136,8 +136,12 @@ def parse_failure(
     message: str,
     game: str | None = None,
     table: str | None = None,
+    when: str | None = None,
+    zone: str | None = None,
 ) -> Verdict:
-    """The verdict of a hand that does not parse: one PARSE_ERROR, no pots."""
+    """The verdict of a hand that does not parse: one PARSE_ERROR, no pots.
+    Its table and time, when they can be read, place it in its table's chain,
+    which it breaks."""
     return Verdict(
         file=file,
         line=line,
@@ -149,6 +153,8 @@ def parse_failure(
         payouts=None,
         net=None,
         table=table,
+        when=when,
+        zone=zone,
     )
 
 
