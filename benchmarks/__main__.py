@@ -11,6 +11,9 @@ import importlib
 
 MODULES = [
     "benchmarks.bench_evaluate",
+    "benchmarks.bench_parse",
+    "benchmarks.bench_validate",
+    "benchmarks.bench_simulate",
 ]
 
 
