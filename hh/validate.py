@@ -777,11 +777,7 @@ class _Replay:
                 return
             self.add("SHOWDOWN", line.line, f"{p.name} shows before the showdown")
             return
-        if p.folded:
-            self.add("SHOWDOWN", line.line, f"{p.name} folded and is not in the showdown")
-            return
-        if p.index in self.shows or p.index in self.mucks:
-            self.add("SHOWDOWN", line.line, f"{p.name} shows a second time")
+        if not self.may_show(p, line.line, "shows"):
             return
         self.shows[p.index] = line
         cards = self.check_shown_cards(p, line, voluntary=False)
@@ -897,13 +893,19 @@ class _Replay:
         if not self.in_showdown:
             self.add("SHOWDOWN", line.line, f"{p.name} mucks before the showdown")
             return
-        if p.folded:
-            self.add("SHOWDOWN", line.line, f"{p.name} folded and is not in the showdown")
-            return
-        if p.index in self.shows or p.index in self.mucks:
-            self.add("SHOWDOWN", line.line, f"{p.name} mucks after already showing or mucking")
+        if not self.may_show(p, line.line, "mucks"):
             return
         self.mucks[p.index] = line
+
+    def may_show(self, p: Player, line_no: int, verb: str) -> bool:
+        """At the showdown: is ``p`` in it, and showing or mucking for the first time?"""
+        if p.folded:
+            self.add("SHOWDOWN", line_no, f"{p.name} folded and is not in the showdown")
+            return False
+        if p.index in self.shows or p.index in self.mucks:
+            self.add("SHOWDOWN", line_no, f"{p.name} {verb} after already showing or mucking")
+            return False
+        return True
 
     # -- the end
 
