@@ -1326,7 +1326,7 @@ class _Diagnoser:
         return True
 
 
-_LONGEST_EXPLAINED = 1000  # a Deck line of 53 cards and a long salt is under 300
+_LONGEST_EXPLAINED = 4000  # a Deck line of 53 cards and a long salt is under 300
 _LONG_FIELDS = frozenset(["<description>", "<name>", "<table name>", "<text>"])
 _NOT_IN_NAMES = frozenset(':()[]"')
 _NUMBER = re.compile(r"[-+]?[0-9][0-9,._']*|[-+][0-9,._']*")
