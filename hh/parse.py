@@ -20,6 +20,7 @@ The parser records what the text says; the validator judges the play.
 
 from __future__ import annotations
 
+import ast
 import gzip
 import hashlib
 import os
@@ -1195,8 +1196,8 @@ class _Diagnoser:
                 1,
             )
         if len(text) > _LONGEST_EXPLAINED:
-            # Earley's time grows faster than the line: a line this long is
-            # no real hand's line, and not worth seconds to explain.
+            # No real hand's line is this long; Earley's time, about 20 us
+            # a character, is better not spent on it.
             return (
                 f"this line ({len(text)} characters) does not have the form of "
                 f"{_WORDS.get(kind, 'a line')}",
@@ -1243,54 +1244,54 @@ class _Diagnoser:
             expected.setdefault(words, order)
             if symbol.name in self.literals:
                 literal_of[words] = self.literals[symbol.name]
+        words = sorted(expected, key=lambda w: (expected[w], w))
+        hint = self._hint(text, pos, after_name, words, game)
+        if hint is not None:
+            return hint
         rest = text[pos:]
         column = pos + 1
         ends_early = not rest
         if rest:
             cut = [w for w, lit in literal_of.items() if lit.startswith(rest) and lit != rest]
             if cut:  # "Ana: bets": the line stops inside what was expected
-                expected = {w: expected[w] for w in cut}
+                words = [w for w in words if w in cut]
                 ends_early = True
                 column = len(text) + 1
         if not ends_early and self._complete(text[:pos], start):
-            expected["the end of the line"] = 1 << 30
-        words = sorted(expected, key=lambda w: (expected[w], w))
+            words.append("the end of the line")
+        message = f"expected {_either(words)} {_context(text, pos)}"
+        if ends_early:
+            message = f"the line ends too early: {message}"
+        else:
+            found = _found(rest)
+            if any(w in _LONG_FIELDS for w in words):  # fields with spaces: show more
+                found = rest if len(rest) <= 24 else rest[:21] + "..."
+            message += f", found '{found}'"
         notes = [f"{p} is {_EXPLAIN[p]}" for p in _EXPLAIN if p in words]
         if "<card>" in words and game is not None:
             notes.append(game.explain_card)
         if "<street>" in words and game is not None:
             notes.append(f"the streets of {game.game.title} are {game.explain_street}")
-        context = _context(text, pos)
-        message = f"expected {_either(words)} {context}"
-        if ends_early:
-            message = f"the line ends too early: {message}"
-        found = _found(rest)
-        if any(w in _LONG_FIELDS for w in words):  # fields with spaces: show more
-            found = rest if len(rest) <= 24 else rest[:21] + "..."
-        special = self._hint(text, pos, after_name, words)
-        if special is not None:
-            return special
-        if found and not ends_early:
-            message += f", found '{found}'"
         if notes:
             message += " (" + "; ".join(notes) + ")"
         return message, column
 
     def _hint(
-        self, text: str, pos: int, after_name: bool, words: list[str]
+        self, text: str, pos: int, after_name: bool, words: list[str], game: _Game | None
     ) -> tuple[str, int] | None:
-        """Plain words for the usual mistakes."""
+        """Plain words for the usual mistakes, where the grammar's view (what
+        would have fitted here) would be beside the point."""
         rest = text[pos:]
         bad = pos + len(rest) - len(rest.lstrip(" "))
         later = text[bad + 1 :]  # the name goes on if its end comes later
         if after_name and text[bad : bad + 1] in _NOT_IN_NAMES and (": " in later or " (" in later):
-            name_start = _name_start(text, pos)
+            name_start = _name_start(text)
             return (
                 f"a name may not contain {text[bad]!r} (in {text[name_start : bad + 1]!r}...): "
                 'names hold none of : ( ) [ ] "',
                 bad + 1,
             )
-        if after_name and rest and pos >= 32 and rest[:2] not in (": ", " ("):
+        if after_name and rest and pos - _name_start(text) >= 32 and rest[:2] not in (": ", " ("):
             return ("a name has at most 32 characters", pos + 1)
         if rest.startswith("??") and "<card>" in words:
             return (
@@ -1309,13 +1310,15 @@ class _Diagnoser:
                     number.start() + 1,
                 )
         if "<card>" in words and len(rest) >= 2 and rest[1:2].isalpha():
-            card = rest[:2]
-            return (
-                f"{card!r} is not a card: a card is a French rank 2-9 T J Q K A with a suit "
-                "c d h s, the joker Jk, or (Chiribito) a Spanish rank 5 6 7 S C R A with a "
-                "suit o c e b",
-                pos + 1,
+            notation = (
+                game.explain_card
+                if game is not None
+                else (
+                    "a card is a French rank 2-9 T J Q K A with a suit c d h s, the joker Jk, or "
+                    "a Spanish rank 5 6 7 S C R A with a suit o c e b"
+                )
             )
+            return (f"{rest[:2]!r} is not a card: {notation}", pos + 1)
         return None
 
     def _complete(self, text: str, start: str) -> bool:
@@ -1341,7 +1344,7 @@ def _digits_start(text: str, pos: int) -> int:
     return pos
 
 
-def _name_start(text: str, pos: int) -> int:
+def _name_start(text: str) -> int:
     for prefix in ("Dealt to ", "Uncalled bet ("):
         if text.startswith(prefix):
             return len(prefix)
@@ -1351,8 +1354,6 @@ def _name_start(text: str, pos: int) -> int:
 
 
 def _unquote(literal: str) -> str:
-    import ast
-
     return str(ast.literal_eval(literal.rstrip("i")))
 
 
