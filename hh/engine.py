@@ -504,7 +504,12 @@ class Engine:
         p.acted = True
         p.waiting = False
         p.level = p.bet
-        self._pass_on(p.index)
+        # play passes on from p
+        if self.live <= 1:
+            self.to_act = None
+            self.ended = "folded"
+        elif self.phase == "bet":
+            self.to_act = self._first_needing((p.index + 1) % len(self.players))
 
     def _raise_level(self, p: Player) -> None:
         """``p`` made the bet bigger: a bet or a raise, full or short."""
@@ -514,22 +519,13 @@ class Engine:
         if structure == "no-limit":
             full = new >= max(2 * old, self.stakes.forced) if old else new >= self.stakes.forced
         else:
-            full = new - old >= self.bet_unit()
+            full = new - old >= self.unit
         if full:
             self.full_level = new
             self.full_bets += 1
         self.current_bet = new
         self.round_bet_made = True
         self.last_aggressor = p.index
-
-    def _pass_on(self, index: int) -> None:
-        if self.live <= 1:
-            self.to_act = None
-            self.ended = "folded"
-            return
-        if not self.betting:
-            return
-        self.to_act = self._first_needing((index + 1) % self.n)
 
     def close_round(self, natural: bool = True) -> tuple[Player, int] | None:
         """End the betting round: return the uncalled part of the top bet,

@@ -84,7 +84,7 @@ STYLES = (
     Style("tight-aggressive", 0.4, 0.55, 0.04),
     Style("loose-passive", 0.8, 0.15, 0.01),
     Style("loose-aggressive", 0.75, 0.6, 0.06),
-    Style("all-in happy", 0.7, 0.5, 0.35),
+    Style("all-in happy", 0.95, 0.6, 0.35),
 )
 
 
@@ -479,7 +479,8 @@ class _HandPlay:
                     verb = "folds"
             else:
                 assert opts.call is not None
-                stay = style.looseness + 0.7 * strength - 0.1 - 0.4 * min(1.0, owe / (p.stack + 1))
+                price = owe / (e.total_pot + owe)  # what calling costs against the pot
+                stay = style.looseness + 0.8 * strength - 0.3 - 0.6 * price
                 if rng.random() > stay:
                     verb = "folds"
                 elif opts.raise_to and rng.random() < style.aggression * strength * 1.4:

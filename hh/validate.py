@@ -220,7 +220,11 @@ class _Replay:
         self.showdown_missing_reported = False
         self.dealt_cards: dict[str, int] = {}  # card -> line it was dealt on
         self.deals: list[tuple[int, int, tuple[str, ...], tuple[str, ...], int]] = []
-        self.street_players: dict[int, list[int]] = {}
+        # where each player's cards of the street start in a Deck line (if
+        # any): the deck is dealt one round of the table at a time
+        self.deck_pos = 0
+        self.slots: dict[int, tuple[int, int]] = {}  # player index -> (first, step)
+        self.board_slots: list[int] = []
         self.street_dealt: set[int] = set()
         self.deals_checked = True
         self.categories: dict[int, str] = {}  # shown hands' category words
@@ -483,8 +487,17 @@ class _Replay:
             )
         e.start_street(k)
         self.deals_checked = False
-        self.street_players[k] = [p.index for p in e.players if not p.folded]
         street = rules.streets[k]
+        per = street.down + street.up
+        if per:
+            dealt = [p.index for p in e.players if not p.folded]
+            n = len(dealt)
+            pos = self.deck_pos
+            self.slots = {idx: (pos + j, n) for j, idx in enumerate(dealt)}
+            self.deck_pos = pos + per * n
+        if street.board:
+            self.board_slots.extend(range(self.deck_pos, self.deck_pos + street.board))
+            self.deck_pos += street.board
         if street.board:
             self.board_cards(marker, k)
         elif marker.groups:
@@ -628,7 +641,8 @@ class _Replay:
         if UNKNOWN in up and UNKNOWN in (line.up or ()):
             self.add("CARD_COUNT", line.line, f"an up card dealt to {p.name} is shown as ??")
         e.deal(p, down, up)
-        self.deals.append((e.street, p.index, down, up, n))
+        first, step = self.slots.get(p.index, (-1, 0))
+        self.deals.append((p.index, down, up, n, first, step))
 
     def check_deals(self, line_no: int) -> None:
         """At the first line after a street's deal lines: everyone dealt?"""
@@ -1157,36 +1171,16 @@ class _Replay:
     def check_deal_order(self, deck: list[str]) -> None:
         """Dealt cards against the Deck, dealt from the top in dealing order:
         each street deals its cards one round of the table at a time to the
-        players still in, then (Chiribito) its common card."""
+        players still in, then (Chiribito) its common card. Where each
+        player's cards start was noted as the streets were dealt."""
         e = self.engine
-        streets = self.rules.streets
-        # where each street's cards start in the deck, and who was dealt
-        starts: dict[int, tuple[int, dict[int, int]]] = {}
-        board_expected: list[str] = []
-        pos = 0
-        for k, street in enumerate(streets):
-            players = self.street_players.get(k)
-            if players is None:
-                break
-            per = street.down + street.up
-            if per:
-                starts[k] = (pos, {idx: j for j, idx in enumerate(players)})
-                pos += per * len(players)
-            if street.board:
-                board_expected.extend(deck[pos : pos + street.board])
-                pos += street.board
         both_ways = self.hand.game is Game.CALATONE
-        size = len(deck)
-        for k, idx, down, up, line_no in self.deals:
-            start = starts.get(k)
-            if start is None or idx not in start[1]:
+        for idx, down, up, line_no, first, step in self.deals:
+            if first < 0:
                 continue
-            street = streets[k]
-            n = len(self.street_players[k])
-            base = start[0] + start[1][idx]
-            mine = tuple(deck[x] for x in range(base, base + (street.down + street.up) * n, n)
-                         if x < size)
-            wd, wu = mine[: street.down], mine[street.down :]
+            count = len(down) + len(up)
+            mine = tuple(deck[first : first + count * step : step])
+            wd, wu = mine[: len(down)], mine[len(down) :]
             if down == wd and up == wu:
                 continue
             if UNKNOWN in down or UNKNOWN in up:
@@ -1197,7 +1191,9 @@ class _Replay:
                     f"the Deck",
                 )
                 continue
-            if both_ways and k == 0:
+            # Calatone's first two cards (the first street starts the deck,
+            # so its slots are below one round): either may be the one turned up
+            if both_ways and first < step:
                 ok = sorted((*down, *up)) == sorted(mine)
             else:
                 ok = sorted(down) == sorted(wd) and sorted(up) == sorted(wu)
@@ -1208,7 +1204,8 @@ class _Replay:
                     f"{e.players[idx].name} is dealt down {_cards(down)} up {_cards(up)}, but "
                     f"the Deck gives down {_cards(wd)} up {_cards(wu)}",
                 )
-        if e.board and board_expected[: len(e.board)] != e.board:
+        board = [deck[x] for x in self.board_slots if x < len(deck)]
+        if e.board and board[: len(e.board)] != e.board:
             where = next(
                 (s.marker.line for s in self.hand.sections if s.marker.groups),
                 self.hand.summary.line,
@@ -1217,7 +1214,7 @@ class _Replay:
                 "DECK_ORDER",
                 where,
                 f"the common cards {_cards(e.board)} differ from the Deck's "
-                f"{_cards(board_expected[: len(e.board)])}",
+                f"{_cards(board[: len(e.board)])}",
             )
 
     def check_seat_lines(self, payouts: dict[int, int]) -> None:
@@ -1281,7 +1278,7 @@ class _Replay:
         if o in ("showed_won", "showed_lost"):
             if showed is None:
                 return f"{p.name} did not show, but the summary says {_outcome_words(s)}"
-            if s.cards is not None and Counter(s.cards) != Counter(showed.cards):
+            if s.cards is not None and sorted(s.cards) != sorted(showed.cards):
                 return f"{p.name} showed {_cards(showed.cards)}, not {_cards(s.cards)}"
             if o == "showed_won" and s.amount != won:
                 return f"{p.name} won {won}, not {s.amount}" if won else f"{p.name} lost"
