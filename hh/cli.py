@@ -286,6 +286,16 @@ def simulate(
     from hh.games import RULES
 
     rules = RULES[which]
+    if view is not None:
+        from hh.parse import piece_pattern
+
+        if not re.fullmatch(piece_pattern("NAME"), view):
+            typer.echo(
+                f"hh: {view!r} cannot be a player's name: 1 to 32 characters, no : ( ) [ ] \" "
+                f"and no space at either end",
+                err=True,
+            )
+            raise typer.Exit(2)
     if players is not None and not rules.min_players <= players <= rules.max_players:
         typer.echo(
             f"hh: {which.title} is for {rules.min_players} to {rules.max_players} players, "

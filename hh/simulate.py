@@ -261,8 +261,8 @@ class Simulator:
         if table.hands:
             self._between_hands(table)
         table.hands += 1
-        self.clock += self.rng.randint(25, 140)
         hand = _HandPlay(self, table).play()
+        self.clock += self.rng.randint(25, 140)  # the first hand is at 00:00:00
         return hand
 
 

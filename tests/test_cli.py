@@ -120,6 +120,8 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert runner.invoke(app, ["validate", "--bogus", "x"]).exit_code == 2
     assert runner.invoke(app, ["simulate", "--game", "poker", "--hands", "1"]).exit_code == 2
     assert runner.invoke(app, ["simulate", "--game", "chiribito", "--players", "7"]).exit_code == 2
+    bad_name = ["simulate", "--game", "chiribito", "--view", "Ana: María"]
+    assert runner.invoke(app, bad_name).exit_code == 2
 
 
 def test_no_hands_at_all_is_exit_0(tmp_path: Path) -> None:

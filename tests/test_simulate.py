@@ -106,7 +106,7 @@ def test_hand_ids_unique_and_times_increase() -> None:
                 ids.add(key)
             times = [(h.header.date, h.header.time) for h in hands]
             assert times == sorted(times) and len(set(times)) == len(times)
-            assert hands[0].header.date == "2026/01/01"
+            assert (hands[0].header.date, hands[0].header.time) == ("2026/01/01", "00:00:00")
             assert all(h.header.zone == "UTC" for h in hands)
 
 
