@@ -36,13 +36,15 @@ class Deck:
     joker: bool = False
     cards: tuple[str, ...] = field(init=False, repr=False, compare=False)
     index: dict[str, int] = field(init=False, repr=False, compare=False)
+    # the cards a player can be dealt: all but the joker, which stays in the centre
+    dealable: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        cards = tuple(r + s for r in self.ranks for s in self.suits)
-        if self.joker:
-            cards += (JOKER,)
+        natural = tuple(r + s for r in self.ranks for s in self.suits)
+        cards = (*natural, JOKER) if self.joker else natural
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "index", {c: i for i, c in enumerate(cards)})
+        object.__setattr__(self, "dealable", frozenset(natural))
 
     def __contains__(self, card: object) -> bool:
         return card in self.index

@@ -365,7 +365,7 @@ class Engine:
                     f"expected a call of {min(owe, p.stack)}, a raise or a fold",
                 )
             return None
-        unit = self.bet_unit()
+        unit = self.unit
         structure = self.rules.structure
         if verb == "bets":
             if self.current_bet > 0:

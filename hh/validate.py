@@ -295,7 +295,7 @@ class _Replay:
         table = hand.table
         variant = self.rules.variant(self.house)
         self.variant = variant
-        self.deck_set = frozenset(c for c in variant.deck.cards if c != JOKER)
+        self.deck_set = variant.deck.dealable
         seen_seats: dict[int, int] = {}
         seen_names: dict[str, int] = {}
         dealt: list[tuple[int, str, int]] = []
@@ -425,8 +425,18 @@ class _Replay:
             self.showdown_marker(marker)
         else:
             self.street_marker(marker)
-        for line in section.lines:
-            self.body_line(line)
+        handlers = _HANDLERS
+        for line in section.lines:  # body_line, inlined: this is the hot loop
+            kind = type(line)
+            if kind is Deal:
+                self.deal(line)  # type: ignore[arg-type]
+            elif kind is not Info:
+                if kind is not Uncalled:
+                    if not self.deals_checked:
+                        self.check_deals(line.line)
+                    if self.pending_uncalled:
+                        self.missing_uncalled(line.line)
+                handlers[kind](self, line)
 
     def settle_round(self, line_no: int, what: str) -> None:
         """Before a marker, the showdown or the summary: the round must be over."""
