@@ -216,8 +216,6 @@ class _Replay:
         self.values: dict[int, int] = {}
         self.undecidable = False
         self.in_showdown = False
-        self.showdown_line = 0
-        self.showdown_missing_reported = False
         self.dealt_cards: dict[str, int] = {}  # card -> line it was dealt on
         self.deals: list[tuple[int, int, tuple[str, ...], tuple[str, ...], int]] = []
         # where each player's cards of the street start in a Deck line (if
@@ -247,8 +245,7 @@ class _Replay:
         hand = self.hand
         self.check_header()
         self.engine = self.setup()
-        for line in hand.preamble:
-            self.preamble_line(line)
+        self.body(hand.preamble)
         for section in hand.sections:
             self.section(section)
         self.finish_forced(hand.summary.line)
@@ -353,15 +350,6 @@ class _Replay:
 
     # -- forced bets
 
-    def preamble_line(self, line: Line) -> None:
-        if isinstance(line, Post):
-            self.post(line)
-        elif isinstance(line, (TopUp, Info)):
-            if isinstance(line, TopUp) and line.name not in self.seat_line:
-                self.add("NOT_IN_HAND", line.line, f"{line.name} adds chips but is not seated")
-        else:
-            self.body_line(line)
-
     def post(self, line: Post) -> None:
         p = self.engine.by_name.get(line.name)
         if p is None:
@@ -425,8 +413,12 @@ class _Replay:
             self.showdown_marker(marker)
         else:
             self.street_marker(marker)
+        self.body(section.lines)
+
+    def body(self, lines: Sequence[Line]) -> None:
+        """The lines between markers: the hot loop of the replay."""
         handlers = _HANDLERS
-        for line in section.lines:  # body_line, inlined: this is the hot loop
+        for line in lines:
             kind = type(line)
             if kind is Deal:
                 self.deal(line)  # type: ignore[arg-type]
@@ -575,29 +567,21 @@ class _Replay:
 
     # -- body lines
 
-    def body_line(self, line: Line) -> None:
-        kind = type(line)
-        if kind is Info:
-            return
-        if kind is Deal:
-            self.deal(line)  # type: ignore[arg-type]
-            return
-        if kind is not Uncalled:
-            if not self.deals_checked:
-                self.check_deals(line.line)
-            if self.pending_uncalled:
-                self.missing_uncalled(line.line)
-        _HANDLERS[kind](self, line)
-
     def collect(self, line: Collected) -> None:
         self.collected.append(line)
 
     def top_up(self, line: TopUp) -> None:
-        self.add(
-            "FORCED_BET",
-            line.line,
-            f"{line.name} adds chips during the hand: top-ups come right after the seat lines",
-        )
+        """A top-up belongs before the forced bets' end; its amount is judged
+        across hands (STACK_CARRYOVER), where the stack it adds to is known."""
+        if self.forced_done:
+            self.add(
+                "FORCED_BET",
+                line.line,
+                f"{line.name} adds chips during the hand: top-ups come right after the seat "
+                f"lines",
+            )
+        elif line.name not in self.seat_line:
+            self.add("NOT_IN_HAND", line.line, f"{line.name} adds chips but is not seated")
 
     def deal(self, line: Deal) -> None:
         e = self.engine
@@ -781,7 +765,6 @@ class _Replay:
                 f"*** SHOWDOWN *** skips {', '.join(missing)}",
             )
         self.in_showdown = True
-        self.showdown_line = marker.line
         if e.ended is None:
             e.ended = "showdown"
         self.early = e.street < last
@@ -1005,7 +988,6 @@ class _Replay:
         self.check_board()
         self.check_deck()
         self.check_seat_lines(payouts)
-        self.payouts_by_index = payouts
         return self.verdict(awards, payouts)
 
     def showdown_complete(self) -> None:
