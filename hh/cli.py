@@ -298,7 +298,7 @@ def simulate(
             raise typer.Exit(2)
     if players is not None and not rules.min_players <= players <= rules.max_players:
         typer.echo(
-            f"hh: {which.title} is for {rules.min_players} to {rules.max_players} players, "
+            f"hh: {which.label} is for {rules.min_players} to {rules.max_players} players, "
             f"not {players}",
             err=True,
         )

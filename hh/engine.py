@@ -329,9 +329,8 @@ class Engine:
         if chips > owe and self.reopened(p) and not capped:
             most = p.bet + chips
             lo = min(self.min_raise_to(), most)
-            hi = self.max_raise_to()
-            hi = most if hi is None else min(hi, most)
-            raise_to = (lo, hi)
+            cap_to = self.max_raise_to()
+            raise_to = (lo, most if cap_to is None else min(cap_to, most))
         return Options(False, call, None, raise_to)
 
     def judge(

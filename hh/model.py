@@ -27,8 +27,8 @@ class Game(StrEnum):
     CALATONE = "calatone"
 
     @property
-    def title(self) -> str:
-        """The game's name as the header writes it."""
+    def label(self) -> str:
+        """The game's name as the header writes it (not ``title``: that is str's)."""
         return _TITLES[self]
 
     @property

@@ -244,7 +244,7 @@ class _Game:
         else:
             self.cards = frozenset([r + s for r in FRENCH_RANKS for s in FRENCH_SUITS] + [JOKER])
             self.explain_card = (
-                f"{game.title} is played with French cards: a rank of "
+                f"{game.label} is played with French cards: a rank of "
                 f"{' '.join(FRENCH_RANKS)} followed by a suit of {' '.join(FRENCH_SUITS)}, "
                 f"or the joker {JOKER}"
             )
@@ -299,7 +299,7 @@ def _cards(text: str, start: int, end: int, ok: frozenset[str], game: _Game) -> 
                     "'??' (a card the log's writer could not see) may appear only in Dealt lines",
                     pos + 1,
                 )
-            raise _Fail(f"{card!r} is not a {game.game.title} card: {game.explain_card}", pos + 1)
+            raise _Fail(f"{card!r} is not a {game.game.label} card: {game.explain_card}", pos + 1)
         pos += len(card) + 1
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -394,7 +394,7 @@ def _marker(m: re.Match[str], text: str, n: int, st: _State) -> Marker:
         street = SHOWDOWN
     elif street not in game.streets:
         raise _Fail(
-            f"'*** {street} ***' is not a street of {game.game.title}: expected "
+            f"'*** {street} ***' is not a street of {game.game.label}: expected "
             f"{game.explain_street}",
             5,
         )
@@ -506,7 +506,7 @@ def _seat_outcome(m: re.Match[str], text: str, n: int, st: _State) -> SeatOutcom
         street = m.group("street")
         if street not in game.streets:
             raise _Fail(
-                f"'{street}' is not a street of {game.game.title}: expected "
+                f"'{street}' is not a street of {game.game.label}: expected "
                 f"{game.explain_street.removesuffix(' or SHOWDOWN')}",
                 at + 11,
             )
@@ -1271,7 +1271,7 @@ class _Diagnoser:
         if "<card>" in words and game is not None:
             notes.append(game.explain_card)
         if "<street>" in words and game is not None:
-            notes.append(f"the streets of {game.game.title} are {game.explain_street}")
+            notes.append(f"the streets of {game.game.label} are {game.explain_street}")
         if notes:
             message += " (" + "; ".join(notes) + ")"
         return message, column

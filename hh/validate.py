@@ -20,8 +20,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from hh.cards import JOKER, UNKNOWN
 from hh.engine import Award, Engine, Player
@@ -217,7 +218,8 @@ class _Replay:
         self.undecidable = False
         self.in_showdown = False
         self.dealt_cards: dict[str, int] = {}  # card -> line it was dealt on
-        self.deals: list[tuple[int, int, tuple[str, ...], tuple[str, ...], int]] = []
+        # (player index, down, up, line, first deck slot, step between slots)
+        self.deals: list[tuple[int, tuple[str, ...], tuple[str, ...], int, int, int]] = []
         # where each player's cards of the street start in a Deck line (if
         # any): the deck is dealt one round of the table at a time
         self.deck_pos = 0
@@ -284,7 +286,7 @@ class _Replay:
                     self.add(
                         "HEADER",
                         hr.line,
-                        f"house rule '{rule}' does not apply to {game.title}",
+                        f"house rule '{rule}' does not apply to {game.label}",
                     )
 
     def setup(self) -> Engine:
@@ -329,7 +331,7 @@ class _Replay:
             self.add(
                 "SEATS",
                 table.line,
-                f"{len(dealt)} players dealt in, but {hand.game.title} is for {lo} to {hi} "
+                f"{len(dealt)} players dealt in, but {hand.game.label} is for {lo} to {hi} "
                 f"players" + (" with this deck" if hi < self.rules.max_players else ""),
             )
         self.seat_line = {s.name: s.line for s in hand.seats}
@@ -1061,10 +1063,10 @@ class _Replay:
                 want[key] -= 1
             elif c.amount > 0 or c.pot is not None:
                 got.append(c)
-        expected = [k for k, n in want.items() for _ in range(n)]
+        expected = [key for key, n in want.items() for _ in range(n)]
         for c in got:
             hint = (
-                "; expected " + ", ".join(_collect_words(*k) for k in expected)
+                "; expected " + ", ".join(_collect_words(*key) for key in expected)
                 if expected
                 else "; nothing more is to be collected"
             )
@@ -1075,8 +1077,8 @@ class _Replay:
             )
         if expected and not got:
             where = self.last_collect_line() or line_no
-            for k in expected:
-                self.add("PAYOUT", where, f"missing '{_collect_words(*k)}' before this line")
+            for key in expected:
+                self.add("PAYOUT", where, f"missing '{_collect_words(*key)}' before this line")
 
     def last_collect_line(self) -> int | None:
         if not self.collected:
@@ -1342,7 +1344,7 @@ class _Replay:
         )
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[_Replay, Any], None]] = {
     Action: _Replay.action,
     Uncalled: _Replay.uncalled,
     Collected: _Replay.collect,

@@ -51,7 +51,7 @@ def _header(h: Header) -> str:
     site = f"{h.site} " if h.site is not None else ""
     zone = f" {h.zone}" if h.zone is not None else ""
     return (
-        f"{site}Hand #{h.hand_id}: {h.game.title} {h.game.betting} {stakes} - "
+        f"{site}Hand #{h.hand_id}: {h.game.label} {h.game.betting} {stakes} - "
         f"{h.date} {h.time}{zone}"
     )
 
