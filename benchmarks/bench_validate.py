@@ -88,7 +88,11 @@ def _pokerkit_rate(corpus: list[str]) -> float:
     return _rate(replay, len(corpus), repeats=3)
 
 
-def run() -> None:
+def run(label: str = "pure Python") -> None:
+    import hh.validate
+
+    compiled = not (hh.validate.__file__ or "").endswith(".py")
+    print(f"referee: {label} ({'compiled' if compiled else 'interpreted'} hh.validate)")
     corpus = phh_corpus(PHH_HANDS)
     pk = _pokerkit_rate(corpus)
     print(f"pokerkit PHH load + replay (NLHE): {pk:,.0f} hands/s")
@@ -115,4 +119,7 @@ def run() -> None:
 
 
 if __name__ == "__main__":
-    run()
+    import sys
+
+    args = sys.argv[1:]
+    run(args[args.index("--label") + 1] if "--label" in args else "pure Python")

@@ -96,6 +96,7 @@ def pair_hand(ranks: Sequence[int]) -> tuple[Category, tuple[int, ...]]:
     c2 = groups[1][0] if len(groups) > 1 else 0
     if c1 == 5:
         return C.FIVE_ACES, (r1,) * 5
+    used: tuple[int, ...]
     if c1 == 4:
         category, used = C.QUADS, (r1,) * 4
     elif c1 == 3 and c2 >= 2:
