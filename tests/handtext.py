@@ -211,6 +211,26 @@ CH_THREE = HandText.of("""
     Total pot 60 | Rake 0
     Board [7c Sc Cb 5o 6o]
 """)
+# The next hand at the same table: the deal passed to the right (Blas), Ana
+# posts the blind; stacks carried over from CH_THREE.
+CH_THREE_NEXT = HandText.of("""
+    chiribito.com Hand #T-CH-3b: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
+    Table 'Mérida' 6-max Seat #2 is the dealer
+    Seat 1: Ana (1040 in chips)
+    Seat 2: Blas (980 in chips)
+    Seat 3: Ceci (980 in chips)
+    Ana: posts blind 20
+    *** HOLE CARDS ***
+    Dealt to Ana: down [Ao Ac]
+    Dealt to Ceci: down [5e 6b]
+    Dealt to Blas: down [Re Rb]
+    Ceci: folds
+    Blas: folds
+    Uncalled bet (20) returned to Ana
+    *** SUMMARY ***
+    Total pot 0 | Rake 0
+""")
+
 
 # Dealer 1: the blind is seat 6 (wrapping); Blas (seat 2) sits out and is
 # skipped: round 1 goes Dani (4), Ana (1). Dani raised last, opens common 1.

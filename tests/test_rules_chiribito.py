@@ -13,6 +13,7 @@ from handtext import (
     CH_REOPEN,
     CH_SHORT_BLIND,
     CH_THREE,
+    CH_THREE_NEXT,
     CH_WRAP,
     EX_CHIRIBITO,
     SPANISH,
@@ -694,29 +695,12 @@ def test_rule_chiribito_two_to_six_players():
 # -------------------------------------------------------------- between hands
 
 
-NEXT_RIGHT = HandText.of("""
-    chiribito.com Hand #T-CH-3b: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
-    Table 'Mérida' 6-max Seat #2 is the dealer
-    Seat 1: Ana (1040 in chips)
-    Seat 2: Blas (980 in chips)
-    Seat 3: Ceci (980 in chips)
-    Ana: posts blind 20
-    *** HOLE CARDS ***
-    Dealt to Ana: down [Ao Ac]
-    Dealt to Ceci: down [5e 6b]
-    Dealt to Blas: down [Re Rb]
-    Ceci: folds
-    Blas: folds
-    Uncalled bet (20) returned to Ana
-    *** SUMMARY ***
-    Total pot 0 | Rake 0
-""")
 
 
 def test_rule_chiribito_deal_passes_right_and_stacks_carry_over():
     # CH_THREE: dealer 3, blind Blas (2), Ana won 60. Next hand: Blas deals,
     # Ana (the next counter-clockwise) posts; stacks 1040, 980, 980.
-    first, second = judge_run(CH_THREE, NEXT_RIGHT)
+    first, second = judge_run(CH_THREE, CH_THREE_NEXT)
     assert first.valid and second.valid, (codes(first), codes(second))
     assert second.net == {"Ana": 0, "Blas": 0, "Ceci": 0}
     assert all(x == 0 for x in (second.payouts or {}).values())

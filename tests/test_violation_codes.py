@@ -23,6 +23,7 @@ from handtext import (
     CH_ODD,
     CH_SHORT_BLIND,
     CH_THREE,
+    CH_THREE_NEXT,
     CH_TIMEOUT,
     CH_WRAP,
     EX_CHIRIBITO,
@@ -573,27 +574,10 @@ def test_code_shuffle_commitment():
 
 # -------------------------------------------------------------- across hands
 
-NEXT = HandText.of("""
-    chiribito.com Hand #T-CH-3b: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
-    Table 'Mérida' 6-max Seat #2 is the dealer
-    Seat 1: Ana (1040 in chips)
-    Seat 2: Blas (980 in chips)
-    Seat 3: Ceci (980 in chips)
-    Ana: posts blind 20
-    *** HOLE CARDS ***
-    Dealt to Ana: down [Ao Ac]
-    Dealt to Ceci: down [5e 6b]
-    Dealt to Blas: down [Re Rb]
-    Ceci: folds
-    Blas: folds
-    Uncalled bet (20) returned to Ana
-    *** SUMMARY ***
-    Total pot 0 | Rake 0
-""")
 
 
 def test_code_stack_carryover():
-    bad = NEXT.replace("Seat 3: Ceci (980 in chips)", "Seat 3: Ceci (990 in chips)")
+    bad = CH_THREE_NEXT.replace("Seat 3: Ceci (980 in chips)", "Seat 3: Ceci (990 in chips)")
     _, second = judge_run(CH_THREE, bad)
     offset = len(CH_THREE.lines) + 1
     assert [(c, line) for c, line in codes(second)] == [
@@ -606,7 +590,7 @@ def test_code_dealer_rotation():
     # The deal passes to the right in Chiribito: after dealer 3 (blind 2) the
     # dealer is 2; dealer 3 again is wrong.
     bad = (
-        NEXT.replace(
+        CH_THREE_NEXT.replace(
             "Table 'Mérida' 6-max Seat #2 is the dealer",
             "Table 'Mérida' 6-max Seat #3 is the dealer",
         )
