@@ -211,6 +211,7 @@ CH_THREE = HandText.of("""
     Total pot 60 | Rake 0
     Board [7c Sc Cb 5o 6o]
 """)
+
 # The next hand at the same table: the deal passed to the right (Blas), Ana
 # posts the blind; stacks carried over from CH_THREE.
 CH_THREE_NEXT = HandText.of("""
