@@ -19,6 +19,7 @@ from handtext import (
     CH_ONE_WINNER,
     CH_SHORT_BLIND,
     CH_THREE,
+    CH_THREE_NEXT,
     CH_TIMEOUT,
     CH_UNCALLED_ALLIN,
     CH_WALK,
@@ -582,23 +583,6 @@ def test_rule_common_informational_lines_are_not_judged():
     )
 
 
-NEXT_STACKS = HandText.of("""
-    chiribito.com Hand #T-CH-3s: Chiribito No Limit (blind 20) - 2026/11/29 21:05:00 CET
-    Table 'Mérida' 6-max Seat #2 is the dealer
-    Seat 1: Ana (1040 in chips)
-    Seat 2: Blas (980 in chips)
-    Seat 3: Ceci (980 in chips)
-    Ana: posts blind 20
-    *** HOLE CARDS ***
-    Dealt to Ana: down [Ao Ac]
-    Dealt to Ceci: down [5e 6b]
-    Dealt to Blas: down [Re Rb]
-    Ceci: folds
-    Blas: folds
-    Uncalled bet (20) returned to Ana
-    *** SUMMARY ***
-    Total pot 0 | Rake 0
-""")
 
 
 def test_rule_common_top_up_between_hands():
@@ -628,7 +612,7 @@ def test_rule_common_carry_over_uses_the_stacks_the_rules_compute():
     # Hand 1 wrongly claims Blas collected; the rules give Ana the 60, and
     # hand 2's stacks (Ana 1040) follow the rules: no STACK_CARRYOVER.
     claims = CH_THREE.replace("Ana: collected 60 from pot", "Blas: collected 60 from pot")
-    first, second = judge_run(claims, NEXT_STACKS)
+    first, second = judge_run(claims, CH_THREE_NEXT)
     assert "PAYOUT" in [c for c, _ in codes(first)]
     assert codes(second) == []
 
@@ -659,10 +643,10 @@ def test_rule_common_player_absent_from_the_previous_hand_is_not_carry_over_chec
 
 
 def test_format_cross_hand_order_is_by_converted_time():
-    # NEXT_STACKS is written first but is later: 20:05 UTC after 21:00 CET
-    # (20:00 UTC). Ordered by time the chain is CH_THREE then NEXT_STACKS.
-    later = NEXT_STACKS.replace(
-        NEXT_STACKS.lines[0], NEXT_STACKS.lines[0].replace("21:05:00 CET", "20:05:00 UTC")
+    # CH_THREE_NEXT is written first but is later: 20:05 UTC after 21:00 CET
+    # (20:00 UTC). Ordered by time the chain is CH_THREE then CH_THREE_NEXT.
+    later = CH_THREE_NEXT.replace(
+        CH_THREE_NEXT.lines[0], CH_THREE_NEXT.lines[0].replace("21:05:00 CET", "20:05:00 UTC")
     )
     second, first = judge_run(later, CH_THREE)
     assert codes(first) == [] and codes(second) == []
@@ -672,12 +656,12 @@ def test_format_a_hand_that_fails_to_parse_breaks_the_chain(tmp_path):
     broken = CH_THREE.replace(CH_THREE.lines[0], CH_THREE.lines[0].replace("#T-CH-3:", "#T-CH-X:"))
     broken = broken.replace(broken.lines[0], broken.lines[0].replace("21:00:00", "21:02:00"))
     broken = broken.replace("Ana: calls 20", "Ana: calls twenty")
-    wrong = NEXT_STACKS.replace("Seat 3: Ceci (980 in chips)", "Seat 3: Ceci (990 in chips)")
+    wrong = CH_THREE_NEXT.replace("Seat 3: Ceci (980 in chips)", "Seat 3: Ceci (990 in chips)")
     path = tmp_path / "run.txt"
     path.write_text("\n".join(h.text for h in (CH_THREE, broken, wrong)), encoding="utf-8")
     result = CliRunner().invoke(app, ["validate", "--json", str(path)])
     outs = [json.loads(x) for x in result.stdout.splitlines() if x.strip()]
-    assert [o["hand_id"] for o in outs] == ["T-CH-3", "T-CH-X", "T-CH-3s"]
+    assert [o["hand_id"] for o in outs] == ["T-CH-3", "T-CH-X", "T-CH-3b"]
     assert [v["code"] for v in outs[1]["violations"]] == ["PARSE_ERROR"]
     # The broken hand sits between: Ceci's 990 is not compared with 980.
     assert outs[2]["violations"] == []
@@ -729,8 +713,8 @@ def test_format_zone_offsets_are_converted_for_the_order():
     first = CH_THREE.replace(
         CH_THREE.lines[0], CH_THREE.lines[0].replace("21:00:00 CET", "21:00:00 +01:00")
     )
-    later = NEXT_STACKS.replace(
-        NEXT_STACKS.lines[0], NEXT_STACKS.lines[0].replace("21:05:00 CET", "20:05:00 UTC")
+    later = CH_THREE_NEXT.replace(
+        CH_THREE_NEXT.lines[0], CH_THREE_NEXT.lines[0].replace("21:05:00 CET", "20:05:00 UTC")
     )
     second, one = judge_run(later, first)
     assert codes(one) == [] and codes(second) == []
@@ -749,9 +733,9 @@ def test_format_unknown_cards_only_in_dealt_lines():
 
 
 def test_format_a_header_inside_a_run_starts_a_new_hand():
-    text = CH_THREE.text + NEXT_STACKS.text  # no blank line between
+    text = CH_THREE.text + CH_THREE_NEXT.text  # no blank line between
     records = list(parse_text(text))
-    assert [r.hand_id for r in records] == ["T-CH-3", "T-CH-3s"]
+    assert [r.hand_id for r in records] == ["T-CH-3", "T-CH-3b"]
     assert all(r.error is None for r in records)
     assert records[1].line == len(CH_THREE.lines) + 1
 
