@@ -253,6 +253,17 @@ class Engine:
         else:
             self.to_act = self._first_needing(opener)
 
+    def preview_to_act(self) -> int | None:
+        """Who :meth:`begin_betting` would ask first, without opening the
+        round: for showing the state between the last deal and the first
+        action. Meaningful once the street's cards are out."""
+        if self.phase == "bet":
+            return self.to_act
+        if self.phase != "deal" or self.ended or self.street < 0:
+            return None
+        opener = self.rules.opener(self)
+        return None if opener is None else self._first_needing(opener)
+
     def needs_to_act(self, p: Player) -> bool:
         if p.folded or p.all_in:
             return False
@@ -306,11 +317,14 @@ class Engine:
             return self.current_bet + (self.stakes.high or 0)
         return None
 
-    def options(self) -> Options | None:
-        """The legal actions of the player to act (None: nobody is to act)."""
-        if self.to_act is None:
-            return None
-        p = self.players[self.to_act]
+    def options(self, p: Player | None = None) -> Options | None:
+        """The legal actions of ``p``, by default the player to act (None:
+        nobody is to act). Asking for another player is how a replay shows
+        what the next player may do before his round has formally begun."""
+        if p is None:
+            if self.to_act is None:
+                return None
+            p = self.players[self.to_act]
         owe = self.current_bet - p.bet
         chips = p.stack
         if owe <= 0:

@@ -72,6 +72,38 @@ class PotResult:
 
 
 @dataclass(frozen=True, slots=True)
+class LineState:
+    """The referee's state right after one line of a hand, as the replay
+    built it: what ``hh show`` explains and what the import stores per
+    action (pot and bet to call before it). Collected only when asked for
+    (``validate(hand, trace=[...])``), so plain validation pays nothing.
+
+    Per-player tuples are in ``names`` order (dealing order). ``to_act`` is
+    the player whose turn it is next (between the last deal and the first
+    action, who will open), ``to_call`` what he must add to call (capped by
+    his chips), ``min_raise_to`` the smallest total he may raise to (None
+    when he may not raise), ``min_bet`` the smallest bet (None unless he may
+    bet). ``pot`` is every chip put in so far less uncalled bets returned.
+    The last state of a trace (at ``*** SUMMARY ***``) has the payouts paid:
+    its stacks are the stacks the hand ends with.
+    """
+
+    line: int
+    street: str | None
+    pot: int
+    to_act: str | None
+    to_call: int
+    min_raise_to: int | None
+    min_bet: int | None
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]  # chips in front of each player in this round
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    board: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """The outcome of validating one hand (or one unparseable run of lines).
 
@@ -202,9 +234,12 @@ def _valid_date(date: str, time: str) -> bool:
 class _Replay:
     """One hand's replay. Holds the engine and the violations found so far."""
 
-    def __init__(self, hand: Hand, file: str | None) -> None:
+    def __init__(
+        self, hand: Hand, file: str | None, trace: list[LineState] | None = None
+    ) -> None:
         self.hand = hand
         self.file = file
+        self.trace = trace
         self.rules = RULES[hand.game]
         self.violations: list[Violation] = []
         self.unchecked: list[Violation] = []
@@ -247,11 +282,71 @@ class _Replay:
         hand = self.hand
         self.check_header()
         self.engine = self.setup()
-        self.body(hand.preamble)
+        if self.trace is None:
+            self.body(hand.preamble)
+        else:
+            self.snapshot(hand.line, True)
+            self.traced_body(hand.preamble)
         for section in hand.sections:
             self.section(section)
         self.finish_forced(hand.summary.line)
-        return self.summary()
+        verdict = self.summary()
+        if self.trace is not None:
+            self.snapshot(hand.summary.line, False, verdict.payouts)
+        return verdict
+
+    # -- the trace (hh show, the import's per-action state)
+
+    def traced_body(self, lines: Sequence[Line]) -> None:
+        """The body loop one line at a time, a snapshot after each."""
+        for i, line in enumerate(lines):
+            self.body((line,))
+            more_deals = i + 1 < len(lines) and type(lines[i + 1]) is Deal
+            self.snapshot(line.line, not more_deals)
+
+    def snapshot(
+        self, line_no: int, dealt: bool, payouts: dict[str, int] | None = None
+    ) -> None:
+        """Append the state after ``line_no``. ``dealt``: the street's cards
+        are all out, so the opener can be named before the round begins."""
+        e = self.engine
+        players = e.players
+        who: Player | None = None
+        if not self.in_showdown and payouts is None:
+            if e.phase == "bet":
+                idx = e.to_act
+            elif dealt:
+                idx = e.preview_to_act()
+            else:
+                idx = None
+            who = None if idx is None else players[idx]
+        to_call, min_raise, min_bet = 0, None, None
+        if who is not None:
+            to_call = max(0, min(e.current_bet - who.bet, who.stack))
+            opts = e.options(who)
+            if opts is not None:
+                min_raise = opts.raise_to[0] if opts.raise_to else None
+                min_bet = opts.bet[0] if opts.bet else None
+        stacks = tuple(p.stack for p in players)
+        if payouts is not None:
+            stacks = tuple(p.stack + payouts.get(p.name, 0) for p in players)
+        self.trace.append(  # type: ignore[union-attr]
+            LineState(
+                line=line_no,
+                street=e.street_name,
+                pot=e.total_pot,
+                to_act=None if who is None else who.name,
+                to_call=to_call,
+                min_raise_to=min_raise,
+                min_bet=min_bet,
+                names=self.names,
+                stacks=stacks,
+                bets=tuple(p.bet for p in players),
+                folded=tuple(p.folded for p in players),
+                all_in=tuple(p.all_in for p in players),
+                board=tuple(e.board),
+            )
+        )
 
     # -- header, table, seats
 
@@ -336,7 +431,9 @@ class _Replay:
             )
         self.seat_line = {s.name: s.line for s in hand.seats}
         self.seat_of = {s.name: s.seat for s in hand.seats}
-        return Engine(self.rules, hand.header.stakes, dealt, table.dealer, self.house, variant)
+        engine = Engine(self.rules, hand.header.stakes, dealt, table.dealer, self.house, variant)
+        self.names = tuple(p.name for p in engine.players)
+        return engine
 
     # -- player lookup for a line
 
@@ -415,7 +512,12 @@ class _Replay:
             self.showdown_marker(marker)
         else:
             self.street_marker(marker)
-        self.body(section.lines)
+        if self.trace is None:
+            self.body(section.lines)
+        else:
+            lines = section.lines
+            self.snapshot(marker.line, not (lines and type(lines[0]) is Deal))
+            self.traced_body(lines)
 
     def body(self, lines: Sequence[Line]) -> None:
         """The lines between markers: the hot loop of the replay."""
@@ -1376,15 +1478,22 @@ def _outcome_words(s: object) -> str:
     }.get(o, o)
 
 
-def validate(hand: Hand, file: str | None = None) -> Verdict:
+def validate(
+    hand: Hand, file: str | None = None, trace: list[LineState] | None = None
+) -> Verdict:
     """Judge one parsed hand on its own (no cross-hand checks).
+
+    With ``trace`` (an empty list), the replay also appends a
+    :class:`LineState` after every line it plays: the referee's own state,
+    so that explanations and stored per-action figures never re-derive
+    the rules.
 
     A fault in the validator itself must not stop a run of thousands of
     hands: it becomes an INTERNAL_ERROR verdict for this hand (a bug in hh,
     never a judgement on the log), and the run goes on.
     """
     try:
-        return _Replay(hand, file).run()
+        return _Replay(hand, file, trace).run()
     except Exception as exc:
         h = hand.header
         return Verdict(
