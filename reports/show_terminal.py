@@ -1,0 +1,103 @@
+"""``hh show`` in the terminal: the hand's text with the referee's words
+woven in under each line.
+
+Everything shown comes from :func:`reports.explain.explain`. Names, chat and
+table names are untrusted: they are put into rich ``Text`` objects (never
+markup strings, so ``[bold]`` in a name stays literal) after
+:func:`safe` has made control characters and bidirectional overrides
+visible, so a name cannot move the cursor, recolour the terminal or reverse
+the line it sits in.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+# bidirectional controls that could make a line read differently from its bytes
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
+
+
+def safe(text: str) -> str:
+    """``text`` with every control character (C0, DEL, C1) and bidi control
+    replaced by a visible escape such as ``\\x1b`` or ``\\u202e``."""
+    out = []
+    for ch in text:
+        if ch in _BIDI or unicodedata.category(ch) == "Cc":
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _t(text: str, style: str = "") -> Text:
+    return Text(safe(text), style=style)
+
+
+def _stacks(row: dict[str, Any]) -> Text:
+    """Each player's chips behind and in front, after the line."""
+    out = Text("stacks: ", style="dim")
+    folded = set(row["folded"])
+    all_in = set(row["all_in"])
+    for k, (name, stack) in enumerate(row["stacks"].items()):
+        if k:
+            out.append(" · ", style="dim")
+        style = "dim strike" if name in folded else ("bold" if name == row["to_act"] else "")
+        out.append(safe(name), style=style)
+        out.append(f" {stack}")
+        bet = row["bets"].get(name, 0) if row["kind"] != "summary" else 0
+        if bet:
+            out.append(f" ({bet} in)", style="cyan")
+        if name in all_in:
+            out.append(" all-in", style="magenta")
+    out.append(f" · pot {row['pot']}", style="bold")
+    return out
+
+
+def heading(meta: dict[str, Any]) -> Text:
+    where = f"{meta['file']}:{meta['line']}" if meta.get("file") else f"line {meta['line']}"
+    site = f"{meta['site']} " if meta.get("site") else ""
+    out = _t(f"{site}#{meta['hand_id']} · {meta['game_label']} · table '{meta['table']}' · "
+             f"{meta['date']} · {where}", "bold")  # fmt: skip
+    n = len(meta["violations"])
+    if meta["valid"]:
+        out.append("  VALID", style="bold green")
+    else:
+        out.append(f"  INVALID, {n} violation{'s' if n != 1 else ''}", style="bold red")
+    if meta["unchecked"]:
+        out.append(f" ({len(meta['unchecked'])} unchecked: hero view)", style="yellow")
+    return out
+
+
+def render(rows: Sequence[dict[str, Any]], meta: dict[str, Any], console: Console) -> None:
+    """Print the explained hand: each line numbered, then its explanation."""
+    console.print(heading(meta))
+    width = len(str(rows[-1]["line"])) if rows else 1
+    pad = " " * (width + 4)
+    for row in rows:
+        bad = bool(row["faults"])
+        line = Text(f" {row['line']:>{width}}  ", style="bold red" if bad else "dim")
+        line.append(safe(row["text"]), style="red" if bad else "")
+        console.print(line, overflow="fold")
+        for f in row["faults"]:
+            console.print(Text(pad + "✗ ", style="bold red") + _t(f"{f['code']}: {f['message']}",
+                                                                  "red"))  # fmt: skip
+        for d in row["disputes"]:
+            t = Text(pad)
+            t.append("log: ", style="bold yellow")
+            t.append(safe(d["log"]), style="yellow")
+            t.append(" — ", style="dim")
+            t.append("rules: ", style="bold green")
+            t.append(safe(d["rules"]), style="green")
+            console.print(t)
+        for u in row["unchecked"]:
+            console.print(_t(f"{pad}? {u['code']} (unchecked): {u['message']}", "yellow"))
+        for n in row["notes"]:
+            console.print(_t(f"{pad}{n}", "cyan"))
+        if row["kind"] in ("action", "post", "uncalled", "summary"):
+            console.print(Text(pad) + _stacks(row))
