@@ -68,7 +68,8 @@ def explain(
     (``{"log": ..., "rules": ...}`` where the log's claim differs from the
     rules), ``turn`` (for an action: the state it was played in), ``show``
     (a shown hand evaluated), ``pots`` (at the first collect line, or the
-    summary when there is none).
+    summary when there is none), ``payouts`` (what the rules paid, from the
+    summary on).
     """
     return _Explainer(hand, verdict, trace, raw).rows()
 
@@ -234,6 +235,7 @@ class _Explainer:
     def rows(self) -> list[Row]:
         out: list[Row] = []
         state = self.initial
+        paid: dict[str, int] | None = None
         for n, text in self._texts():
             before = state
             state = self.by_line.get(n, state)
@@ -242,6 +244,8 @@ class _Explainer:
             name = getattr(record, "name", None)
             row["player"] = name if kind not in ("table", "header") else None
             self._explain(row, kind, record, before, state)
+            paid = row["payouts"] if row["payouts"] is not None else paid
+            row["payouts"] = paid  # from the summary on: what the rules paid
             out.append(row)
         if out and not self.pots_shown:
             summary = next((r for r in out if r["kind"] == "summary"), out[-1])
@@ -275,6 +279,7 @@ class _Explainer:
             "turn": None,
             "show": None,
             "pots": None,
+            "payouts": None,
         }
 
     def _explain(

@@ -46,7 +46,7 @@
   const SP_RANK = {S: "Sota", C: "Caballo", R: "Rey", A: "As"};
 
   function card(code, extra) {
-    const c = el("div", "card" + (extra ? " " + extra : ""));
+    const c = el("div", ("card " + (extra || "")).trim());
     if (code === "??") { c.className += " back"; c.title = "face down"; return c; }
     if (code === "Jk") { c.className += " joker"; c.textContent = "JOKER"; c.title = "joker"; return c; }
     const rank = code.slice(0, -1), suit = code.slice(-1);
@@ -136,6 +136,11 @@
     });
     lis[i].scrollIntoView({block: "nearest"});
     const folded = new Set(r.folded), allIn = new Set(r.all_in), mucked = new Set(r.mucked);
+    const used = {};  // the five cards each shown hand plays, once shown
+    for (let k = 0; k <= i; k++) {
+      const s = rows[k].show;
+      if (s && s.used) used[s.player] = new Set(s.used);
+    }
     for (const name in seatEls) {
       const box = seatEls[name];
       const sitting = !(name in r.stacks);
@@ -149,9 +154,10 @@
       cards.textContent = "";
       const c = r.cards[name];
       if (c) {
-        const m = mucked.has(name) ? "mucked" : "";
-        c.down.forEach(x => cards.appendChild(card(x, (x === "??" ? "" : "down ") + m)));
-        c.up.forEach(x => cards.appendChild(card(x, m)));
+        const m = mucked.has(name) ? " mucked" : "";
+        const u = x => (used[name] && used[name].has(x) ? " used" : "");
+        c.down.forEach(x => cards.appendChild(card(x, (x === "??" ? "" : "down") + m + u(x))));
+        c.up.forEach(x => cards.appendChild(card(x, m + u(x))));
       }
       const bet = betEls[name], amount = r.bets[name] || 0;
       bet.textContent = "";

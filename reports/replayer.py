@@ -77,10 +77,10 @@ def page(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
 <div id="table"><div id="centre"><div id="street"></div><div id="board"></div>
 <div id="pot">pot <span id="pot-amount">0</span></div><div id="paid"></div></div></div>
 <div id="controls">
-<button id="first" title="first step (Home)">&#x23EE;</button>
+<button id="first" title="first step (Home)">&#xAB; start</button>
 <button id="prev" title="back (left arrow)">&#x25C0; back</button>
 <button id="next" title="forward (right arrow)">forward &#x25B6;</button>
-<button id="last" title="last step (End)">&#x23ED;</button>
+<button id="last" title="last step (End)">end &#xBB;</button>
 <button id="violation" title="first violation (v)">first violation</button>
 <span id="pos"></span>
 </div>

@@ -1,0 +1,156 @@
+"""The HTML replayer in a real browser (headless Chromium, Playwright).
+
+Steps through a disputed hand with the arrow keys and the buttons, checks
+the table at the end against the verdict, the violation's highlight, and
+that players named like HTML or script run nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from handtext import EX_CALATONE, EX_CHIRIBITO, HandText
+
+from hh.model import Game
+from hh.parse import parse_hand
+from hh.simulate import Simulator
+from hh.validate import validate
+from hh.write import write_hand
+from reports.explain import explain, hand_meta
+from reports.replayer import page
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
+
+IMG = "<img src=x onerror=window.x=1>"
+SCRIPT = "</script><script>x=1</script>"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM)
+        yield b
+        b.close()
+
+
+def _rename(text: HandText, old: str, new: str) -> HandText:
+    return HandText(tuple(line.replace(old, new) for line in text.lines))
+
+
+def _page_file(tmp_path: Path, text: str) -> tuple[Path, object]:
+    hand = parse_hand(text)
+    trace: list = []
+    verdict = validate(hand, None, trace)
+    path = tmp_path / "hand.html"
+    path.write_text(page(explain(hand, verdict, trace, text), hand_meta(hand, verdict)),
+                    encoding="utf-8")  # fmt: skip
+    return path, verdict
+
+
+def _open(browser: object, path: Path) -> tuple[object, list[str]]:
+    pg = browser.new_page(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+    errors: list[str] = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("request", lambda r: errors.append(f"request {r.url}") if not r.url.startswith(
+        "file:") else None)  # fmt: skip
+    pg.goto(path.as_uri())
+    return pg, errors
+
+
+def _seat_stacks(pg: object) -> dict[str, int]:
+    return pg.evaluate(  # type: ignore[attr-defined]
+        """() => Object.fromEntries([...document.querySelectorAll('.seat[data-name]')]
+              .map(s => [s.getAttribute('data-name'), +s.querySelector('.stack').textContent]))"""
+    )
+
+
+def test_step_through_a_disputed_hand(browser: object, tmp_path: Path) -> None:
+    text = _rename(_rename(EX_CHIRIBITO, "Paco", IMG), "Marta", SCRIPT)
+    text = text.replace("Lucía: raises 40 to 80", "Lucía: raises 20 to 60")
+    path, verdict = _page_file(tmp_path, text.text)
+    assert not verdict.valid
+    pg, errors = _open(browser, path)
+    steps = pg.evaluate("window.hhReplayer.steps")
+    assert pg.evaluate("window.hhReplayer.at()") == 0
+    # forward to the end: arrow keys for the first half, the button for the rest
+    for k in range(steps - 1):
+        if k < steps // 2:
+            pg.keyboard.press("ArrowRight")
+        else:
+            pg.click("#next")
+        assert pg.evaluate("window.hhReplayer.at()") == k + 1
+    assert pg.is_disabled("#next")
+    pg.keyboard.press("ArrowRight")  # past the end: stays
+    assert pg.evaluate("window.hhReplayer.at()") == steps - 1
+    # the end: the pot and the stacks the verdict gives
+    ends = {name: end for _, name, _, end, _ in verdict.stacks}
+    assert _seat_stacks(pg) == ends
+    total = sum(p.amount for p in verdict.pots)
+    assert int(pg.text_content("#pot-amount")) == total
+    assert pg.text_content("#paid") == "paid: " + ", ".join(
+        f"{n} {v}" for n, v in verdict.payouts.items())  # fmt: skip
+    # names are shown as text, never as markup
+    assert pg.locator(".seat .name", has_text=IMG).count() == 1
+    assert pg.locator(".seat .name", has_text=SCRIPT).count() == 1
+    assert pg.evaluate("typeof window.x") == "undefined"
+    assert pg.locator("img").count() == 0
+    # back with the key and the button
+    pg.keyboard.press("ArrowLeft")
+    pg.click("#prev")
+    assert pg.evaluate("window.hhReplayer.at()") == steps - 3
+    # jump to the first violation: highlighted, with its explanation
+    pg.click("#violation")
+    line = text.line("Lucía: raises 20 to 60")
+    current = pg.locator("#text li.cur")
+    assert current.count() == 1
+    assert "bad" in current.get_attribute("class").split()
+    assert current.locator(".no").text_content() == str(line)
+    assert "RAISE_SIZE" in pg.text_content("#explain .fault")
+    assert "a raise is to 80 at least" in pg.text_content("#explain .dispute")
+    assert "culprit" in pg.get_attribute('.seat[data-name="Lucía"]', "class")
+    pg.keyboard.press("Home")
+    assert pg.evaluate("window.hhReplayer.at()") == 0
+    assert errors == []
+    pg.close()
+
+
+def test_cards_drawn_per_deck(browser: object, tmp_path: Path) -> None:
+    path, _ = _page_file(tmp_path, EX_CHIRIBITO.text)
+    pg, errors = _open(browser, path)
+    pg.keyboard.press("End")
+    suits = pg.evaluate("[...document.querySelectorAll('#board .card')].map(c => c.dataset.suit)")
+    assert suits == ["copas", "copas", "espadas", "copas", "oros"]  # 7c Sc Re Cc 6o
+    assert pg.locator("#board .card svg").count() == 5
+    pg.close()
+    path, _ = _page_file(tmp_path, EX_CALATONE.text)
+    pg, errors2 = _open(browser, path)
+    pg.keyboard.press("End")
+    dario = pg.locator('.seat[data-name="Dario"] .card')
+    assert dario.count() == 7 and dario.first.text_content() == "K\u2665"
+    assert pg.locator('.seat[data-name="Dario"] .card.used').count() == 5  # his declaration
+    assert errors == [] and errors2 == []
+    pg.close()
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_simulated_hero_view_pages(browser: object, tmp_path: Path, game: Game) -> None:
+    """Hero-view hands: others' cards drawn face down, every step without error."""
+    hands = list(Simulator(game, seed=5, view="Hero").hands(12))
+    hand = max(hands, key=lambda h: len(h.sections))  # the longest: a showdown, likely
+    path, _ = _page_file(tmp_path, write_hand(hand))
+    pg, errors = _open(browser, path)
+    steps = pg.evaluate("window.hhReplayer.steps")
+    backs = 0
+    for _ in range(steps):
+        backs = max(backs, pg.locator(".card.back").count())
+        pg.keyboard.press("ArrowRight")
+    assert backs > 0
+    assert errors == []
+    pg.close()
