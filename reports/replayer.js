@@ -159,13 +159,15 @@
         c.down.forEach(x => cards.appendChild(card(x, (x === "??" ? "" : "down") + m + u(x))));
         c.up.forEach(x => cards.appendChild(card(x, m + u(x))));
       }
-      const bet = betEls[name], amount = r.bets[name] || 0;
+      // from the summary on the chips are in the pot: nothing in front
+      const bet = betEls[name], amount = r.payouts === null ? (r.bets[name] || 0) : 0;
       bet.textContent = "";
       if (amount) { bet.appendChild(el("span", "chip")); bet.appendChild(el("span", "amt", amount)); }
     }
     const board = document.getElementById("board");
     board.textContent = "";
     r.board.forEach(x => board.appendChild(card(x)));
+    if (meta.game === "aces-straights-flushes") board.appendChild(card("Jk"));  // every hand's wild card
     document.getElementById("street").textContent = r.street || "before the deal";
     document.getElementById("pot-amount").textContent = r.pot;
     const paid = document.getElementById("paid");
