@@ -105,15 +105,16 @@ class DeckCheck:
                     f"{e.players[idx].name} is dealt down {cards(down)} up {cards(up)}, but "
                     f"the Deck gives down {cards(wd)} up {cards(wu)}",
                 )
-        board = [deck[x] for x in self.dealing.board_slots if x < len(deck)]
-        if e.board and board[: len(e.board)] != e.board:
-            where = next(
-                (s.marker.line for s in st.hand.sections if s.marker.groups),
-                st.hand.summary.line,
-            )
-            st.add(
-                "DECK_ORDER",
-                where,
-                f"the common cards {cards(e.board)} differ from the Deck's "
-                f"{cards(board[: len(e.board)])}",
-            )
+        # each common card against its slot, reported on the marker that dealt it
+        dealing = self.dealing
+        for j, card in enumerate(e.board):
+            slot = dealing.board_slots[j] if j < len(dealing.board_slots) else len(deck)
+            want = deck[slot] if slot < len(deck) else None
+            if card != want and card != UNKNOWN:
+                where = dealing.board_lines[j] if j < len(dealing.board_lines) else None
+                st.add(
+                    "DECK_ORDER",
+                    where if where is not None else st.hand.summary.line,
+                    f"common card {j + 1} is {card}, but the Deck gives "
+                    + (want if want is not None else "no card there"),
+                )

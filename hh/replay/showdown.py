@@ -4,9 +4,10 @@ dealt, what each shown hand is worth, and the description it claims."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from hh.cards import JOKER, UNKNOWN
-from hh.engine import Player
+from hh.engine import Award, Player
 from hh.model import SHOWDOWN, Game, Info, Muck, Show
 from hh.replay.dealing import Dealing
 from hh.replay.state import ReplayState
@@ -23,8 +24,9 @@ class Showdown:
         self.voluntary_shows: dict[int, Show] = {}
         self.values: dict[int, int] = {}  # who can win: hand values
         self.categories: dict[int, str] = {}  # shown hands' category words
-        self.undecidable = False  # a shown hand could not be evaluated (??)
+        self.unknown: set[int] = set()  # shown hands that could not be evaluated (??)
         self.early = False  # the showdown came before the last street
+        self.first_after = 0  # the first line after the show and muck lines
 
     def show(self, line: Show) -> None:
         st = self.st
@@ -123,7 +125,7 @@ class Showdown:
                 raise ValueError("unknown cards")
             value = ev.value(judged, board)
         except (ValueError, KeyError, IndexError):
-            self.undecidable = True
+            self.unknown.add(p.index)
             st.note(
                 "HAND_DESCRIPTION",
                 line.line,
@@ -181,7 +183,7 @@ class Showdown:
             p for p in e.players
             if not p.folded and p.index not in self.shows and p.index not in self.mucks
         ]
-        first_after = self.first_line_after_shows()
+        self.first_after = first_after = self.first_line_after_shows()
         for p in missing:
             self.st.add(
                 "SHOWDOWN",
@@ -203,3 +205,26 @@ class Showdown:
                 if not isinstance(line, (Show, Muck, Info)):
                     return line.line
         return hand.summary.line
+
+    def check_pots(self, awards: Sequence[Award]) -> None:
+        """A contested pot whose eligible players all mucked: a SHOWDOWN
+        fault (RULES.md, "Chips never vanish"); the engine splits it among
+        them as for a tie. When nobody showed at all, the fault is already
+        reported once for the whole showdown."""
+        if not self.st.in_showdown or not self.shows:
+            return
+        e = self.engine
+        single = len(awards) == 1
+        for k, a in enumerate(awards):
+            if len(a.eligible) < 2 or a.amount <= 0:
+                continue
+            if all(i in self.mucks for i in a.eligible):
+                names = [e.players[i].name for i in a.eligible]
+                where = "the pot" if single else "the main pot" if k == 0 else f"side pot-{k}"
+                self.st.add(
+                    "SHOWDOWN",
+                    self.first_after,
+                    f"{', '.join(names[:-1])} and {names[-1]}, the only players who can win "
+                    f"{where}, {'both' if len(names) == 2 else 'all'} muck: one must show; the pot "
+                    f"is split among them",
+                )

@@ -27,6 +27,8 @@ class ReplayState:
         self.violations: list[Violation] = []
         self.unchecked: list[Violation] = []
         self.sitting_out: set[str] = set()
+        # seated with no chips: refused (SEATS, once) and not dealt in
+        self.refused: set[str] = set()
         self.seat_line: dict[str, int] = {s.name: s.line for s in hand.seats}
         self.seat_of: dict[str, int] = {s.name: s.seat for s in hand.seats}
         self.in_showdown = False
@@ -40,9 +42,12 @@ class ReplayState:
         self.unchecked.append(Violation(code, line, message))
 
     def player(self, name: str, line: int, doing: str) -> Player | None:
-        """The player a line names, or None after reporting NOT_IN_HAND."""
+        """The player a line names, or None after reporting NOT_IN_HAND (for
+        a player refused for having no chips, the SEATS fault said it all)."""
         p = self.engine.by_name.get(name)
         if p is None:
+            if name in self.refused:  # the seat line has the fault already
+                return None
             if name in self.sitting_out:
                 self.add("NOT_IN_HAND", line, f"{name} is sitting out and {doing}")
             else:

@@ -75,8 +75,8 @@ class SummaryCheck:
                 continue
             won = payouts.get(p.index, 0)
             fault = self.seat_outcome_fault(p, s, won)
-            if fault:
-                st.add("SUMMARY", s.line, fault)
+            if fault is not None:
+                st.add(fault[0], s.line, fault[1])
         missing = [p.name for p in sorted(e.players, key=lambda q: q.seat) if p.name not in listed]
         if missing:
             st.add(
@@ -86,49 +86,63 @@ class SummaryCheck:
                 f"players dealt in, or none",
             )
 
-    def seat_outcome_fault(self, p: Player, s: SeatOutcome, won: int) -> str | None:
+    def seat_outcome_fault(
+        self, p: Player, s: SeatOutcome, won: int
+    ) -> tuple[str, str] | None:
+        """(code, message) of what the seat line gets wrong: SUMMARY, or
+        CARD_MISMATCH for cards other than the ones shown (FORMAT.md: a later
+        mention that differs from what was dealt)."""
         o = s.outcome
         rules = self.st.rules
         sd = self.showdown
         showed = sd.shows.get(p.index) or sd.voluntary_shows.get(p.index)
         if o == "folded":
             if not p.folded:
-                return f"{p.name} did not fold, but the summary says {outcome_words(s)}"
+                return "SUMMARY", f"{p.name} did not fold, but the summary says {outcome_words(s)}"
             street = rules.streets[p.folded_on].name if p.folded_on is not None else None
             if street != s.street:
-                return f"{p.name} folded on {street}, not on {s.street}"
+                return "SUMMARY", f"{p.name} folded on {street}, not on {s.street}"
             return None
         if o == "sat_out":
-            return f"{p.name} was dealt in, but the summary says he sat out"
+            return "SUMMARY", f"{p.name} was dealt in, but the summary says {p.name} sat out"
         if p.folded:
             street = rules.streets[p.folded_on].name if p.folded_on is not None else "?"
-            return f"{p.name} folded on {street}, but the summary says {outcome_words(s)}"
+            said = outcome_words(s)
+            return "SUMMARY", f"{p.name} folded on {street}, but the summary says {said}"
         if o == "showed_won" or o == "showed_lost":
             if showed is None:
-                return f"{p.name} did not show, but the summary says {outcome_words(s)}"
+                return "SUMMARY", f"{p.name} did not show, but the summary says {outcome_words(s)}"
             if s.cards is not None and sorted(s.cards) != sorted(showed.cards):
-                return f"{p.name} showed {cards(showed.cards)}, not {cards(s.cards)}"
+                shown = cards(showed.cards)
+                return "CARD_MISMATCH", f"{p.name} showed {shown}, not {cards(s.cards)}"
             if o == "showed_won" and s.amount != won:
-                return f"{p.name} won {won}, not {s.amount}" if won else f"{p.name} lost"
+                return "SUMMARY", f"{p.name} won {won}, not {s.amount}" if won else f"{p.name} lost"
             if o == "showed_lost" and won:
-                return f"{p.name} won {won}, but the summary says he lost"
+                return "SUMMARY", f"{p.name} won {won}, but the summary says {p.name} lost"
             if s.description is not None:
                 category = sd.categories.get(p.index)
                 if category is not None and description_category(s.description) != category:
                     return (
+                        "SUMMARY",
                         f"{p.name}'s hand is described as '{s.description}', but it is "
-                        f"{category}"
+                        f"{category}",
                     )
             return None
         if o == "mucked":
             if p.index in sd.shows:
-                return f"{p.name} showed, but the summary says he mucked"
+                return "SUMMARY", f"{p.name} showed, but the summary says {p.name} mucked"
             if not self.st.in_showdown:
-                return f"{p.name} won without a showdown, but the summary says he mucked"
+                return (
+                    "SUMMARY",
+                    f"{p.name} won without a showdown, but the summary says {p.name} mucked",
+                )
             return None
         # won
         if self.st.in_showdown and p.index in sd.shows:
-            return f"{p.name} showed at the showdown: expected 'showed [...] and won {won}'"
+            return (
+                "SUMMARY",
+                f"{p.name} showed at the showdown: expected 'showed [...] and won {won}'",
+            )
         if s.amount != won:
-            return f"{p.name} won {won}, not {s.amount}"
+            return "SUMMARY", f"{p.name} won {won}, not {s.amount}"
         return None
