@@ -8,6 +8,7 @@ Expected pots, payouts and net are worked out by hand in the comments."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 
@@ -368,3 +369,16 @@ def test_summary_messages_name_the_player() -> None:
     bad = EX_CHIRIBITO.replace(old, "Seat 4: Íñigo: sat out")
     v = bad.judge()
     assert v.violations[0].message == "Íñigo was dealt in, but the summary says Íñigo sat out"
+
+
+# ------------------------------------------------------------ the build
+
+@pytest.mark.skipif(os.environ.get("HH_EXPECT_COMPILED") != "1", reason="pure-Python run")
+def test_the_split_replay_is_compiled_too() -> None:
+    import hh.replay.betting
+    import hh.replay.run
+    import hh.verdict
+
+    for module in (hh.replay.run, hh.replay.betting, hh.verdict):
+        assert module.__file__ is not None
+        assert not module.__file__.endswith(".py"), module.__file__
