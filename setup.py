@@ -11,7 +11,23 @@ import os
 
 from setuptools import setup
 
-COMPILED = ["hh/engine.py", "hh/validate.py"]
+COMPILED = [
+    "hh/engine.py",
+    "hh/validate.py",
+    "hh/verdict.py",
+    "hh/replay/state.py",
+    "hh/replay/words.py",
+    "hh/replay/seating.py",
+    "hh/replay/forced.py",
+    "hh/replay/dealing.py",
+    "hh/replay/betting.py",
+    "hh/replay/showdown.py",
+    "hh/replay/payouts.py",
+    "hh/replay/summary.py",
+    "hh/replay/deck.py",
+    "hh/replay/trace.py",
+    "hh/replay/run.py",
+]
 
 ext_modules = []
 if os.environ.get("HH_MYPYC") == "1":

@@ -186,6 +186,8 @@ class Engine:
         """What must be posted before the first street: (player, kind, amount)."""
         rules = self.rules
         amount = self.stakes.forced
+        if not self.players:  # nobody dealt in (SEATS): nothing is due
+            return []
         if rules.forced == "blind":
             p = self.players[0]
             return [(p, "blind", min(amount, p.start))]
@@ -292,7 +294,7 @@ class Engine:
         return self.phase == "bet"
 
     def reopened(self, p: Player) -> bool:
-        """May ``p`` raise? Always, before he has acted in the round.
+        """May ``p`` raise? Always, before acting in the round.
 
         No limit: only if the bet facing him is at least double the bet he
         last put in or matched (several short all-ins can add up). Limit and
@@ -320,7 +322,7 @@ class Engine:
     def options(self, p: Player | None = None) -> Options | None:
         """The legal actions of ``p``, by default the player to act (None:
         nobody is to act). Asking for another player is how a replay shows
-        what the next player may do before his round has formally begun."""
+        what the next player may do before the round has formally begun."""
         if p is None:
             if self.to_act is None:
                 return None
@@ -433,8 +435,8 @@ class Engine:
         if not self.reopened(p):
             return (
                 "NOT_REOPENED",
-                f"{p.name} raises to {to}, but the betting was not reopened for him: "
-                f"since his last action at {p.level} only short all-ins came "
+                f"{p.name} raises to {to}, but the betting was not reopened for {p.name}: "
+                f"since {p.name}'s last action at {p.level} only short all-ins came "
                 f"(the bet is {self.current_bet}); expected a call or a fold",
             )
         cap = self.rules.max_bets
@@ -493,7 +495,7 @@ class Engine:
         if not all_in and left == 0:
             return (
                 "ALL_IN_FLAG",
-                f"{p.name} puts in his last {added} chips without 'and is all-in'",
+                f"{p.name} puts in the last {added} chips without 'and is all-in'",
             )
         return None
 
@@ -616,16 +618,21 @@ class Engine:
     ) -> list[Award]:
         """Split each pot among its best eligible hands. ``values`` holds the
         hand value of each player who can win (showed a valid hand, or is the
-        last one in); odd chips go one by one in dealing order."""
+        last one in); odd chips go one by one in dealing order.
+
+        Chips never vanish (RULES.md, General): a pot that none of its
+        eligible players can win (a single eligible player who mucked, or a
+        contested pot whose players all mucked) is split among its eligible
+        players as for a tie, so a lone eligible player takes it whole."""
         out = []
         for k, pot in enumerate(self.pots() if pots is None else pots):
             amount = pot.amount - (rake if k == 0 else 0)
             contenders = [i for i in pot.eligible if i in values]
-            if not contenders:
-                out.append(Award(amount, pot.eligible, (), ()))
-                continue
-            best = max(values[i] for i in contenders)
-            winners = tuple(i for i in contenders if values[i] == best)
+            if contenders:
+                best = max(values[i] for i in contenders)
+                winners = tuple(i for i in contenders if values[i] == best)
+            else:
+                winners = pot.eligible
             share, odd = divmod(amount, len(winners))
             shares = tuple(share + (1 if j < odd else 0) for j in range(len(winners)))
             out.append(Award(amount, pot.eligible, winners, shares))

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from hh.cards import UNKNOWN
 from hh.evaluate import evaluator_for
-from hh.model import SHOWDOWN, Deal, Game, Show
+from hh.model import SHOWDOWN, Deal, Game, Hand, Show
 from hh.parse import HandSyntaxError, parse_hand, parse_text
 from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
 from hh.testing.situations import situations, under_declared
-from hh.validate import cross_check, validate
+from hh.validate import Verdict, cross_check, validate
 from hh.write import write_hand, write_hands
 
 GAMES = list(Game)
@@ -27,6 +27,21 @@ GAMES = list(Game)
 
 def _session(game: Game, n: int, **kw: object) -> list:
     return list(Simulator(game, **kw).hands(n))  # type: ignore[arg-type]
+
+
+def assert_chips_kept(verdict: Verdict, hand: Hand) -> None:
+    """RULES.md, General, "Chips never vanish": in every verdict with pots,
+    the payouts share out the pots in full and ``net`` sums to minus the rake
+    (the logged rake, or 0 where it was refused as RAKE)."""
+    if verdict.pots is None:
+        return
+    assert verdict.net is not None and verdict.payouts is not None
+    refused = any(v.code == "RAKE" for v in verdict.violations)
+    rake = 0 if refused else hand.summary.total.rake
+    assert sum(verdict.net.values()) == -rake, (verdict.net, rake)
+    assert sum(verdict.payouts.values()) == sum(p.amount for p in verdict.pots)
+    for p in verdict.pots:
+        assert sum(p.shares) == p.amount and len(p.shares) == len(p.winners) > 0
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -63,6 +78,7 @@ def test_simulate_write_parse_validate_round_trip(
         # chips are conserved in every hand: what the winners take is what
         # the losers lost, less the rake
         assert sum(verdict.net.values()) == -record.hand.summary.total.rake
+        assert_chips_kept(verdict, record.hand)
         verdicts.append(verdict)
     assert write_hands(r.hand for r in records) == text
     # and across the session: stacks carry over, the deal rotates
@@ -216,11 +232,13 @@ def test_mutants_are_caught(game: Game) -> None:
                 continue
             tried[kind] += 1
             try:
-                verdict = validate(parse_hand(write_hand(m)))
+                parsed = parse_hand(write_hand(m))
             except HandSyntaxError:
                 caught[kind] += 1
                 continue
+            verdict = validate(parsed)
             assert all(v.code != "INTERNAL_ERROR" for v in verdict.violations)
+            assert_chips_kept(verdict, parsed)
             caught[kind] += not verdict.valid
     total, hit = sum(tried.values()), sum(caught.values())
     assert total > 2500
@@ -290,7 +308,9 @@ def test_property_a_mutated_hand_is_caught(
         if mutant is None:
             continue
         try:
-            verdict = validate(parse_hand(write_hand(mutant)))
+            parsed = parse_hand(write_hand(mutant))
         except HandSyntaxError:
             continue
+        verdict = validate(parsed)
         assert not verdict.valid, (kind, write_hand(mutant))
+        assert_chips_kept(verdict, parsed)

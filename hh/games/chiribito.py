@@ -20,6 +20,8 @@ def opener(engine: Engine) -> int | None:
     Later rounds: the last aggressor of the hand so far, in any earlier round,
     folded or not; nobody bet yet: the blind. The engine passes an opener who
     cannot act on to the next player who can."""
+    if not engine.players:  # nobody dealt in (SEATS)
+        return None
     if engine.street == 0:
         return 1 % len(engine.players)
     if engine.last_aggressor is not None:

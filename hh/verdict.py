@@ -1,0 +1,154 @@
+"""What the referee says about a hand: the verdict and its parts.
+
+Plain frozen records, kept apart from the replay that builds them
+(``hh.replay``) so that every layer that reads verdicts (the cross-hand
+checks, the CLI, the import) depends on these types only. ``hh.validate``
+re-exports them: that is their public home.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    code: str
+    line: int
+    message: str
+    column: int | None = None  # PARSE_ERROR only
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"code": self.code, "line": self.line}
+        if self.column is not None:
+            out["column"] = self.column
+        out["message"] = self.message
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    amount: int  # net of rake: what is split
+    eligible: tuple[str, ...]  # by seat number
+    winners: tuple[str, ...]  # by seat number
+    shares: tuple[int, ...] = field(default=(), compare=False)  # per winner, dealing order
+
+
+@dataclass(frozen=True, slots=True)
+class LineState:
+    """The referee's state right after one line of a hand, as the replay
+    built it: what ``hh show`` explains and what the import stores per
+    action (pot and bet to call before it). Collected only when asked for
+    (``validate(hand, trace=[...])``), so plain validation pays nothing.
+
+    Per-player tuples are in ``names`` order (dealing order). ``to_act`` is
+    the player whose turn it is next (between the last deal and the first
+    action, who will open), ``to_call`` what he must add to call (capped by
+    his chips), ``min_raise_to`` the smallest total he may raise to (None
+    when he may not raise), ``min_bet`` the smallest bet (None unless he may
+    bet). ``pot`` is every chip put in so far less uncalled bets returned.
+    The last state of a trace (at ``*** SUMMARY ***``) has the payouts paid:
+    its stacks are the stacks the hand ends with.
+    """
+
+    line: int
+    street: str | None
+    pot: int
+    to_act: str | None
+    to_call: int
+    min_raise_to: int | None
+    min_bet: int | None
+    names: tuple[str, ...]
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]  # chips in front of each player in this round
+    folded: tuple[bool, ...]
+    all_in: tuple[bool, ...]
+    board: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The outcome of validating one hand (or one unparseable run of lines).
+
+    Flat fields and small tuples, so that a run of verdicts turns into
+    columnar rows without work. ``stacks`` (seat, name, start, end) and
+    ``dealer``/``dealt_in``/``top_ups`` feed the cross-hand checks.
+    """
+
+    file: str | None
+    line: int
+    hand_id: str | None
+    site: str | None
+    game: str | None
+    violations: tuple[Violation, ...]
+    pots: tuple[PotResult, ...] | None
+    payouts: dict[str, int] | None
+    net: dict[str, int] | None
+    unchecked: tuple[Violation, ...] = ()
+    table: str | None = None
+    table_line: int = 0
+    when: str | None = None  # "YYYY/MM/DD HH:MM:SS" as written
+    zone: str | None = None
+    dealer: int | None = None
+    stacks: tuple[tuple[int, str, int, int, int], ...] = ()  # seat, name, start, end, seat line
+    dealt_in: tuple[str, ...] = ()
+    top_ups: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    def to_json(self) -> dict[str, object]:
+        """The object ``hh validate --json`` prints (FORMAT.md, Validation results)."""
+        out: dict[str, object] = {
+            "file": self.file,
+            "line": self.line,
+            "hand_id": self.hand_id,
+            "site": self.site,
+            "game": self.game,
+            "valid": self.valid,
+            "violations": [v.to_json() for v in self.violations],
+            "pots": None
+            if self.pots is None
+            else [
+                {"amount": p.amount, "eligible": list(p.eligible), "winners": list(p.winners)}
+                for p in self.pots
+            ],
+            "payouts": self.payouts,
+            "net": self.net,
+        }
+        if self.unchecked:
+            out["unchecked"] = [v.to_json() for v in self.unchecked]
+        return out
+
+
+def parse_failure(
+    file: str | None,
+    line: int,
+    hand_id: str | None,
+    site: str | None,
+    error_line: int,
+    column: int,
+    message: str,
+    game: str | None = None,
+    table: str | None = None,
+    when: str | None = None,
+    zone: str | None = None,
+) -> Verdict:
+    """The verdict of a hand that does not parse: one PARSE_ERROR, no pots.
+    Its table and time, when they can be read, place it in its table's chain,
+    which it breaks."""
+    return Verdict(
+        file=file,
+        line=line,
+        hand_id=hand_id,
+        site=site,
+        game=game,
+        violations=(Violation("PARSE_ERROR", error_line, message, column),),
+        pots=None,
+        payouts=None,
+        net=None,
+        table=table,
+        when=when,
+        zone=zone,
+    )
