@@ -212,10 +212,14 @@ class Importer:
     # ------------------------------------------------------------ running
 
     def _results(self, tasks: Iterator[Task]) -> Iterator[Result]:
-        """Results in task order, at most two per worker in flight."""
+        return self.map(process, tasks)
+
+    def map(self, fn: Callable[[Any], Result], tasks: Iterable[Any]) -> Iterator[Result]:
+        """``fn`` over tasks in the workers; results in task order, at most
+        two per worker in flight (memory stays flat, writes stay in order)."""
         if self.workers == 1:
             for t in tasks:
-                yield process(t)
+                yield fn(t)
             return
         if self.pool is None:
             # spawn, not fork: the parent holds DuckDB's threads
@@ -223,7 +227,7 @@ class Importer:
             self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
         window: deque[Future[Result]] = deque()
         for t in tasks:
-            window.append(self.pool.submit(process, t))
+            window.append(self.pool.submit(fn, t))
             if len(window) >= 2 * self.workers:
                 yield window.popleft().result()
         while window:

@@ -127,8 +127,11 @@ def process(task: Task) -> Result:
     return result
 
 
-def _one(run: Run, task: Task, batch: Batch, result: Result, version: str, failed) -> None:  # type: ignore[no-untyped-def]
+def _one(  # type: ignore[no-untyped-def]
+    run: Run, task: Task, batch: Batch, result: Result, version: str, failed, file=None
+) -> None:
     result.runs += 1
+    name = task.name if file is None else file
     raw = run.raw
     digest = content_hash(raw)
     if digest in task.known:
@@ -139,6 +142,30 @@ def _one(run: Run, task: Task, batch: Batch, result: Result, version: str, faile
         batch.add_reject(record, failed(record), digest)
         return
     trace: list[LineState] = []
-    verdict = validate(record.hand, task.name, trace)
-    batch.add_hand(record.hand, verdict, trace, record.raw, digest, task.name, version)
+    verdict = validate(record.hand, name, trace)
+    batch.add_hand(record.hand, verdict, trace, record.raw, digest, name, version)
 
+
+
+@dataclass(frozen=True, slots=True)
+class TextTask:
+    """Stored hands to judge again (``hh import --revalidate``): their file,
+    first line and raw text."""
+
+    texts: tuple[tuple[str | None, int, str], ...]
+    hh_version: str = ""
+
+
+def process_texts(task: TextTask) -> Result:
+    """Parse and judge stored raw texts again: the same batch as an import
+    of them would give (a text that no longer parses becomes a reject)."""
+    from hh.cli import _failed
+
+    result = Result(Task(Chunk(""), ""))
+    batch = Batch()
+    version = task.hh_version or hh_version()
+    for file, line, raw in task.texts:
+        run = Run(file, line, raw.split("\n"), [])
+        _one(run, result.task, batch, result, version, _failed, file)
+    result.tables = batch.tables()
+    return result

@@ -12,6 +12,9 @@ a crash between the two.
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +136,17 @@ def _concat(results: Sequence[Result]) -> dict[str, pa.Table]:
     }
 
 
+def _after_commit() -> None:
+    """Test hook: with HH_IMPORT_PAUSE_AFTER_COMMIT=seconds, say so on stderr
+    and pause after each commit, so a test can kill the import right after
+    its first commit (the crash-safety test)."""
+    pause = os.environ.get("HH_IMPORT_PAUSE_AFTER_COMMIT")
+    if pause:
+        sys.stderr.write("hh-import: committed\n")
+        sys.stderr.flush()
+        time.sleep(float(pause))
+
+
 class Writer:
     """Appends batches to an open DuckDB connection (this process only)."""
 
@@ -140,16 +154,20 @@ class Writer:
         self.con = con
         self.run = run
 
-    def write(self, results: Sequence[Result], files: Sequence[FileRow] = ()) -> Counts:
+    def write(
+        self, results: Sequence[Result], files: Sequence[FileRow] = (), own: bool = True
+    ) -> Counts:
         """Store a group of results and the files they complete, in one
-        transaction; return what was imported, skipped and rejected."""
+        transaction (``own``: the writer's, else the caller's); return what
+        was imported, skipped and rejected."""
         con = self.con
         counts = Counts()
         for r in results:
             counts.hands += r.runs
             counts.duplicates += r.known
         tables = _concat(results)
-        con.execute("BEGIN TRANSACTION")
+        if own:
+            con.execute("BEGIN TRANSACTION")
         try:
             for t in TABLES:
                 con.register(f"b_{t}", tables[t])
@@ -190,9 +208,12 @@ class Writer:
             )
             if files:
                 self._files(files)
-            con.execute("COMMIT")
+            if own:
+                con.execute("COMMIT")
+                _after_commit()
         except BaseException:
-            con.execute("ROLLBACK")
+            if own:
+                con.execute("ROLLBACK")
             raise
         finally:
             for t in (*TABLES, "drops"):
