@@ -141,7 +141,9 @@ class Importer:
     ) -> None:
         self.con = con
         self.workers = max(1, workers)
-        self.chunk_bytes = chunk_bytes
+        # overrides for tests (many small commits, files cut in several chunks)
+        self.chunk_bytes = int(os.environ.get("HH_IMPORT_CHUNK_BYTES", chunk_bytes))
+        self.group_hands = int(os.environ.get("HH_IMPORT_GROUP_HANDS", GROUP_HANDS))
         self.version = hh_version()
         row = con.execute("SELECT coalesce(max(import_run), 0) + 1 FROM imports").fetchall()
         self.run = int(row[0][0])
@@ -302,7 +304,7 @@ class Importer:
                 files.append(self._file_row(plan, r, runs[plan.name]))
             else:  # committed in part: a rerun must look for what is stored
                 files.append(FileRow(plan.name, None, None, None, None, "partial"))
-            if hands >= GROUP_HANDS or (r.task.last and r.task.tail):
+            if hands >= self.group_hands or (r.task.last and r.task.tail):
                 flush()
             if progress is not None:
                 progress(done_bytes, done_files, self.counts.hands + sum(x.runs for x in group))
