@@ -136,26 +136,36 @@ def run_import(
         futures = client.map(
             _write_chunk, tasks, url=url, run=committer.run, imported_at=now, pure=False
         )
-        by_key = {f.key: t for f, t in zip(futures, tasks, strict=True)}
+        order = {f.key: k for k, f in enumerate(futures)}
+        ready: dict[int, Written | None] = {}  # finished, waiting for their turn
+        turn = 0
         bar, tick = _bar(progress, len(tasks))
         try:
             for future in as_completed(futures):
-                task = by_key[future.key]
+                k = order[future.key]
+                task = tasks[k]
                 try:
-                    written: Written = future.result()
+                    written: Written | None = future.result()
                 except Exception as e:  # a task Dask gave up on (KilledWorker, an error)
                     summary.left.append(f"{_describe(task)}: {type(e).__name__}: {e}")
-                    tick(0)
-                    continue
-                if written.error:
+                    written = None
+                if written is not None and written.error:
                     summary.left.append(f"{_describe(task)}: {written.error}")
-                    tick(0)
-                    continue
-                got = committer.commit(written)
-                counts.add(got)
-                if on_commit is not None:
-                    on_commit(written)
-                tick(got.hands)
+                    written = None
+                ready[k] = written
+                # commit in input order, as the local import writes: the first
+                # of two hands with one key is the same one in both
+                while turn in ready:
+                    done = ready.pop(turn)
+                    turn += 1
+                    if done is None:
+                        tick(0)
+                        continue
+                    got = committer.commit(done)
+                    counts.add(got)
+                    if on_commit is not None:
+                        on_commit(done)
+                    tick(got.hands)
         finally:
             if bar is not None:
                 bar.stop()

@@ -346,10 +346,10 @@ class Committer:
             counts.rejected += w.rejects.num_rows if w.rejects is not None else 0
             parts = list(w.parts)
             conflict_part: list[Part] = []
+            if drops.num_rows - n_same:  # before the rows are dropped from the parts
+                conflict_part = self._conflicts(w, drops)
             if drops.num_rows:
                 parts = self._drop_rows(parts, drops.column("_ord"))
-            if drops.num_rows - n_same:
-                conflict_part = self._conflicts(w, drops)
             stored = con.sql(
                 "SELECT site, hand_id, content_hash, file, line, 'hand' AS kind FROM b_hands "
                 "WHERE _ord NOT IN (SELECT _ord FROM b_drops)"
@@ -439,7 +439,8 @@ class Committer:
             tmp = lake.path(p.path + TMP)
             with lake.fs.open(tmp, "rb") as f:
                 tab = pq.read_table(f)
-            kept = tab.filter(pc.invert(pc.is_in(tab.column("_ord"), value_set=ords.combine_chunks())))
+            gone = pc.is_in(tab.column("_ord"), value_set=ords.combine_chunks())
+            kept = tab.filter(pc.invert(gone))
             if kept.num_rows == tab.num_rows:
                 out.append(p)
                 continue
@@ -505,7 +506,8 @@ _CROSS_SCHEMA = pa.schema(
 def _db_columns(con: Any, table: str) -> list[tuple[str, str]]:
     return con.execute(
         "SELECT column_name, data_type FROM information_schema.columns "
-        "WHERE table_name = $t ORDER BY ordinal_position",
+        "WHERE table_name = $t AND table_catalog = current_database() "
+        "AND table_schema = 'main' ORDER BY ordinal_position",
         {"t": table},
     ).fetchall()
 
@@ -572,7 +574,7 @@ def connect(
 
 
 _HANDS_FIX = {
-    "n_violations": "h.n_hand_violations + coalesce(x.n, 0) AS n_violations",
+    "n_violations": "(h.n_hand_violations + coalesce(x.n, 0))::INTEGER AS n_violations",
     "valid": "h.n_hand_violations + coalesce(x.n, 0) = 0 AS valid",
 }
 # the stored hand verdicts plus the cross-hand pass, as the writer's UPDATE does
