@@ -1,0 +1,180 @@
+"""``hh import``: the command, registered through the ``hh.commands`` entry
+point (pyproject.toml). DuckDB, polars and pyarrow are imported inside the
+command, so that ``hh validate`` starts as fast without them."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+
+DEFAULT_DB = "hands.duckdb"
+KEYS = ("files", "hands", "imported", "duplicates", "invalid", "rejected", "conflicts", "seconds")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``import`` to the hh command line."""
+    app.command("import")(import_command)
+
+
+def import_command(
+    paths: list[str] = typer.Argument(  # noqa: B008
+        None, help="Files or folders of hand histories (.gz allowed); - reads stdin."
+    ),
+    db: str = typer.Option(
+        None, "--db", help=f"The DuckDB file (default: $HH_DB, else {DEFAULT_DB})."
+    ),
+    workers: int = typer.Option(
+        0, "--workers", min=0, help="Processes that parse and validate (default: the cores)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as one JSON object."),
+    watch: bool = typer.Option(
+        False, "--watch", help="Keep importing what is appended to the files until Ctrl-C."
+    ),
+    revalidate: bool = typer.Option(
+        False, "--revalidate", help="Re-run the referee on every stored hand, in one transaction."
+    ),
+    quiet: float = typer.Option(
+        2.0, "--quiet", help="--watch: seconds without change after which a last hand is complete."
+    ),
+) -> None:
+    """Import hand histories into DuckDB: parsed, refereed, queryable.
+
+    Every hand lands in `hands` (with its seats, actions, pots, violations
+    and raw text) or in `rejects`; importing the same files again adds
+    nothing. Exit 0 if nothing was rejected or invalid, 1 otherwise, 2 if
+    the command could not run.
+    """
+    from pipelines.importer import ImportFailure, find_files
+
+    path = db or os.environ.get("HH_DB") or DEFAULT_DB
+    n = workers or os.cpu_count() or 1
+    try:
+        if revalidate:
+            if paths:
+                raise ImportFailure("--revalidate takes no paths: it re-judges what is stored")
+            summary = _revalidate(path, n)
+        else:
+            if not paths:
+                raise ImportFailure("nothing to import: give files, folders or -")
+            files = find_files(paths)
+            if watch:
+                if "-" in files:
+                    raise ImportFailure("--watch cannot watch standard input")
+                summary = _watch(path, paths, n, quiet, as_json)
+            else:
+                summary = _import(path, files, n, as_json)
+    except ImportFailure as e:
+        typer.echo(f"hh: {_safe(str(e))}", err=True)
+        raise typer.Exit(2) from None
+    _report(summary, as_json)
+    errors = summary.pop("_errors", None)
+    if errors:
+        raise typer.Exit(2)
+    if summary.get("rejected") or summary.get("invalid") or summary.get("conflicts"):
+        raise typer.Exit(1)
+
+
+def _safe(text: str) -> str:
+    """Untrusted text (paths, names) without terminal control characters."""
+    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
+
+
+def _import(db: str, files: list[str], workers: int, as_json: bool) -> dict[str, Any]:
+    from pipelines.importer import Importer, connect, timed
+
+    clock = timed()
+    con = connect(db)
+    importer = Importer(con, workers)
+    try:
+        total = sum(os.path.getsize(f) for f in files if f != "-" and os.path.exists(f))
+        with _progress(total, len(files)) as step:
+            importer.import_files(files, progress=step)
+        summary: dict[str, Any] = importer.finish()
+        summary["seconds"] = clock()
+        importer.record(summary)
+    finally:
+        importer.close()
+        con.close()
+    for e in importer.errors:
+        typer.echo(f"hh: {_safe(e)}", err=True)
+    if importer.errors:
+        summary["_errors"] = importer.errors
+    return summary
+
+
+def _watch(db: str, paths: list[str], workers: int, quiet: float, as_json: bool) -> dict[str, Any]:
+    from pipelines.watch import watch
+
+    return watch(db, paths, workers, quiet, say=lambda s: typer.echo(_safe(s), err=True))
+
+
+def _revalidate(db: str, workers: int) -> dict[str, Any]:
+    from pipelines.importer import connect, timed
+    from pipelines.revalidate import revalidate
+
+    clock = timed()
+    con = connect(db)
+    try:
+        summary = revalidate(con, workers)
+    finally:
+        con.close()
+    summary["seconds"] = clock()
+    return summary
+
+
+def _report(summary: dict[str, Any], as_json: bool) -> None:
+    shown = {k: summary[k] for k in KEYS if k in summary}
+    if as_json:
+        sys.stdout.write(json.dumps(shown) + "\n")
+        return
+    s = shown
+    lines = [
+        f"files      {s.get('files', 0):>10,}",
+        f"hands      {s.get('hands', 0):>10,}",
+        f"imported   {s.get('imported', 0):>10,}  ({s.get('invalid', 0):,} invalid: "
+        f"violations stored)",
+        f"duplicates {s.get('duplicates', 0):>10,}  (already stored, skipped)",
+        f"rejected   {s.get('rejected', 0):>10,}  (did not parse: raw text in rejects)",
+        f"conflicts  {s.get('conflicts', 0):>10,}  (same id, other text: kept in rejects)",
+        f"seconds    {s.get('seconds', 0):>10.2f}",
+    ]
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+@contextmanager
+def _progress(total_bytes: int, files: int) -> Iterator[Any]:
+    """A rich progress bar on a terminal (files, hands, hands/s, ETA by
+    bytes read); nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    start = time.perf_counter()
+    bar = Progress(
+        TextColumn("importing"),
+        BarColumn(),
+        TextColumn("{task.fields[files]}/{task.fields[of]} files"),
+        TextColumn("{task.fields[hands]:,} hands"),
+        TextColumn("{task.fields[rate]:,.0f} hands/s"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("import", total=max(total_bytes, 1), files=0, of=files, hands=0, rate=0)
+
+        def step(done: int, files_done: int, hands: int) -> None:
+            rate = hands / max(time.perf_counter() - start, 1e-6)
+            bar.update(task, completed=done, files=files_done, hands=hands, rate=rate)
+
+        yield step

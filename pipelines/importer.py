@@ -1,0 +1,374 @@
+"""An import run: sources -> workers (cut, hash, parse, validate, batch) ->
+the one writer in this process -> the cross-hand checks.
+
+Work is split by file and, for big plain files, by byte ranges cut at hand
+boundaries (``hh.sources.chunks``). Results come back in task order through
+a bounded window, so memory stays flat whatever the input's size and the
+database is written in input order: two imports of the same files, or an
+import killed and run again, give the same rows.
+
+What is skipped, cheapest first:
+- a file already imported whole, with the same size and SHA-256: its hands
+  are counted as duplicates without reading them again;
+- a file that only grew (a live session, or a log appended to): read from
+  where the last import stopped;
+- within a file seen before (or half imported when a run was killed): each
+  hand whose SHA-256 is stored for that file's lines is skipped unparsed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hh.sources import Chunk, chunks
+from pipelines import crosshand, schema
+from pipelines.work import Result, Task, hh_version, process
+from pipelines.writer import Counts, FileRow, Writer
+
+SUFFIXES = (".txt", ".log", ".gz")
+CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
+GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
+_HASH_BLOCK = 4 * 1024 * 1024
+
+
+class ImportFailure(Exception):
+    """The import could not run (exit 2): the message says why, for users."""
+
+
+def find_files(paths: Iterable[str]) -> list[str]:
+    """The files to read, in order: a folder gives its *.txt, *.log and *.gz
+    files recursively, sorted; ``-`` is standard input. A missing path fails
+    before anything is read. (The same rules as ``hh validate``'s finder in
+    hh/cli.py; the two should become one.)"""
+    files: list[str] = []
+    for name in paths:
+        if name == "-":
+            files.append(name)
+            continue
+        path = Path(name)
+        if path.is_dir():
+            found = (p for p in path.rglob("*") if p.is_file() and p.name.endswith(SUFFIXES))
+            files.extend(os.path.abspath(p) for p in sorted(found))
+        elif path.exists():
+            files.append(os.path.abspath(name))
+        else:
+            raise ImportFailure(f"no such file or folder: {name}")
+    return files
+
+
+def connect(db: str) -> Any:
+    """Open (or create) the database, failing at once, with a message, when
+    another process holds it."""
+    import duckdb
+
+    try:
+        con = duckdb.connect(db)
+    except duckdb.IOException as e:
+        text = str(e)
+        if "lock" in text.lower():
+            holder = ""
+            if "PID" in text:
+                holder = " (" + text[text.index("PID") :].split(")")[0].rstrip(".") + ")"
+            raise ImportFailure(
+                f"the database {db} is in use by another process{holder}: wait for it to "
+                f"finish, or import into another file with --db"
+            ) from None
+        raise ImportFailure(f"cannot open the database {db}: {text}") from None
+    except duckdb.Error as e:
+        raise ImportFailure(f"cannot open the database {db}: {e}") from None
+    try:
+        schema.ensure(con)
+    except schema.SchemaError as e:
+        con.close()
+        raise ImportFailure(f"{db}: {e}") from None
+    except Exception as e:  # not a DuckDB file, or a damaged one
+        con.close()
+        raise ImportFailure(f"cannot use the database {db}: {e}") from None
+    return con
+
+
+def _sha256(path: str, size: int | None = None) -> str:
+    """SHA-256 of the file's first ``size`` bytes (all of it: None)."""
+    h = hashlib.sha256()
+    left = size
+    with open(path, "rb") as f:
+        while left is None or left > 0:
+            block = f.read(_HASH_BLOCK if left is None else min(_HASH_BLOCK, left))
+            if not block:
+                break
+            h.update(block)
+            if left is not None:
+                left -= len(block)
+    return h.hexdigest()
+
+
+@dataclass
+class _Plan:
+    """What to read of one file."""
+
+    name: str  # as stored: absolute path, or "-"
+    path: str  # where to read it (a spooled copy for standard input)
+    chunks: list[Chunk]
+    sha256: str | None  # of the whole file, when it is read to its end
+    size: int
+    before: int = 0  # hands counted by earlier imports (a file read from where it stopped)
+
+
+ProgressFn = Callable[[int, int, int], None]  # (bytes done, files done, hands done)
+
+
+class Importer:
+    """Runs imports against one open database (several, for --watch)."""
+
+    def __init__(
+        self,
+        con: Any,
+        workers: int = 1,
+        command: str = "import",
+        chunk_bytes: int = CHUNK_BYTES,
+    ) -> None:
+        self.con = con
+        self.workers = max(1, workers)
+        # overrides for tests (many small commits, files cut in several chunks)
+        self.chunk_bytes = int(os.environ.get("HH_IMPORT_CHUNK_BYTES", chunk_bytes))
+        self.group_hands = int(os.environ.get("HH_IMPORT_GROUP_HANDS", GROUP_HANDS))
+        self.version = hh_version()
+        row = con.execute("SELECT coalesce(max(import_run), 0) + 1 FROM imports").fetchall()
+        self.run = int(row[0][0])
+        con.execute(
+            "INSERT INTO imports (import_run, started_at, hh_version, command) "
+            "VALUES (?, now()::TIMESTAMP, ?, ?)",
+            [self.run, self.version, command],
+        )
+        self.writer = Writer(con, self.run)
+        self.pool: ProcessPoolExecutor | None = None
+        self.errors: list[str] = []
+        self.counts = Counts()
+
+    # ------------------------------------------------------------ planning
+
+    def _stored(self, name: str) -> tuple[Any, ...] | None:
+        rows = self.con.execute(
+            "SELECT sha256, size, lines, hands, status FROM files WHERE path = ?", [name]
+        ).fetchall()
+        return rows[0] if rows else None
+
+    def plan(self, name: str, path: str, tail: bool) -> _Plan | None:
+        """What to read of a file; None when it is known whole (counted here)."""
+        size = os.path.getsize(path)
+        row = self._stored(name)
+        if row is not None:
+            sha, done_size, lines, hands, status = row
+            if status == "done" and done_size == size and sha == _sha256(path):
+                self.counts.files += 1
+                self.counts.hands += hands or 0
+                self.counts.duplicates += hands or 0
+                return None
+            if (
+                sha is not None
+                and done_size is not None
+                and lines is not None
+                and 0 < done_size <= size
+                and sha == _sha256(path, done_size)
+            ):  # it grew: read from where the last import stopped
+                rest = Chunk(path, done_size, None, lines + 1)
+                whole = None if tail else _sha256(path)
+                return _Plan(name, path, [rest], whole, size, hands or 0)
+        parts = chunks(path, self.chunk_bytes)
+        return _Plan(name, path, parts, None if tail else _sha256(path), size)
+
+    def _known(self, name: str, first: int, end: int | None) -> frozenset[str]:
+        """Content hashes stored for lines [first, end) of a file."""
+        hi = end if end is not None else 2**31 - 1
+        rows = self.con.execute(
+            "SELECT content_hash FROM hands WHERE file = $f AND line >= $lo AND line < $hi "
+            "UNION ALL SELECT content_hash FROM rejects "
+            "WHERE file = $f AND line >= $lo AND line < $hi",
+            {"f": name, "lo": first, "hi": hi},
+        ).fetchall()
+        return frozenset(r[0] for r in rows)
+
+    def _tasks(self, plans: list[_Plan], tail: bool) -> Iterator[Task]:
+        seq = 0
+        for plan in plans:
+            seen = self._stored(plan.name) is not None
+            for k, c in enumerate(plan.chunks):
+                last = k + 1 == len(plan.chunks)
+                end = None if last else plan.chunks[k + 1].first_line
+                known = self._known(plan.name, c.first_line, end) if seen else frozenset()
+                yield Task(c, plan.name, known, tail and last, self.version, seq, last)
+                seq += 1
+
+    # ------------------------------------------------------------ running
+
+    def _results(self, tasks: Iterator[Task]) -> Iterator[Result]:
+        return self.map(process, tasks)
+
+    def map(self, fn: Callable[[Any], Result], tasks: Iterable[Any]) -> Iterator[Result]:
+        """``fn`` over tasks in the workers; results in task order, at most
+        two per worker in flight (memory stays flat, writes stay in order)."""
+        if self.workers == 1:
+            for t in tasks:
+                yield fn(t)
+            return
+        if self.pool is None:
+            # spawn, not fork: the parent holds DuckDB's threads
+            ctx = multiprocessing.get_context("spawn")
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
+        window: deque[Future[Result]] = deque()
+        for t in tasks:
+            window.append(self.pool.submit(fn, t))
+            if len(window) >= 2 * self.workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()
+
+    def import_files(
+        self, files: list[str], tail: bool = False, progress: ProgressFn | None = None
+    ) -> Counts:
+        """Import files (``-``: standard input); return this call's counts."""
+        before = Counts()
+        before.add(self.counts)
+        spooled: list[str] = []
+        try:
+            plans: list[_Plan] = []
+            for name in files:
+                path = name
+                if name == "-":
+                    path = _spool_stdin()
+                    spooled.append(path)
+                try:
+                    plan = self.plan(name, path, tail)
+                except OSError as e:
+                    self._unreadable(name, e)
+                    continue
+                if plan is not None:
+                    plans.append(plan)
+            self._run(plans, tail, progress)
+        finally:
+            for p in spooled:
+                os.unlink(p)
+        out = Counts()
+        out.add(self.counts)
+        for field in vars(out):
+            setattr(out, field, getattr(out, field) - getattr(before, field))
+        return out
+
+    def _unreadable(self, name: str, e: OSError) -> None:
+        message = f"cannot read {name}: {e.strerror or e}"
+        self.errors.append(message)
+        self.writer.write([], [FileRow(name, None, None, None, None, "error", message)])
+
+    def _run(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None) -> None:
+        by_name = {p.name: p for p in plans}
+        runs: dict[str, int] = {}
+        group: list[Result] = []
+        files: list[FileRow] = []
+        hands = 0
+        done_bytes = 0
+        done_files = 0
+
+        def flush() -> None:
+            nonlocal group, files, hands
+            if group or files:
+                self.counts.add(self.writer.write(group, _last_per_path(files)))
+            group, files, hands = [], [], 0
+
+        for r in self._results(self._tasks(plans, tail)):
+            plan = by_name[r.task.name]
+            if r.error is not None:
+                self.errors.append(r.error)
+                files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
+                flush()
+                continue
+            runs[plan.name] = runs.get(plan.name, 0) + r.runs
+            group.append(r)
+            hands += r.tables["hands"].num_rows + r.tables["rejects"].num_rows
+            chunk = r.task.chunk
+            done_bytes += (chunk.end if chunk.end is not None else plan.size) - chunk.start
+            if r.task.last:
+                done_files += 1
+                self.counts.files += 1
+                files.append(self._file_row(plan, r, runs[plan.name]))
+            else:  # committed in part: a rerun must look for what is stored
+                files.append(FileRow(plan.name, None, None, None, None, "partial"))
+            if hands >= self.group_hands or (r.task.last and r.task.tail):
+                flush()
+            if progress is not None:
+                progress(done_bytes, done_files, self.counts.hands + sum(x.runs for x in group))
+        flush()
+
+    def _file_row(self, plan: _Plan, r: Result, runs: int) -> FileRow:
+        hands = plan.before + runs
+        if r.end is not None:  # a file still being written: what was read of it
+            assert r.end_line is not None
+            return FileRow(
+                plan.name, _sha256(plan.path, r.end), r.end, r.end_line - 1, hands, "partial"
+            )
+        lines = r.task.chunk.first_line - 1 + r.lines
+        return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done")
+
+    # ------------------------------------------------------------ after
+
+    def finish(self) -> dict[str, object]:
+        """Cross-hand checks over the tables touched, then the summary."""
+        crosshand.check(self.con)
+        row = self.con.execute(
+            "SELECT count(*) FROM hands WHERE import_run = ? AND NOT valid", [self.run]
+        ).fetchall()
+        invalid = int(row[0][0])
+        c = self.counts
+        return {
+            "files": c.files,
+            "hands": c.hands,
+            "imported": c.imported,
+            "duplicates": c.duplicates,
+            "invalid": invalid,
+            "rejected": c.rejected,
+            "conflicts": c.conflicts,
+        }
+
+    def record(self, summary: dict[str, object]) -> None:
+        import json
+
+        self.con.execute(
+            "UPDATE imports SET finished_at = now()::TIMESTAMP, summary = ? WHERE import_run = ?",
+            [json.dumps(summary), self.run],
+        )
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+
+
+def _last_per_path(rows: list[FileRow]) -> list[FileRow]:
+    out: dict[str, FileRow] = {}
+    for r in rows:
+        out[r.path] = r
+    return list(out.values())
+
+
+def _spool_stdin() -> str:
+    """Standard input copied to a temporary file, so it is read like one."""
+    fd, path = tempfile.mkstemp(prefix="hh-stdin-", suffix=".txt")
+    with os.fdopen(fd, "wb") as out:
+        shutil.copyfileobj(sys.stdin.buffer, out, 1024 * 1024)
+    return path
+
+
+def timed() -> Callable[[], float]:
+    start = time.perf_counter()
+    return lambda: round(time.perf_counter() - start, 3)

@@ -1,0 +1,171 @@
+"""The per-chunk work: cut, hash, parse, validate, build the batch.
+
+:func:`process` is a pure function of its :class:`Task` (a byte range of a
+file, the content hashes already stored for it, the hh version): it reads
+the file and returns Arrow tables, touching no database. The import runs it
+in a process pool and hands the result to the one writer; the lake can run
+the same function anywhere (a Dask task).
+
+A run whose SHA-256 is already known is counted and skipped before it is
+parsed: re-importing a file costs a hash per hand, not a parse.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+from hh.parse import Run, lines_of_stream, parse_run, split_runs
+from hh.sources import Chunk, is_compressed
+from hh.validate import LineState, validate
+from pipelines.rows import Batch, content_hash
+
+
+def hh_version() -> str:
+    """The version that judges, with the build: the compiled referee (make
+    fast) is the same source, but a verdict should say which one gave it."""
+    import hh.validate
+
+    compiled = not (hh.validate.__file__ or "").endswith(".py")
+    return hh.__version__ + ("+mypyc" if compiled else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One chunk of one file. ``name`` is the file as stored (absolute path,
+    or ``-`` for standard input); ``known`` the content hashes already in the
+    database for this chunk's lines; ``tail``: the file is still being
+    written, so its last run is held back until more follows it."""
+
+    chunk: Chunk
+    name: str
+    known: frozenset[str] = frozenset()
+    tail: bool = False
+    hh_version: str = ""
+    seq: int = 0  # the task's place in the run (results are written in this order)
+    last: bool = True  # the file's last chunk
+
+
+@dataclass(slots=True)
+class Result:
+    task: Task
+    tables: dict[str, pa.Table] = field(default_factory=dict)
+    runs: int = 0  # hands and rejected runs read (known ones included)
+    known: int = 0  # skipped before parsing: already stored
+    end: int | None = None  # tail: byte offset where the held-back run begins
+    end_line: int | None = None  # tail: its first line (the next line to read)
+    lines: int = 0  # lines read
+    error: str | None = None  # the file could not be read
+
+
+def _byte_lines(chunk: Chunk, offsets: list[int] | None, result: Result) -> Iterator[bytes]:
+    """The chunk's raw lines, counted in ``result.lines``; with ``offsets``,
+    the byte offset of each line is appended to it as the line is read."""
+    with open(chunk.path, "rb") as f:
+        if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
+            with gzip.GzipFile(fileobj=f) as z:
+                for line in z:
+                    result.lines += 1
+                    yield line
+            return
+        f.seek(chunk.start)
+        pos = chunk.start
+        end = chunk.end
+        for line in f:
+            if end is not None and pos >= end:
+                return
+            if offsets is not None:
+                offsets.append(pos)
+            pos += len(line)
+            result.lines += 1
+            yield line
+        if offsets is not None:
+            offsets.append(pos)
+
+
+def _runs(task: Task, offsets: list[int] | None, result: Result) -> Iterator[Run]:
+    chunk = task.chunk
+    source = lines_of_stream(_byte_lines(chunk, offsets, result))
+    return split_runs(source, task.name, chunk.first_line)
+
+
+def process(task: Task) -> Result:
+    """Read one chunk and build its batch (see the module's docstring)."""
+    from hh.cli import _failed  # the verdict hh validate gives an unparseable run
+
+    result = Result(task)
+    batch = Batch()
+    chunk = task.chunk
+    tail = task.tail and not is_compressed(chunk.path)
+    offsets: list[int] | None = [] if tail else None
+    version = task.hh_version or hh_version()
+    pending: Run | None = None
+    try:
+        for run in _runs(task, offsets, result):
+            if pending is not None:
+                _one(pending, task, batch, result, version, _failed)
+            pending = run
+        if pending is not None:
+            if tail and pending.corrupt is None:
+                # a hand still being written: its first line is where to resume
+                assert offsets is not None
+                result.end = offsets[pending.start - chunk.first_line]
+                result.end_line = pending.start
+            else:
+                _one(pending, task, batch, result, version, _failed)
+        elif tail:
+            assert offsets is not None
+            result.end = offsets[-1] if offsets else chunk.start
+            result.end_line = chunk.first_line + max(0, len(offsets) - 1)
+    except OSError as e:
+        result.error = f"cannot read {task.name}: {e.strerror or e}"
+        return result
+    result.tables = batch.tables()
+    return result
+
+
+def _one(  # type: ignore[no-untyped-def]
+    run: Run, task: Task, batch: Batch, result: Result, version: str, failed, file=None
+) -> None:
+    result.runs += 1
+    name = task.name if file is None else file
+    raw = run.raw
+    digest = content_hash(raw)
+    if digest in task.known:
+        result.known += 1
+        return
+    record = parse_run(run)
+    if record.hand is None:
+        batch.add_reject(record, failed(record), digest)
+        return
+    trace: list[LineState] = []
+    verdict = validate(record.hand, name, trace)
+    batch.add_hand(record.hand, verdict, trace, record.raw, digest, name, version)
+
+
+
+@dataclass(frozen=True, slots=True)
+class TextTask:
+    """Stored hands to judge again (``hh import --revalidate``): their file,
+    first line and raw text."""
+
+    texts: tuple[tuple[str | None, int, str], ...]
+    hh_version: str = ""
+
+
+def process_texts(task: TextTask) -> Result:
+    """Parse and judge stored raw texts again: the same batch as an import
+    of them would give (a text that no longer parses becomes a reject)."""
+    from hh.cli import _failed
+
+    result = Result(Task(Chunk(""), ""))
+    batch = Batch()
+    version = task.hh_version or hh_version()
+    for file, line, raw in task.texts:
+        run = Run(file, line, raw.split("\n"), [])
+        _one(run, result.task, batch, result, version, _failed, file)
+    result.tables = batch.tables()
+    return result

@@ -1,0 +1,234 @@
+"""The one writer: batches from the workers into DuckDB, a transaction each.
+
+A batch's Arrow tables are registered with DuckDB and inserted with
+``INSERT ... SELECT`` (never row by row). Inside the same transaction the
+writer tells apart, in SQL, the hands it must not store: a key already held
+with the same text (a duplicate: skipped) or with other text (a conflict:
+kept in ``rejects`` with both locations), also between hands of one batch.
+The tables a batch touches are noted in ``dirty_tables`` in that
+transaction too, so the cross-hand checks that follow can never be lost to
+a crash between the two.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipelines.rows import SCHEMAS, TABLES
+from pipelines.work import Result
+
+
+@dataclass
+class Counts:
+    """What one import did, hand by hand (the summary's numbers)."""
+
+    files: int = 0
+    hands: int = 0  # runs read: hands and rejected runs, duplicates included
+    imported: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    conflicts: int = 0
+
+    def add(self, other: Counts) -> None:
+        self.files += other.files
+        self.hands += other.hands
+        self.imported += other.imported
+        self.duplicates += other.duplicates
+        self.rejected += other.rejected
+        self.conflicts += other.conflicts
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """A file's bookkeeping, written in the transaction of its last batch."""
+
+    path: str
+    sha256: str | None
+    size: int | None
+    lines: int | None
+    hands: int | None
+    status: str  # done, partial, error
+    error: str | None = None
+
+
+_FILES = pa.schema(
+    [
+        ("path", pa.string()),
+        ("sha256", pa.string()),
+        ("size", pa.int64()),
+        ("lines", pa.int64()),
+        ("hands", pa.int32()),
+        ("status", pa.string()),
+        ("error", pa.string()),
+    ]
+)
+
+_DROPS = """
+WITH b AS (SELECT _ord, site, hand_id, content_hash, file, line FROM b_hands),
+stored AS (
+    SELECT b._ord, h.content_hash = b.content_hash AS same,
+           h.file AS other_file, h.line AS other_line
+    FROM b JOIN hands h ON h.site = b.site AND h.hand_id = b.hand_id
+),
+fresh AS (
+    SELECT _ord, content_hash,
+           first_value(_ord) OVER w AS first_ord,
+           first_value(content_hash) OVER w AS first_hash,
+           first_value(file) OVER w AS first_file,
+           first_value(line) OVER w AS first_line
+    FROM b WHERE _ord NOT IN (SELECT _ord FROM stored)
+    WINDOW w AS (PARTITION BY site, hand_id ORDER BY _ord)
+)
+SELECT _ord, same, other_file, other_line FROM stored
+UNION ALL
+SELECT _ord, content_hash = first_hash, first_file, first_line FROM fresh
+WHERE _ord <> first_ord
+"""
+
+_CONFLICTS = """
+INSERT INTO rejects (file, line, raw_text, error, error_line, error_column, kind, site,
+                     hand_id, game, table_name, started_at, content_hash, other_file,
+                     other_line, import_run, imported_at)
+SELECT h.file, h.line, t.raw_text,
+       'hand #' || h.hand_id || CASE WHEN h.site = '' THEN '' ELSE ' of ' || h.site END
+           || ' is already stored with other content ('
+           || coalesce(d.other_file, '-') || ' line ' || d.other_line
+           || '): the same id must be the same hand',
+       h.line, 1, 'conflict', h.site, h.hand_id, h.game, h.table_name, h.started_at,
+       h.content_hash, d.other_file, d.other_line, $run, now()::TIMESTAMP
+FROM b_drops d JOIN b_hands h USING (_ord) JOIN b_hand_text t USING (_ord)
+WHERE NOT d.same
+ORDER BY h._ord
+"""
+
+
+def _columns(table: str) -> str:
+    return ", ".join(c for c in SCHEMAS[table].names if c != "_ord")
+
+
+def _concat(results: Sequence[Result]) -> dict[str, pa.Table]:
+    """One table per name for several results, ``_ord`` made unique."""
+    out: dict[str, list[pa.Table]] = {t: [] for t in TABLES}
+    offset = 0
+    for r in results:
+        if not r.tables:
+            continue
+        n = r.tables["hands"].num_rows + r.tables["rejects"].num_rows
+        for t in TABLES:
+            tab = r.tables[t]
+            if offset and tab.num_rows:
+                k = tab.schema.get_field_index("_ord")
+                shifted = pc.add(tab.column(k), pa.scalar(offset, pa.int32()))
+                tab = tab.set_column(k, "_ord", shifted)
+            out[t].append(tab)
+        offset += n
+    return {
+        t: pa.concat_tables(parts) if parts else SCHEMAS[t].empty_table()
+        for t, parts in out.items()
+    }
+
+
+def _after_commit() -> None:
+    """Test hook: with HH_IMPORT_PAUSE_AFTER_COMMIT=seconds, say so on stderr
+    and pause after each commit, so a test can kill the import right after
+    its first commit (the crash-safety test)."""
+    pause = os.environ.get("HH_IMPORT_PAUSE_AFTER_COMMIT")
+    if pause:
+        sys.stderr.write("hh-import: committed\n")
+        sys.stderr.flush()
+        time.sleep(float(pause))
+
+
+class Writer:
+    """Appends batches to an open DuckDB connection (this process only)."""
+
+    def __init__(self, con: Any, run: int) -> None:
+        self.con = con
+        self.run = run
+
+    def write(
+        self, results: Sequence[Result], files: Sequence[FileRow] = (), own: bool = True
+    ) -> Counts:
+        """Store a group of results and the files they complete, in one
+        transaction (``own``: the writer's, else the caller's); return what
+        was imported, skipped and rejected."""
+        con = self.con
+        counts = Counts()
+        for r in results:
+            counts.hands += r.runs
+            counts.duplicates += r.known
+        tables = _concat(results)
+        if own:
+            con.execute("BEGIN TRANSACTION")
+        try:
+            for t in TABLES:
+                con.register(f"b_{t}", tables[t])
+            drops = con.sql(_DROPS).to_arrow_table()
+            con.register("b_drops", drops)
+            same = drops.column("same")
+            n_same = pc.sum(same).as_py() or 0
+            counts.duplicates += n_same
+            counts.conflicts += drops.num_rows - n_same
+            counts.imported += tables["hands"].num_rows - drops.num_rows
+            counts.rejected += tables["rejects"].num_rows
+            keep = "WHERE _ord NOT IN (SELECT _ord FROM b_drops)"
+            for t in ("hands", "hand_text", "seats", "actions", "pots", "hand_violations"):
+                cols = _columns(t)
+                if t == "hands":
+                    con.execute(
+                        f"INSERT INTO hands ({cols}, import_run) "
+                        f"SELECT {cols}, $run FROM b_hands {keep} ORDER BY _ord",
+                        {"run": self.run},
+                    )
+                else:
+                    con.execute(
+                        f"INSERT INTO {t} ({cols}) SELECT {cols} FROM b_{t} {keep} ORDER BY _ord"
+                    )
+            if drops.num_rows - n_same:
+                con.execute(_CONFLICTS, {"run": self.run})
+            cols = _columns("rejects")
+            con.execute(
+                f"INSERT INTO rejects ({cols}, import_run, imported_at) "
+                f"SELECT {cols}, $run, now()::TIMESTAMP FROM b_rejects ORDER BY _ord",
+                {"run": self.run},
+            )
+            con.execute(
+                f"""INSERT INTO dirty_tables
+                SELECT DISTINCT site, table_name FROM b_hands {keep}
+                UNION SELECT DISTINCT coalesce(site, ''), table_name FROM b_rejects
+                WHERE table_name IS NOT NULL"""
+            )
+            if files:
+                self._files(files)
+            if own:
+                con.execute("COMMIT")
+                _after_commit()
+        except BaseException:
+            if own:
+                con.execute("ROLLBACK")
+            raise
+        finally:
+            for t in (*TABLES, "drops"):
+                con.unregister(f"b_{t}")
+        return counts
+
+    def _files(self, files: Sequence[FileRow]) -> None:
+        rows = pa.Table.from_pylist([vars(f) for f in files], schema=_FILES)
+        self.con.register("b_files", rows)
+        try:
+            self.con.execute("DELETE FROM files WHERE path IN (SELECT path FROM b_files)")
+            self.con.execute(
+                "INSERT INTO files (path, sha256, size, lines, hands, imported_at, status, error) "
+                "SELECT path, sha256, size, lines, hands, now()::TIMESTAMP, status, error "
+                "FROM b_files"
+            )
+        finally:
+            self.con.unregister("b_files")

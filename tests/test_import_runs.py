@@ -1,0 +1,186 @@
+"""hh import across runs and processes: kill -9 then rerun equals a clean
+import, a locked database, a table split over three runs, --watch on a file
+being written, --revalidate, and two workers giving the same rows as one."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+from import_helpers import contents, hh_import, query, referee, session
+
+from hh.model import Game
+
+ENV = {**os.environ, "PYTHONUTF8": "1"}
+
+
+def _logs(tmp: Path) -> Path:
+    folder = tmp / "logs"
+    folder.mkdir()
+    (folder / "a.txt").write_text(session(Game.CHIRIBITO, 30, 11), encoding="utf-8")
+    (folder / "b.txt").write_text(session(Game.ACES, 30, 12), encoding="utf-8")
+    return folder
+
+
+def test_kill_9_after_the_first_commit_then_rerun_equals_a_clean_import(tmp_path: Path) -> None:
+    folder = _logs(tmp_path)
+    clean = tmp_path / "clean.duckdb"
+    hh_import(str(folder), "--db", str(clean), "--workers", "1")
+    db = tmp_path / "crashed.duckdb"
+    env = {**ENV, "HH_IMPORT_PAUSE_AFTER_COMMIT": "60", "HH_IMPORT_GROUP_HANDS": "1",
+           "HH_IMPORT_CHUNK_BYTES": "20000"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(db), "--workers", "1"],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert b"committed" in line, line
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    partial = contents(db)
+    assert 0 < len(partial["hands"]) < len(contents(clean)["hands"])
+    code, s, _ = hh_import(str(folder), "--db", str(db), "--workers", "1")
+    assert s is not None and s["duplicates"] == len(partial["hands"]) and code == 0
+    assert contents(db) == contents(clean)
+
+
+def test_a_locked_database_fails_at_once_with_exit_2(tmp_path: Path) -> None:
+    db = tmp_path / "held.duckdb"
+    duckdb.connect(str(db)).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('held', flush=True); "
+         "time.sleep(60)", str(db)],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
+        log = tmp_path / "a.txt"
+        log.write_text(session(Game.CHIRIBITO, 2, 1), encoding="utf-8")
+        start = time.monotonic()
+        code, s, err = hh_import(str(log), "--db", str(db), "--workers", "1")
+        assert code == 2 and s is None
+        assert "in use by another process" in err and "Traceback" not in err
+        assert time.monotonic() - start < 10
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def _table_in_three_files(tmp: Path) -> list[Path]:
+    """One table's session cut in three files, with a hand missing (stacks
+    and the dealer jump), a seat's chips changed and a hand that does not
+    parse (the chain breaks there)."""
+    hands = session(Game.CALATONE, 24, 21, tables=1).strip("\n").split("\n\n")
+    del hands[7]
+    dealer = re.compile(r"Seat #[0-9]+ is the dealer")
+    hands[10] = dealer.sub(dealer.findall(hands[12])[0], hands[10])
+    hands[12] = hands[12].replace(" in chips)", "5 in chips)", 1)
+    hands[16] = hands[16].replace("*** SUMMARY ***", "*** SUMARY ***")
+    parts = [hands[:6], hands[6:15], hands[15:]]
+    out = []
+    for k, part in enumerate(parts):
+        path = tmp / f"day{k + 1}.txt"
+        path.write_text("\n\n".join(part) + "\n", encoding="utf-8")
+        out.append(path)
+    return out
+
+
+def test_a_table_over_three_runs_is_one_chain(tmp_path: Path) -> None:
+    files = _table_in_three_files(tmp_path)
+    db = str(tmp_path / "h.duckdb")
+    for f in (files[2], files[0], files[1]):  # not even in order
+        hh_import(str(f), "--db", db, "--workers", "1")
+    verdicts = referee([str(f) for f in files])
+    cross = Counter(
+        (v.hand_id, x.code, x.line, x.message)
+        for v in verdicts
+        for x in v.violations
+        if x.code in ("STACK_CARRYOVER", "DEALER_ROTATION")
+    )
+    assert {code for _, code, _, _ in cross} == {"STACK_CARRYOVER", "DEALER_ROTATION"}
+    stored = Counter(query(db, "SELECT hand_id, code, line, message FROM cross_violations"))
+    assert stored == cross
+    valid = dict(query(db, "SELECT hand_id, valid FROM hands"))
+    assert valid == {v.hand_id: v.valid for v in verdicts if v.pots is not None}
+
+
+def test_watch_picks_up_a_file_written_in_pieces(tmp_path: Path) -> None:
+    from pipelines.watch import watch
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    text = session(Game.CHIRIBITO, 10, 31, tables=1)
+    hands = text.strip("\n").split("\n\n")
+    log = folder / "table.txt"
+    log.write_text("\n\n".join(hands[:4]) + "\n\n", encoding="utf-8")
+    db = str(tmp_path / "live.duckdb")
+    stop = threading.Event()
+    seen: list[dict[str, object]] = []
+    out: list[dict[str, object]] = []
+
+    def run() -> None:
+        out.append(watch(db, [str(folder)], 1, quiet=1.5, stop=stop, on_cycle=seen.append))
+
+    def imported() -> int:
+        return int(seen[-1]["imported"]) if seen else -1  # type: ignore[call-overload]
+
+    def wait_for(n: int) -> None:
+        deadline = time.monotonic() + 30
+        while imported() < n and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    try:
+        wait_for(3)
+        assert imported() == 3  # the fourth may still be being written
+        rest = "\n\n".join(hands[4:]) + "\n"
+        cut = len(hands[4]) // 2  # the fifth hand cut in the middle of a line
+        with log.open("a", encoding="utf-8") as f:
+            f.write(rest[:cut])
+            f.flush()
+            time.sleep(0.6)
+            f.write(rest[cut:])
+        wait_for(10)  # the last one once the file has been quiet
+    finally:
+        stop.set()
+        thread.join(30)
+    assert out and out[0]["imported"] == 10 and out[0]["rejected"] == 0
+    assert query(db, "SELECT count(*) FROM hands")[0][0] == 10
+    assert query(db, "SELECT count(*) FROM rejects")[0][0] == 0
+    assert query(db, "SELECT status, hands FROM files") == [("done", 10)]
+
+
+def test_revalidate_and_two_workers(tmp_path: Path) -> None:
+    folder = _logs(tmp_path)
+    one = tmp_path / "one.duckdb"
+    two = tmp_path / "two.duckdb"
+    hh_import(str(folder), "--db", str(one), "--workers", "1")
+    env = {**ENV, "HH_IMPORT_CHUNK_BYTES": "30000"}  # several chunks per file
+    subprocess.run(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(two), "--workers", "2"],
+        env=env, check=False, capture_output=True,
+    )  # fmt: skip
+    assert contents(two) == contents(one)
+    before = contents(one)
+    con = duckdb.connect(str(one))
+    con.execute("DELETE FROM hand_violations")
+    con.execute("UPDATE hands SET valid = false, hh_version = 'old'")
+    con.close()
+    code, s, _ = hh_import("--revalidate", "--db", str(one), "--workers", "1")
+    assert s is not None and s["hands"] == 60 and s["imported"] == 60 and code == 0
+    assert contents(one) == before
