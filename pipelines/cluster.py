@@ -68,11 +68,13 @@ def _describe(task: Task) -> str:
 
 
 def plan(files: Sequence[str], committer: Committer, chunk_bytes: int = CHUNK_BYTES
-         ) -> tuple[list[Task], int]:
-    """The tasks of a run, and how many chunks earlier runs committed."""
+         ) -> tuple[list[Task], int, int]:
+    """The tasks of a run, how many chunks earlier runs committed and the
+    hands those chunks held."""
     version = hh_version()
     tasks = []
     skipped = 0
+    seen = 0
     for name in files:
         path = os.path.abspath(name)
         cut = chunks(path, chunk_bytes)
@@ -80,12 +82,13 @@ def plan(files: Sequence[str], committer: Committer, chunk_bytes: int = CHUNK_BY
             task = Task(chunk, path, hh_version=version, seq=len(tasks), last=k == len(cut) - 1)
             if committer.is_done(task):
                 skipped += 1
+                seen += committer.runs_of.get((path, chunk.start, chunk.end), 0)
                 continue
             known = committer.known(path)
             if known:
                 task = Task(chunk, path, known, hh_version=version, seq=task.seq, last=task.last)
             tasks.append(task)
-    return tasks, skipped
+    return tasks, skipped, seen
 
 
 def local_cluster(workers: int | None = None) -> Any:
@@ -120,9 +123,9 @@ def run_import(
     lake.fs.makedirs(lake.root, exist_ok=True)
     lake.sweep()
     committer = Committer(lake, next_run(lake.entries()))
-    tasks, skipped = plan(files, committer, chunk_bytes)
+    tasks, skipped, seen = plan(files, committer, chunk_bytes)
     summary = Summary(files=len(files), skipped_chunks=skipped)
-    counts = Counts()
+    counts = Counts(hands=seen, duplicates=seen)
     own_cluster = None
     own_client = None
     if client is None:

@@ -307,6 +307,12 @@ class Committer:
             (e["input"]["size"], e["input"]["mtime_ns"])
             for e in entries
         }
+        # hands read by the last commit of each chunk: a skipped chunk's
+        # hands are counted as seen and duplicate, as the local re-import does
+        self.runs_of = {
+            (e["chunk"]["path"], e["chunk"]["start"], e["chunk"]["end"]): e["counts"]["hands"]
+            for e in entries
+        }
 
     def is_done(self, task: Task) -> bool:
         """The chunk was committed and its file has not changed since."""
