@@ -21,6 +21,7 @@ import argparse
 import datetime as dt
 import importlib
 import importlib.util
+import inspect
 import json
 import os
 import platform
@@ -52,10 +53,21 @@ _MARK = "@@rows@@"
 def _child(name: str, quick: bool) -> None:
     """In the child process: run one module, print its rows as JSON."""
     module = importlib.import_module(name)
+    if "quick" not in inspect.signature(module.run).parameters:
+        # a module that prints its own figures: shown, not in the table
+        module.run()
+        print(_MARK + "[]", flush=True)
+        return
     rows = module.run(quick=quick)
     if not isinstance(rows, list):
         raise SystemExit(f"{name}.run() must return a list of benchmarks.rows.Row")
     print(_MARK + json.dumps([r.to_json() for r in rows]), flush=True)
+
+
+def _gives_rows(name: str) -> bool:
+    """Whether a module has the row interface (``run(quick=...)``)."""
+    module = importlib.import_module(name)
+    return "quick" in inspect.signature(module.run).parameters
 
 
 def _collect(command: list[str], label: str) -> tuple[list[Row], str | None]:
@@ -70,7 +82,7 @@ def _collect(command: list[str], label: str) -> tuple[list[Row], str | None]:
             rows = [Row.from_json(d) for d in json.loads(line[len(_MARK) :])]
         else:
             print(line, file=sys.stderr)
-    if proc.returncode != 0 or not rows:
+    if proc.returncode != 0:
         return rows, f"{label} failed (exit {proc.returncode})"
     return rows, None
 
@@ -184,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
         if importlib.util.find_spec(name) is None:
             notes.append(f"{name}: not present, skipped")
             continue
+        if not _gives_rows(name):
+            if args.quick:
+                notes.append(f"{name}: prints its own figures (no rows), skipped with --quick")
+                continue
+            notes.append(f"{name}: printed its own figures above (its run() gives no rows)")
         got, error = _collect(
             [sys.executable, "-m", "benchmarks", "--module", name, *quick], name
         )

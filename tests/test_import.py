@@ -55,7 +55,9 @@ def test_rows_are_the_referees_verdicts(mixed: tuple[Path, Path, dict]) -> None:
     stored = Counter(
         query(db, "SELECT hand_id, code, line, message FROM violations WHERE NOT unchecked")
     )
-    expected = Counter((v.hand_id, x.code, x.line, x.message) for v in verdicts for x in v.violations)
+    expected = Counter(
+        (v.hand_id, x.code, x.line, x.message) for v in verdicts for x in v.violations
+    )
     assert stored == expected
     unchecked = Counter(query(db, "SELECT hand_id, code, line FROM violations WHERE unchecked"))
     assert unchecked == Counter((v.hand_id, x.code, x.line) for v in verdicts for x in v.unchecked)
@@ -77,7 +79,7 @@ def test_rows_are_the_referees_verdicts(mixed: tuple[Path, Path, dict]) -> None:
         (v.hand_id, p.amount, p.eligible, p.winners) for v in verdicts for p in v.pots or ()
     )
     hero = query(db, "SELECT count(*), sum(n_unchecked) FROM hands WHERE hero_view")[0]
-    seen = [r for r in parse_file(folder / "sub" / "hero.txt") if "Dealt" in r.raw and "??" in r.raw]
+    seen = [r for r in parse_file(folder / "sub" / "hero.txt") if "??" in r.raw]
     assert hero[0] == len(seen) > 1 and hero[1] > 0
 
 
@@ -146,7 +148,7 @@ def test_conflict_is_kept_with_both_locations(tmp_path: Path) -> None:
     a = tmp_path / "a.txt"
     b = tmp_path / "b.txt"
     a.write_text(EX_CHIRIBITO.text + "\n", encoding="utf-8")
-    other = EX_CHIRIBITO.text.replace("Seat 3: Marta (1000 in chips)", "Seat 3: Marta (900 in chips)")
+    other = EX_CHIRIBITO.text.replace("Marta (1000 in chips)", "Marta (900 in chips)")
     b.write_text(EX_CHIRIBITO.text + "\n\n" + other + "\n", encoding="utf-8")
     db = str(tmp_path / "h.duckdb")
     hh_import(str(a), "--db", db, "--workers", "1")
