@@ -134,10 +134,18 @@ def run(quick: bool = False) -> list[Row]:
         chunk = max(64_000, sum(os.path.getsize(f) for f in files) // 16)
         print(f"{time.perf_counter() - t0:.1f} s: inputs", file=sys.stderr)
         with PeakMemory() as peak:
+            local1 = _local(files, str(folder / "local1.duckdb"), 1)
+        rows.append(Row("lake.local.w1", f"local import into DuckDB, 1 worker ({n:,} hands)",
+                        n / local1, "hands/s", None, peak.mb))
+        with PeakMemory() as peak:
             local = _local(files, str(folder / "local.duckdb"), 2)
         base = "lake.local.w2"
-        rows.append(Row(base, f"local import, 2 workers ({n:,} hands, same input as Dask)",
-                        n / local, "hands/s", None, peak.mb))
+        rows.append(Row(base, f"local import into DuckDB, 2 workers ({n:,} hands)",
+                        n / local, "hands/s", "lake.local.w1", peak.mb))
+        with PeakMemory() as peak:
+            again = _local(files, str(folder / "local.duckdb"), 2)
+        rows.append(Row("lake.local.again", "re-import of the same files (all duplicates)",
+                        n / again, "hands/s", base, peak.mb))
         print(f"{time.perf_counter() - t0:.1f} s: local import", file=sys.stderr)
         for w in (2,) if quick else (1, 2):
             took, mb, imported = _dask(files, str(folder / f"lake{w}"), w, chunk)
