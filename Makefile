@@ -51,9 +51,9 @@ test-fast: $(FAST_STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m hh.demo
 
+# One table (also written to BENCHMARKS.md); QUICK=1: small inputs, under 2 minutes.
 bench: $(STAMP) $(FAST_STAMP)
-	$(BIN)/python -m benchmarks
-	$(FAST)/bin/python benchmarks/bench_validate.py --label "compiled with mypyc (make fast)"
+	$(BIN)/python -m benchmarks $(if $(QUICK),--quick)
 
 # Re-pin after changing dependencies in pyproject.toml.
 lock:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from pokerkit import StandardHighHand
 
+from benchmarks.rows import PeakMemory, Row
 from hh.cards import FRENCH_52, JOKER, SPANISH_28
 from hh.evaluate import evaluator_for
 from hh.evaluate._tables import STANDARD_ORDER, french_tables
@@ -28,13 +29,14 @@ POKERKIT_HANDS = 300
 REPEATS = 5
 
 
-def _rate(call: Callable[[], None], count: int, repeats: int = REPEATS) -> float:
+def _rate(call: Callable[[], None], count: int, repeats: int = REPEATS) -> tuple[float, float]:
     rates = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates)
+    with PeakMemory() as peak:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            call()
+            rates.append(count / (time.perf_counter() - start))
+    return statistics.median(rates), peak.mb
 
 
 def _build_time(build: Callable[[], object]) -> float:
@@ -43,15 +45,18 @@ def _build_time(build: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def _deal(rng: random.Random, deck: Sequence[str], sizes: tuple[int, int]) -> list[tuple]:
+def _deal(
+    rng: random.Random, deck: Sequence[str], sizes: tuple[int, int], hands: int
+) -> list[tuple]:
     out = []
-    for _ in range(HANDS):
+    for _ in range(hands):
         cards = rng.sample(deck, sizes[0] + sizes[1])
         out.append((tuple(cards[: sizes[0]]), tuple(cards[sizes[0] :])))
     return out
 
 
-def run() -> None:
+def run(quick: bool = False) -> list[Row]:
+    n = HANDS // 4 if quick else HANDS
     builds = {
         "Chiribito tables": _build_time(chiribito_tables.__wrapped__),
         "French tables (52 cards)": _build_time(
@@ -59,20 +64,22 @@ def run() -> None:
         ),
         "Joker tables (ASF)": _build_time(joker_tables.__wrapped__),
     }
-    for name, seconds in builds.items():
-        print(f"build {name:<28} {seconds:6.3f} s")
+    rows = [
+        Row(f"eval.build.{k}", f"evaluator tables build: {name}", seconds, "s")
+        for k, (name, seconds) in enumerate(builds.items())
+    ]
 
     rng = random.Random(SEED)
     chiribito = evaluator_for("chiribito")
     calatone = evaluator_for("calatone")
     aces = evaluator_for("aces-straights-flushes")
-    showdowns = _deal(rng, SPANISH_28.cards, (2, 5))
-    sevens = [own + rest for own, rest in _deal(rng, FRENCH_52.cards, (7, 0))]
-    sixes = [own for own, _ in _deal(rng, FRENCH_52.cards, (6, 0))]
+    showdowns = _deal(rng, SPANISH_28.cards, (2, 5), n)
+    sevens = [own + rest for own, rest in _deal(rng, FRENCH_52.cards, (7, 0), n)]
+    sixes = [own for own, _ in _deal(rng, FRENCH_52.cards, (6, 0), n)]
     joker = (JOKER,)
     pk_hands = [
         ("".join(own), "".join(board))
-        for own, board in _deal(rng, FRENCH_52.cards, (2, 5))[:POKERKIT_HANDS]
+        for own, board in _deal(rng, FRENCH_52.cards, (2, 5), POKERKIT_HANDS)
     ]
 
     def bench_chiribito() -> None:
@@ -95,12 +102,15 @@ def run() -> None:
         for hole, board in pk_hands:
             from_game(hole, board)
 
-    pokerkit = _rate(bench_pokerkit, POKERKIT_HANDS, repeats=3)
-    rows = [
-        ("Chiribito showdown (2 + 5)", _rate(bench_chiribito, HANDS)),
-        ("Calatone 7 cards", _rate(bench_calatone, HANDS)),
-        ("ASF 6 + joker", _rate(bench_aces, HANDS)),
-        ("pokerkit 7-card standard", pokerkit),
-    ]
-    for name, rate in rows:
-        print(f"{name:<28} {rate:>12,.0f} /s   {rate / pokerkit:7.1f} x pokerkit")
+    pk, pk_mb = _rate(bench_pokerkit, POKERKIT_HANDS, repeats=3)
+    base = "eval.pokerkit"
+    rows.append(Row(base, "evaluate: pokerkit 7-card standard high hand", pk, "hands/s",
+                    None, pk_mb))
+    for key, what, call in (
+        ("chiribito", "evaluate: Chiribito showdown (2 + 5 cards)", bench_chiribito),
+        ("calatone", "evaluate: Calatone 7 cards", bench_calatone),
+        ("aces", "evaluate: Aces Straights and Flushes 6 + joker", bench_aces),
+    ):
+        r, mb = _rate(call, n)
+        rows.append(Row(f"eval.{key}", what, r, "hands/s", base, mb))
+    return rows

@@ -14,14 +14,12 @@ and is not comparable to parsing.
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from lark import Lark
 from pokerkit import HandHistory
 
+from benchmarks.rows import Row, rate, seconds
 from hh.parse import _cache_path, _HandBuilder, _LineLexer, grammar_text, parse_hand, parse_text
 from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
@@ -82,24 +80,6 @@ players = ["Dario", "Elena", "Fabio"]
 """
 
 
-def _rate(call: Callable[[], object], count: int, repeats: int = REPEATS) -> float:
-    rates = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates)
-
-
-def _seconds(call: Callable[[], object], repeats: int = 3) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def _build(cache: str | bool) -> Lark:
     text = grammar_text()
     return Lark(
@@ -123,10 +103,12 @@ def _phh_replay(texts: list[str]) -> None:
             pass
 
 
-def run() -> None:
+def run(quick: bool = False) -> list[Row]:
+    n = HANDS // 3 if quick else HANDS
+    repeats = 3 if quick else REPEATS
     names = ("chiribito.txt", "aces-straights-flushes.txt", "calatone.txt")
     bases = [parse_hand((EXAMPLES / name).read_text(encoding="utf-8")) for name in names]
-    hands = list(variants(bases, HANDS, seed=2026))
+    hands = list(variants(bases, n, seed=2026))
     texts = [write_hand(h) for h in hands]
     whole = write_hands(hands)
     lines = sum(t.count("\n") + 1 for t in texts) / len(texts)
@@ -134,29 +116,29 @@ def run() -> None:
 
     cache = _cache_path(grammar_text())
     _build(cache)  # make sure the cache file exists
-    cold = _seconds(lambda: _build(False))
-    warm = _seconds(lambda: _build(cache)) if cache else float("nan")
+    cold, cold_mb = seconds(lambda: _build(False))
+    rows = [Row("parse.build", "parser build without its cache", cold, "s", None, cold_mb)]
+    if cache:
+        warm, warm_mb = seconds(lambda: _build(cache))
+        rows.append(Row("parse.build.cached", "parser build from its cache", warm, "s", None,
+                        warm_mb))
 
-    file_rate = _rate(lambda: list(parse_text(whole)), len(texts))
-    hand_rate = _rate(lambda: [parse_hand(t) for t in texts], len(texts))
-    write_rate = _rate(lambda: [write_hand(h) for h in hands], len(hands))
-
-    phh = [PHH_NT, PHH_F7S] * (PHH_REPEATS // 2)
-    phh_loads = _rate(lambda: _phh_loads(phh), len(phh))
-    phh_replay = _rate(lambda: _phh_replay(phh[:100]), 100, repeats=3)
-
-    print(f"parser build: {cold * 1000:.0f} ms without cache, {warm * 1000:.0f} ms from cache")
-    print(f"{len(texts)} hands, {lines:.1f} lines each on average, median of {REPEATS} runs:")
-    print(f"  parse_text (file, cut into hands): {file_rate:8.0f} hands/s")
-    print(f"  parse_hand (one hand's text):      {hand_rate:8.0f} hands/s")
-    print(f"  write_hand:                        {write_rate:8.0f} hands/s")
-    print(f"  pokerkit HandHistory.loads (PHH):  {phh_loads:8.0f} hands/s")
-    print(f"  ratio parse_hand / pokerkit loads: {hand_rate / phh_loads:8.2f}")
-    print(f"  (pokerkit loads + replay, which checks the hand: {phh_replay:.0f} hands/s)")
-    target = 2000
-    verdict = "meets" if hand_rate >= target else "MISSES"
-    print(f"  target {target} hands/s: {verdict}")
+    phh = [PHH_NT, PHH_F7S] * ((PHH_REPEATS // 6 if quick else PHH_REPEATS) // 2)
+    base = "parse.pokerkit.loads"
+    loads, loads_mb = rate(lambda: _phh_loads(phh), len(phh), repeats)
+    rows.append(Row(base, "pokerkit HandHistory.loads (PHH text to fields)", loads, "hands/s",
+                    None, loads_mb))
+    what = f"FORMAT.md examples varied, {lines:.0f} lines/hand"
+    for key, label, call, count in (
+        ("file", "parse_text (a file, cut into hands)", lambda: list(parse_text(whole)), n),
+        ("hand", "parse_hand (one hand's text)", lambda: [parse_hand(t) for t in texts], n),
+        ("write", "write_hand (model to text)", lambda: [write_hand(h) for h in hands], n),
+    ):
+        r, mb = rate(call, count, repeats)
+        rows.append(Row(f"parse.{key}", f"{label}, {what}", r, "hands/s", base, mb))
+    return rows
 
 
 if __name__ == "__main__":
-    run()
+    for row in run():
+        print(row)

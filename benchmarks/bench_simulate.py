@@ -15,6 +15,7 @@ import random
 import time
 from collections import Counter
 
+from benchmarks.rows import PeakMemory, Row
 from hh.model import Game
 from hh.parse import HandSyntaxError, parse_hand, parse_text
 from hh.simulate import Simulator
@@ -28,36 +29,42 @@ MUTATION_HANDS = 400
 MUTANTS_PER_KIND = 300
 
 
-def _round_trip(game: Game) -> None:
-    start = time.perf_counter()
-    hands = list(Simulator(game, seed=SEED, tables=4).hands(HANDS))
-    text = write_hands(hands)
-    verdicts = []
-    mismatched = 0
-    for original, record in zip(hands, parse_text(text), strict=True):
-        if record.hand != original or write_hand(record.hand) != record.raw:
-            mismatched += 1
-            continue
-        verdict = validate(record.hand)
-        if sum(verdict.net.values()) != -record.hand.summary.total.rake:
-            mismatched += 1
-        verdicts.append(verdict)
-    invalid = sum(not v.valid for v in cross_check(verdicts))
-    took = time.perf_counter() - start
-    print(
-        f"{game.value:>24}: {len(hands):,} hands, {mismatched} round-trip or chip faults, "
-        f"{invalid} invalid ({took:.1f} s)"
-    )
+def _round_trip(game: Game, n: int) -> list[Row]:
+    with PeakMemory() as peak:
+        start = time.perf_counter()
+        hands = list(Simulator(game, seed=SEED, tables=4).hands(n))
+        text = write_hands(hands)
+        verdicts = []
+        mismatched = 0
+        for original, record in zip(hands, parse_text(text), strict=True):
+            if record.hand != original or write_hand(record.hand) != record.raw:
+                mismatched += 1
+                continue
+            verdict = validate(record.hand)
+            if sum(verdict.net.values()) != -record.hand.summary.total.rake:
+                mismatched += 1
+            verdicts.append(verdict)
+        invalid = sum(not v.valid for v in cross_check(verdicts))
+        took = time.perf_counter() - start
+    what = f"{game.value}, {n:,} hands"
+    return [
+        Row(f"simulate.trip.{game.value}",
+            f"simulate -> write -> parse -> validate: {what}", n / took, "hands/s", None,
+            peak.mb),
+        Row(f"simulate.faults.{game.value}",
+            f"round-trip or chip faults + invalid hands (must be 0): {what}",
+            mismatched + invalid, "hands"),
+    ]
 
 
-def _mutation(game: Game) -> tuple[int, int]:
-    hands = list(Simulator(game, seed=SEED + 1, tables=3).hands(MUTATION_HANDS))
+def _mutation(game: Game, hands_n: int, per_kind: int) -> tuple[int, int]:
+    hands = list(Simulator(game, seed=SEED + 1, tables=3).hands(hands_n))
     rng = random.Random(SEED)
     tried: Counter[str] = Counter()
     caught: Counter[str] = Counter()
     for kind in KINDS:
         for hand in rng.sample(hands, len(hands)):
-            if tried[kind] >= MUTANTS_PER_KIND:
+            if tried[kind] >= per_kind:
                 break
             mutant = mutate(hand, kind, rng)
             if mutant is None:
@@ -69,25 +76,26 @@ def _mutation(game: Game) -> tuple[int, int]:
                 caught[kind] += 1
                 continue
             caught[kind] += not verdict.valid
-    total, hit = sum(tried.values()), sum(caught.values())
-    print(f"{game.value:>24}: {hit:,}/{total:,} mutants caught ({hit / total:.2%})")
-    cells = [f"{kind:<20}{caught[kind] / n:>7.1%}" for kind, n in sorted(tried.items())]
-    for k in range(0, len(cells), 4):
-        print(" " * 26 + "  ".join(cells[k : k + 4]))
-    return total, hit
+    missed = {k: n - caught[k] for k, n in sorted(tried.items()) if caught[k] < n}
+    print(f"{game.value}: mutants missed by kind: {missed or 'none'}")
+    return sum(tried.values()), sum(caught.values())
 
 
-def run() -> None:
-    print(f"simulate -> write -> parse -> validate, seed {SEED}:")
+def run(quick: bool = False) -> list[Row]:
+    rows = []
     for game in Game:
-        _round_trip(game)
-    print("mutation detection by kind:")
+        rows += _round_trip(game, HANDS // 10 if quick else HANDS)
     total = hit = 0
-    for game in Game:
-        t, h = _mutation(game)
-        total, hit = total + t, hit + h
-    print(f"{'all games':>24}: {hit:,}/{total:,} caught ({hit / total:.2%}; goal >= 99.5%)")
+    with PeakMemory() as peak:
+        for game in Game:
+            t, h = _mutation(game, MUTATION_HANDS // 4 if quick else MUTATION_HANDS,
+                             MUTANTS_PER_KIND // 6 if quick else MUTANTS_PER_KIND)
+            total, hit = total + t, hit + h
+    rows.append(Row("simulate.mutants", f"mutants caught (goal >= 99.5%), {total:,} mutants",
+                    100 * hit / total, "% caught", None, peak.mb))
+    return rows
 
 
 if __name__ == "__main__":
-    run()
+    for row in run():
+        print(row)

@@ -8,11 +8,14 @@ all-ins, showdowns); each rate is the median of a few repeats on one core.
 
 from __future__ import annotations
 
+import json
 import random
-import statistics
-import time
-from collections.abc import Callable
+import sys
 
+try:
+    from benchmarks.rows import Row, rate
+except ModuleNotFoundError:  # run as a script by the compiled build's interpreter
+    from rows import Row, rate  # type: ignore[no-redef]
 from hh.model import Game
 from hh.parse import parse_text
 from hh.simulate import Simulator
@@ -23,15 +26,6 @@ SEED = 2026
 HANDS = 2_000
 PHH_HANDS = 150
 REPEATS = 5
-
-
-def _rate(call: Callable[[], object], count: int, repeats: int = REPEATS) -> float:
-    rates = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates)
 
 
 def phh_corpus(n: int, seed: int = SEED) -> list[str]:
@@ -77,7 +71,7 @@ def phh_corpus(n: int, seed: int = SEED) -> list[str]:
     return out
 
 
-def _pokerkit_rate(corpus: list[str]) -> float:
+def _pokerkit_rate(corpus: list[str], repeats: int) -> tuple[float, float]:
     from pokerkit import HandHistory
 
     def replay() -> None:
@@ -85,21 +79,36 @@ def _pokerkit_rate(corpus: list[str]) -> float:
             for _ in HandHistory.loads(text):
                 pass
 
-    return _rate(replay, len(corpus), repeats=3)
+    return rate(replay, len(corpus), repeats)
 
 
-def run(label: str = "pure Python") -> None:
+BASELINE = "validate.pokerkit"
+
+
+def run(quick: bool = False, compiled_run: bool = False) -> list[Row]:
+    """Per game: parse only, replay only, parse + validate. The compiled
+    build's run (``compiled_run``) refers to the pokerkit row of the
+    interpreted run instead of measuring it again."""
     import hh.validate
 
     compiled = not (hh.validate.__file__ or "").endswith(".py")
-    print(f"referee: {label} ({'compiled' if compiled else 'interpreted'} hh.validate)")
-    corpus = phh_corpus(PHH_HANDS)
-    pk = _pokerkit_rate(corpus)
-    print(f"pokerkit PHH load + replay (NLHE): {pk:,.0f} hands/s")
+    build = "compiled (make fast)" if compiled else "interpreted"
+    prefix = "compiled." if compiled_run else ""
+    n = HANDS // 4 if quick else HANDS
+    repeats = 3 if quick else REPEATS
+    rows = []
+    if not compiled_run:
+        pk, pk_mb = _pokerkit_rate(phh_corpus(PHH_HANDS // 3 if quick else PHH_HANDS), 3)
+        rows.append(Row(BASELINE, "pokerkit PHH load + replay (No-Limit Hold'em)", pk,
+                        "hands/s", None, pk_mb))
     for game in Game:
-        hands = list(Simulator(game, seed=SEED, tables=4).hands(HANDS))
+        hands = list(Simulator(game, seed=SEED, tables=4).hands(n))
         text = write_hands(hands)
         lines = sum(write_hand(h).count("\n") + 1 for h in hands) / len(hands)
+
+        def parse_only(text: str = text) -> None:
+            for _ in parse_text(text):
+                pass
 
         def replay(hands: list = hands) -> None:
             for h in hands:
@@ -110,16 +119,21 @@ def run(label: str = "pure Python") -> None:
                 if record.hand is not None:
                     validate(record.hand)
 
-        r = _rate(replay, len(hands))
-        pv = _rate(parse_and_validate, len(hands), repeats=3)
-        print(
-            f"{game.value:>24}: replay {r:>8,.0f} hands/s ({r / pk:5.1f}x pokerkit) | "
-            f"parse + validate {pv:>7,.0f} hands/s ({pv / pk:5.1f}x) | {lines:.0f} lines/hand"
-        )
+        what = f"{game.value}, {lines:.0f} lines/hand"
+        steps = [("replay", f"replay only ({build} referee)", replay, repeats),
+                 ("pv", f"parse + validate ({build} referee)", parse_and_validate, 3)]
+        if not compiled_run:
+            steps.insert(0, ("parse", "parse only", parse_only, 3))
+        for key, label, call, reps in steps:
+            r, mb = rate(call, len(hands), reps)
+            rows.append(Row(f"{prefix}validate.{key}.{game.value}", f"{label}: {what}", r,
+                            "hands/s", BASELINE, mb))
+    return rows
 
 
 if __name__ == "__main__":
-    import sys
-
+    # ``python benchmarks/bench_validate.py --compiled [--quick]``: the rows as
+    # JSON, for the runner (benchmarks/__main__.py).
     args = sys.argv[1:]
-    run(args[args.index("--label") + 1] if "--label" in args else "pure Python")
+    got = run(quick="--quick" in args, compiled_run="--compiled" in args)
+    print("@@rows@@" + json.dumps([r.to_json() for r in got]))

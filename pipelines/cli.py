@@ -18,8 +18,11 @@ KEYS = ("files", "hands", "imported", "duplicates", "invalid", "rejected", "conf
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``import`` to the hh command line."""
+    """Add ``import`` to the hh command line (and ``lake``, its Dask engine)."""
+    from pipelines import lake_cli
+
     app.command("import")(import_command)
+    lake_cli.register(app)
 
 
 def import_command(
@@ -42,6 +45,13 @@ def import_command(
     quiet: float = typer.Option(
         2.0, "--quiet", help="--watch: seconds without change after which a last hand is complete."
     ),
+    engine: str = typer.Option(
+        "local", "--engine", help="local (DuckDB) or dask (a Parquet lake, docs/scale.md)."
+    ),
+    scheduler: str = typer.Option(
+        None, "--scheduler", help="--engine dask: a Dask scheduler (else a LocalCluster)."
+    ),
+    lake: str = typer.Option(None, "--lake", help="--engine dask: the lake (folder or URL)."),
 ) -> None:
     """Import hand histories into DuckDB: parsed, refereed, queryable.
 
@@ -63,7 +73,13 @@ def import_command(
             if not paths:
                 raise ImportFailure("nothing to import: give files, folders or -")
             files = find_files(paths)
-            if watch:
+            if engine not in ("local", "dask"):
+                raise ImportFailure(f"--engine is local or dask, not {engine!r}")
+            if engine == "dask":
+                from pipelines.lake_cli import dask_import
+
+                summary = dask_import(files, lake, scheduler, workers, sys.stderr.isatty())
+            elif watch:
                 if "-" in files:
                     raise ImportFailure("--watch cannot watch standard input")
                 summary = _watch(path, paths, n, quiet, as_json)

@@ -1,0 +1,227 @@
+"""The import on Dask: chunks of files spread over a cluster, into the lake.
+
+``hh import PATH... --engine dask [--scheduler ADDRESS] --lake DIR``
+
+Each Dask task is one chunk (``hh.sources.chunks``: a file, or a byte range
+of a big plain file cut at a hand boundary). A task runs the local import's
+own per-chunk function (``pipelines.work.process``) on a worker and writes
+the chunk's tables as temporary Parquet parts (``Lake.write_chunk``); the
+client commits each finished chunk (``Committer.commit``) as results come
+back, so the only work on the client is deciding duplicates by key and
+writing small manifest entries. Without ``--scheduler`` a ``LocalCluster`` of
+one single-threaded worker process per core is started (parsing is pure
+Python: threads would share one GIL).
+
+A worker that dies mid-task is Dask's to handle: the scheduler gives the
+task to another worker (up to ``distributed.scheduler.allowed-failures``
+times). The killed attempt's temporary parts are never committed (each
+attempt writes under its own id) and the next run sweeps them away. A chunk
+that still fails is listed as left to do; running the same command again
+does exactly those chunks, since committed ones are skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hh.sources import CHUNK_BYTES, chunks
+from pipelines.lake import Committer, Lake, Written, cross_check, next_run
+from pipelines.work import Task, hh_version
+from pipelines.writer import Counts
+
+
+@dataclass
+class Summary:
+    """The import's summary (the keys of ``hh import --json``), plus the
+    chunks that could not be done."""
+
+    files: int = 0
+    hands: int = 0
+    imported: int = 0
+    duplicates: int = 0
+    invalid: int = 0
+    rejected: int = 0
+    conflicts: int = 0
+    seconds: float = 0.0
+    skipped_chunks: int = 0  # committed by an earlier run
+    left: list[str] = field(default_factory=list)  # chunks not done, and why
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+def _write_chunk(task: Task, url: str, run: int, imported_at: dt.datetime) -> Written:
+    """The Dask task (module level, so workers import it by name)."""
+    return Lake(url).write_chunk(task, run, imported_at)
+
+
+def _describe(task: Task) -> str:
+    c = task.chunk
+    if c.start == 0 and c.end is None:
+        return task.name
+    return f"{task.name} bytes {c.start}-{'end' if c.end is None else c.end} (line {c.first_line})"
+
+
+def plan(files: Sequence[str], committer: Committer, chunk_bytes: int = CHUNK_BYTES
+         ) -> tuple[list[Task], int, int]:
+    """The tasks of a run, how many chunks earlier runs committed and the
+    hands those chunks held."""
+    version = hh_version()
+    tasks = []
+    skipped = 0
+    seen = 0
+    for name in files:
+        path = os.path.abspath(name)
+        cut = chunks(path, chunk_bytes)
+        for k, chunk in enumerate(cut):
+            task = Task(chunk, path, hh_version=version, seq=len(tasks), last=k == len(cut) - 1)
+            if committer.is_done(task):
+                skipped += 1
+                seen += committer.runs_of.get((path, chunk.start, chunk.end), 0)
+                continue
+            known = committer.known(path)
+            if known:
+                task = Task(chunk, path, known, hh_version=version, seq=task.seq, last=task.last)
+            tasks.append(task)
+    return tasks, skipped, seen
+
+
+def local_cluster(workers: int | None = None) -> Any:
+    """A LocalCluster sized to the machine: one single-threaded process per core."""
+    from distributed import LocalCluster
+
+    n = workers or os.cpu_count() or 1
+    return LocalCluster(
+        n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+        silence_logs=40,
+    )
+
+
+def run_import(
+    files: Sequence[str],
+    url: str,
+    *,
+    scheduler: str | None = None,
+    client: Any = None,
+    workers: int | None = None,
+    chunk_bytes: int = CHUNK_BYTES,
+    progress: bool = False,
+    on_commit: Callable[[Written], None] | None = None,
+) -> Summary:
+    """Import ``files`` into the lake at ``url`` on Dask: on ``client`` if
+    given, else on the scheduler at ``scheduler``, else on a new
+    LocalCluster. Commits every chunk that finishes; lists the rest."""
+    from distributed import Client, as_completed
+
+    start = time.perf_counter()
+    lake = Lake(url)
+    lake.fs.makedirs(lake.root, exist_ok=True)
+    lake.sweep()
+    committer = Committer(lake, next_run(lake.entries()))
+    tasks, skipped, seen = plan(files, committer, chunk_bytes)
+    summary = Summary(files=len(files), skipped_chunks=skipped)
+    counts = Counts(hands=seen, duplicates=seen)
+    own_cluster = None
+    own_client = None
+    if client is None:
+        if scheduler is None:
+            own_cluster = local_cluster(workers)
+            own_client = client = Client(own_cluster)
+        else:
+            own_client = client = Client(scheduler)
+    try:
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        futures = client.map(
+            _write_chunk, tasks, url=url, run=committer.run, imported_at=now, pure=False
+        )
+        order = {f.key: k for k, f in enumerate(futures)}
+        ready: dict[int, Written | None] = {}  # finished, waiting for their turn
+        turn = 0
+        bar, tick = _bar(progress, len(tasks))
+        try:
+            for future in as_completed(futures):
+                k = order[future.key]
+                task = tasks[k]
+                try:
+                    written: Written | None = future.result()
+                except Exception as e:  # a task Dask gave up on (KilledWorker, an error)
+                    summary.left.append(f"{_describe(task)}: {type(e).__name__}: {e}")
+                    written = None
+                if written is not None and written.error:
+                    summary.left.append(f"{_describe(task)}: {written.error}")
+                    written = None
+                ready[k] = written
+                # commit in input order, as the local import writes: the first
+                # of two hands with one key is the same one in both
+                while turn in ready:
+                    done = ready.pop(turn)
+                    turn += 1
+                    if done is None:
+                        tick(0)
+                        continue
+                    got = committer.commit(done)
+                    counts.add(got)
+                    if on_commit is not None:
+                        on_commit(done)
+                    tick(got.hands)
+        finally:
+            if bar is not None:
+                bar.stop()
+    finally:
+        if own_client is not None:
+            own_client.close()
+        if own_cluster is not None:
+            own_cluster.close()
+    if committer.touched:
+        cross_check(url, committer.touched, committer.run)
+    from pipelines.lake import connect
+
+    con = connect(url)
+    row = con.execute(
+        "SELECT count(*) FILTER (WHERE NOT valid) FROM hands WHERE import_run = $r",
+        {"r": committer.run},
+    ).fetchone()
+    summary.invalid = int(row[0]) if row else 0
+    summary.hands, summary.imported = counts.hands, counts.imported
+    summary.duplicates, summary.rejected = counts.duplicates, counts.rejected
+    summary.conflicts = counts.conflicts
+    summary.seconds = round(time.perf_counter() - start, 3)
+    return summary
+
+
+def _bar(show: bool, total: int) -> tuple[Any, Callable[[int], None]]:
+    """A rich progress bar on stderr: chunks done, hands, hands/s, ETA."""
+    if not show:
+        return None, lambda n: None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("chunks"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[hands]:,} hands, {task.fields[rate]:,.0f}/s"),
+        TimeElapsedColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True,
+    )
+    bar.start()
+    job = bar.add_task("import", total=total, hands=0, rate=0.0)
+    start = time.perf_counter()
+    done = [0]
+
+    def tick(hands: int) -> None:
+        done[0] += hands
+        rate = done[0] / max(time.perf_counter() - start, 1e-9)
+        bar.update(job, advance=1, hands=done[0], rate=rate)
+
+    return bar, tick

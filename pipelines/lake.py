@@ -1,0 +1,713 @@
+"""The lake: the import's tables as Parquet files that many machines write at once.
+
+DuckDB has one writer per database file; that is the limit of the local
+import. The lake lifts it: every worker writes its own Parquet files (zstd)
+under ``DIR/<table>/game=<game>/date=<YYYY-MM-DD>/part-<entry>.parquet``, and
+a single committer (the client of the run) only decides, per chunk, which of
+the chunk's hands are new, and records the chunk in the manifest.
+
+Exactly once. ``DIR/_manifest/`` holds one JSON entry per committed chunk:
+its input (file, byte range, size, mtime, the chunk's content hashes), its
+parts, and a Parquet file of the hand keys it committed. A worker writes its
+parts under temporary names (``.parquet.tmp``, with a fresh attempt id, so a
+retried task never collides with a killed one); the committer renames them
+and then writes the entry (itself through a temporary name and a rename).
+Readers take the list of parts from the manifest, never from a directory
+listing, so a part is visible exactly when its entry is: a worker or the
+client killed at any point leaves files no reader sees, and the next run
+removes them (:meth:`Lake.sweep`). A chunk already in the manifest (same
+file, range, size and mtime) is not read again.
+
+Duplicates and conflicts are decided by ``(site, hand_id)`` with the
+DuckDB writer's own SQL (``pipelines.writer._DROPS`` and ``_CONFLICTS``),
+run in the committer against an in-memory index of the committed keys: the
+same hand twice is stored once, the same id with other text becomes a
+``conflict`` reject. Parts keep the batch's ``_ord`` column (the hand's place
+in its chunk) so that the committer can drop exactly the rows of a dropped
+hand; the views below select the database's columns only.
+
+Cross-hand checks (stack carry-over, dealer rotation, an id seen twice) are
+the database's SQL, run over the lake's views (:func:`connect`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import fsspec
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from pipelines import schema
+from pipelines.rows import SCHEMAS
+from pipelines.work import Result, Task, process
+from pipelines.writer import _CONFLICTS, _DROPS, Counts
+
+# The tables the workers write (cross_violations is computed over the lake).
+TABLES = ("hands", "hand_text", "seats", "actions", "pots", "hand_violations", "rejects")
+MANIFEST = "_manifest"
+TMP = ".tmp"
+COMPRESSION = "zstd"
+_KEYS = pa.schema(
+    [
+        ("site", pa.string()),
+        ("hand_id", pa.string()),
+        ("content_hash", pa.string()),
+        ("file", pa.string()),
+        ("line", pa.int32()),
+        ("kind", pa.string()),  # hand, parse (a reject), conflict
+    ]
+)
+# Columns of the stored tables the worker's batch does not carry: the
+# writer adds them (which run, when); the lake stores them in the parts.
+_RUN_COLUMNS = {"hands": ("import_run",), "rejects": ("import_run", "imported_at")}
+
+
+def _quote(value: str | None) -> str:
+    """A partition value as a directory name (hive style; NULL for none)."""
+    if value is None:
+        return "NULL"
+    if not value or any(c in value for c in "/=\\%") or value in (".", ".."):
+        raise ValueError(f"cannot use {value!r} as a partition value")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One Parquet file of one table: ``path`` relative to the lake."""
+
+    table: str
+    path: str
+    rows: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "path": self.path, "rows": self.rows}
+
+
+@dataclass(slots=True)
+class Written:
+    """What a worker returns for one chunk: its temporary parts and the
+    small tables the committer needs (never the chunk's data itself)."""
+
+    task: Task
+    attempt: str
+    parts: list[Part] = field(default_factory=list)
+    keys: pa.Table | None = None  # b_hands' key columns, for the drops SQL
+    rejects: pa.Table | None = None  # content hashes of the parse rejects
+    runs: int = 0
+    known: int = 0
+    error: str | None = None
+    size: int | None = None
+    mtime_ns: int | None = None
+
+
+class Lake:
+    """A lake at a local path or any fsspec URL (``s3://bucket/hh``)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        fs, root = fsspec.core.url_to_fs(url)
+        self.fs = fs
+        self.root = root.rstrip("/")
+        self.protocol = fs.protocol if isinstance(fs.protocol, str) else fs.protocol[0]
+
+    def path(self, *parts: str) -> str:
+        return "/".join((self.root, *parts))
+
+    def uri(self, rel: str) -> str:
+        """A part's address for DuckDB (a local path, or ``s3://...``)."""
+        full = self.path(rel)
+        return full if self.protocol in ("file", "local") else f"{self.protocol}://{full}"
+
+    # ---------------------------------------------------------- manifest
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Committed entries, in commit order (entry names sort by time)."""
+        folder = self.path(MANIFEST)
+        if not self.fs.exists(folder):
+            return []
+        names = sorted(p for p in self.fs.ls(folder, detail=False) if p.endswith(".json"))
+        out = []
+        for name in names:
+            with self.fs.open(name, "rb") as f:
+                out.append(json.loads(f.read()))
+        return out
+
+    def parts(self, entries: Sequence[dict[str, Any]] | None = None) -> dict[str, list[str]]:
+        """The committed parts of each table, as DuckDB addresses."""
+        out: dict[str, list[str]] = {t: [] for t in TABLES}
+        for e in self.entries() if entries is None else entries:
+            for p in e["parts"]:
+                out[p["table"]].append(self.uri(p["path"]))
+        return out
+
+    def _put(self, rel: str, data: bytes) -> None:
+        """Write a small file whole: to a temporary name, then rename."""
+        tmp = self.path(rel + f".{uuid.uuid4().hex[:8]}{TMP}")
+        self.fs.makedirs(self.path(*rel.split("/")[:-1]), exist_ok=True)
+        with self.fs.open(tmp, "wb") as f:
+            f.write(data)
+        self.fs.mv(tmp, self.path(rel))
+
+    def sweep(self) -> int:
+        """Remove files no entry names (left by a killed worker or client).
+        Only one run may commit to a lake at a time, so nothing else is
+        being written while this runs."""
+        if not self.fs.exists(self.root):
+            return 0
+        entries = self.entries()
+        keep = {self.path(p["path"]) for e in entries for p in e["parts"]}
+        keep |= {self.path(e["keys"]) for e in entries}
+        gone = 0
+        for table in (*TABLES, MANIFEST):
+            folder = self.path(table)
+            if not self.fs.exists(folder):
+                continue
+            for found in self.fs.find(folder):
+                if found.endswith(".json") and not found.endswith(TMP):
+                    continue
+                if found not in keep:
+                    self.fs.rm(found)
+                    gone += 1
+        return gone
+
+    # ---------------------------------------------------------- worker side
+
+    def write_chunk(self, task: Task, run: int, imported_at: dt.datetime) -> Written:
+        """Run the import's per-chunk function and write its tables as
+        temporary parts, one per table, game and date. Runs on a worker."""
+        attempt = uuid.uuid4().hex[:12]
+        written = Written(task, attempt)
+        with contextlib.suppress(OSError):
+            st = self.fs_local_stat(task.chunk.path)
+            written.size, written.mtime_ns = st
+        result: Result = process(task)
+        written.runs, written.known, written.error = result.runs, result.known, result.error
+        if result.error or not result.tables:
+            return written
+        tables = _with_run_columns(result.tables, run, imported_at)
+        hands = tables["hands"]
+        written.keys = hands.select(
+            ["_ord", "site", "hand_id", "content_hash", "file", "line", "game", "table_name",
+             "started_at"]
+        )
+        written.rejects = tables["rejects"].select(
+            ["content_hash", "file", "line", "site", "table_name"]
+        )
+        ords = hands.column("_ord")
+        stem = f"{_chunk_name(task)}-{attempt}"
+        for table in TABLES:
+            tab = tables[table]
+            if not tab.num_rows:
+                continue
+            if table == "rejects":
+                game, started = tab.column("game"), tab.column("started_at")
+            else:
+                pos = pc.index_in(tab.column("_ord"), value_set=ords)
+                game = pc.take(hands.column("game"), pos)
+                started = pc.take(hands.column("started_at"), pos)
+            written.parts += self._write_partitions(table, tab, game, started, stem)
+        return written
+
+    @staticmethod
+    def fs_local_stat(path: str) -> tuple[int, int]:
+        import os
+
+        st = os.stat(path)
+        return st.st_size, st.st_mtime_ns
+
+    def _write_partitions(
+        self, table: str, tab: pa.Table, game: pa.ChunkedArray, started: pa.ChunkedArray,
+        stem: str,
+    ) -> list[Part]:
+        date = pc.strftime(started, format="%Y-%m-%d")
+        keyed = pa.table({"g": game, "d": date, "i": pa.array(range(tab.num_rows), pa.int64())})
+        out = []
+        for group in keyed.group_by(["g", "d"]).aggregate([("i", "list")]).to_pylist():
+            rows = tab.take(pa.array(group["i_list"], pa.int64()))
+            rel = f"{table}/game={_quote(group['g'])}/date={_quote(group['d'])}/part-{stem}.parquet"
+            self.fs.makedirs(self.path(*rel.split("/")[:-1]), exist_ok=True)
+            with self.fs.open(self.path(rel + TMP), "wb") as f:
+                pq.write_table(rows, f, compression=COMPRESSION)
+            out.append(Part(table, rel, rows.num_rows))
+        return out
+
+
+def _chunk_name(task: Task) -> str:
+    import hashlib
+
+    c = task.chunk
+    return hashlib.sha256(f"{task.name}\0{c.start}\0{c.end}".encode()).hexdigest()[:16]
+
+
+def _with_run_columns(
+    tables: dict[str, pa.Table], run: int, imported_at: dt.datetime
+) -> dict[str, pa.Table]:
+    out = dict(tables)
+    for table, cols in _RUN_COLUMNS.items():
+        tab = out[table]
+        n = tab.num_rows
+        if "import_run" in cols:
+            tab = tab.append_column("import_run", pa.array([run] * n, pa.int32()))
+        if "imported_at" in cols:
+            tab = tab.append_column(
+                "imported_at", pa.array([imported_at] * n, pa.timestamp("us"))
+            )
+        out[table] = tab
+    return out
+
+
+# -------------------------------------------------------------- committer
+
+
+class Committer:
+    """The run's one committer: decides each chunk's duplicates and
+    conflicts with the database writer's SQL, finalises its parts and
+    writes its manifest entry. Holds the committed keys in an in-memory
+    DuckDB (columnar; about 100 bytes a hand)."""
+
+    def __init__(self, lake: Lake, run: int) -> None:
+        self.lake = lake
+        self.run = run
+        self.con = duckdb.connect()
+        schema.ensure(self.con)  # the database's rejects table, for _CONFLICTS
+        self.con.execute("DROP TABLE hands")
+        self.con.execute(
+            "CREATE TABLE hands (site VARCHAR, hand_id VARCHAR, content_hash VARCHAR, "
+            "file VARCHAR, line INTEGER)"
+        )
+        self.con.execute(
+            "CREATE TABLE known (content_hash VARCHAR, file VARCHAR, line INTEGER)"
+        )
+        entries = lake.entries()
+        self.entries = entries
+        self.touched: list[tuple[str, str]] = []  # (site, table_name) of committed hands
+        keys = [lake.uri(e["keys"]) for e in entries]
+        if keys:
+            self.con.execute(
+                "INSERT INTO hands SELECT site, hand_id, content_hash, file, line "
+                "FROM read_parquet($k) WHERE kind <> 'parse'",
+                {"k": keys},
+            )
+            self.con.execute(
+                "INSERT INTO known SELECT content_hash, file, line FROM read_parquet($k) "
+                "WHERE kind <> 'conflict'",
+                {"k": keys},
+            )
+        self.done = {
+            (e["chunk"]["path"], e["chunk"]["start"], e["chunk"]["end"]):
+            (e["input"]["size"], e["input"]["mtime_ns"])
+            for e in entries
+        }
+        # hands read by the last commit of each chunk: a skipped chunk's
+        # hands are counted as seen and duplicate, as the local re-import does
+        self.runs_of = {
+            (e["chunk"]["path"], e["chunk"]["start"], e["chunk"]["end"]): e["counts"]["hands"]
+            for e in entries
+        }
+
+    def is_done(self, task: Task) -> bool:
+        """The chunk was committed and its file has not changed since."""
+        c = task.chunk
+        seen = self.done.get((task.name, c.start, c.end))
+        if seen is None:
+            return False
+        try:
+            return Lake.fs_local_stat(c.path) == tuple(seen)
+        except OSError:
+            return False
+
+    def known(self, name: str) -> frozenset[str]:
+        """Content hashes already committed from this file: the worker skips
+        them before parsing, as the local import does."""
+        rows = self.con.execute(
+            "SELECT DISTINCT content_hash FROM known WHERE file = $f", {"f": name}
+        ).fetchall()
+        return frozenset(r[0] for r in rows)
+
+    def commit(self, w: Written) -> Counts:
+        """Finalise one chunk's parts and write its manifest entry."""
+        counts = Counts(hands=w.runs, duplicates=w.known)
+        if w.keys is None:
+            return counts
+        con = self.con
+        lake = self.lake
+        con.register("b_hands", w.keys)
+        drops = None
+        try:
+            drops = con.sql(_DROPS).to_arrow_table()
+            con.register("b_drops", drops)
+            n_same = pc.sum(drops.column("same")).as_py() or 0
+            counts.duplicates += n_same
+            counts.conflicts += drops.num_rows - n_same
+            counts.imported += w.keys.num_rows - drops.num_rows
+            counts.rejected += w.rejects.num_rows if w.rejects is not None else 0
+            parts = list(w.parts)
+            conflict_part: list[Part] = []
+            if drops.num_rows - n_same:  # before the rows are dropped from the parts
+                conflict_part = self._conflicts(w, drops)
+            if drops.num_rows:
+                parts = self._drop_rows(parts, drops.column("_ord"))
+            stored = con.sql(
+                "SELECT site, hand_id, content_hash, file, line, 'hand' AS kind FROM b_hands "
+                "WHERE _ord NOT IN (SELECT _ord FROM b_drops)"
+            ).to_arrow_table()
+            self.touched += con.execute(
+                "SELECT DISTINCT site, table_name FROM b_hands "
+                "WHERE _ord NOT IN (SELECT _ord FROM b_drops)"
+            ).fetchall()
+        finally:
+            con.unregister("b_hands")
+            if drops is not None:
+                con.unregister("b_drops")
+        for p in parts:
+            lake.fs.mv(lake.path(p.path + TMP), lake.path(p.path))
+        parts += conflict_part
+        rejects = w.rejects if w.rejects is not None else _KEYS.empty_table()
+        keys = pa.concat_tables(
+            [
+                stored.cast(_KEYS),
+                pa.table(
+                    {
+                        "site": pa.nulls(rejects.num_rows, pa.string()),
+                        "hand_id": pa.nulls(rejects.num_rows, pa.string()),
+                        "content_hash": rejects.column("content_hash"),
+                        "file": rejects.column("file"),
+                        "line": rejects.column("line"),
+                        "kind": pa.array(["parse"] * rejects.num_rows, pa.string()),
+                    },
+                    schema=_KEYS,
+                ),
+            ]
+        )
+        stem = f"{_now_key()}-{_chunk_name(w.task)}-{w.attempt}"
+        keys_rel = f"{MANIFEST}/keys/{stem}.parquet"
+        sink = pa.BufferOutputStream()
+        pq.write_table(keys, sink, compression=COMPRESSION)
+        lake._put(keys_rel, sink.getvalue().to_pybytes())
+        c = w.task.chunk
+        entry = {
+            "entry": stem,
+            "run": self.run,
+            "committed_at": dt.datetime.now(dt.UTC).isoformat(),
+            "hh_version": w.task.hh_version,
+            "chunk": {"path": w.task.name, "start": c.start, "end": c.end,
+                      "first_line": c.first_line},
+            "input": {"size": w.size, "mtime_ns": w.mtime_ns},
+            "counts": vars(counts),
+            "parts": [p.to_json() for p in parts],
+            "keys": keys_rel,
+        }
+        lake._put(f"{MANIFEST}/{stem}.json", json.dumps(entry, indent=1).encode())
+        # only now is the chunk visible; remember its keys for the next ones
+        con.register("b_keys", keys)
+        try:
+            con.execute(
+                "INSERT INTO hands SELECT site, hand_id, content_hash, file, line FROM b_keys "
+                "WHERE kind = 'hand'"
+            )
+            con.execute(
+                "INSERT INTO known SELECT content_hash, file, line FROM b_keys "
+                "WHERE kind <> 'conflict'"
+            )
+        finally:
+            con.unregister("b_keys")
+        if rejects.num_rows:
+            self.touched += [
+                (site or "", t)
+                for site, t in zip(
+                    rejects.column("site").to_pylist(),
+                    rejects.column("table_name").to_pylist(),
+                    strict=True,
+                )
+                if t is not None
+            ]
+        self.done[(w.task.name, c.start, c.end)] = (w.size, w.mtime_ns)
+        self.entries.append(entry)
+        return counts
+
+    def _drop_rows(self, parts: list[Part], ords: pa.ChunkedArray) -> list[Part]:
+        """Rewrite the temporary parts without the dropped hands' rows."""
+        lake = self.lake
+        out = []
+        for p in parts:
+            if p.table == "rejects":
+                out.append(p)
+                continue
+            tmp = lake.path(p.path + TMP)
+            with lake.fs.open(tmp, "rb") as f:
+                tab = pq.read_table(f)
+            gone = pc.is_in(tab.column("_ord"), value_set=ords.combine_chunks())
+            kept = tab.filter(pc.invert(gone))
+            if kept.num_rows == tab.num_rows:
+                out.append(p)
+                continue
+            lake.fs.rm(tmp)
+            if kept.num_rows:
+                with lake.fs.open(tmp, "wb") as f:
+                    pq.write_table(kept, f, compression=COMPRESSION)
+                out.append(Part(p.table, p.path, kept.num_rows))
+        return out
+
+    def _conflicts(self, w: Written, drops: pa.Table) -> list[Part]:
+        """The conflict rejects, built by the writer's SQL, as a part."""
+        lake = self.lake
+        texts = []
+        for p in w.parts:
+            if p.table == "hand_text":
+                with lake.fs.open(lake.path(p.path + TMP), "rb") as f:
+                    texts.append(pq.read_table(f))
+        con = self.con
+        con.register("b_hand_text", pa.concat_tables(texts))
+        try:
+            con.execute("DELETE FROM rejects")
+            con.execute(_CONFLICTS, {"run": self.run})
+            cols = ", ".join(c for c in SCHEMAS["rejects"].names if c != "_ord")
+            found = con.sql(
+                f"SELECT -1::INTEGER AS _ord, {cols}, import_run, imported_at FROM rejects"
+            ).to_arrow_table()
+        finally:
+            con.unregister("b_hand_text")
+        stem = f"{_chunk_name(w.task)}-{w.attempt}-conflicts"
+        parts = lake._write_partitions(
+            "rejects", found, found.column("game"), found.column("started_at"), stem
+        )
+        for p in parts:
+            lake.fs.mv(lake.path(p.path + TMP), lake.path(p.path))
+        return parts
+
+
+def _now_key() -> str:
+    """Sorts by commit time (manifest entries are read in this order)."""
+    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+
+
+def next_run(entries: Iterable[dict[str, Any]]) -> int:
+    return max((int(e["run"]) for e in entries), default=0) + 1
+
+
+# -------------------------------------------------------------- readers
+
+CROSS = "cross_violations"
+_CROSS_POINTER = f"{MANIFEST}/cross/current.json"
+_CROSS_SCHEMA = pa.schema(
+    [
+        ("site", pa.string()),
+        ("hand_id", pa.string()),
+        ("code", pa.string()),
+        ("line", pa.int32()),
+        ("message", pa.string()),
+    ]
+)
+
+
+def _db_columns(con: Any, table: str) -> list[tuple[str, str]]:
+    return con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_name = $t AND table_catalog = current_database() "
+        "AND table_schema = 'main' ORDER BY ordinal_position",
+        {"t": table},
+    ).fetchall()
+
+
+def _sql_list(values: Sequence[str]) -> str:
+    return ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+
+
+def connect(
+    url: str,
+    games: Sequence[str] | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+) -> Any:
+    """An in-memory DuckDB connection whose tables and views are named and
+    typed like the database's (docs/schema.md), reading the lake's committed
+    Parquet parts. ``games``, ``since`` and ``until`` (dates of
+    ``started_at``, inclusive) filter on the hive partitions in every view,
+    so DuckDB opens only the files of those games and days. Reports run
+    their SQL on this connection exactly as on a database file.
+
+    ``hands.valid`` and ``n_violations`` include the cross-hand violations
+    of the lake's last cross-hand pass, as the database's do."""
+    lake = Lake(url)
+    entries = lake.entries()
+    con = duckdb.connect()
+    if lake.protocol not in ("file", "local"):
+        con.execute("INSTALL httpfs; LOAD httpfs")
+    schema.ensure(con)
+    parts = lake.parts(entries)
+    where = []
+    if games is not None:
+        where.append(f"game IN ({_sql_list(list(games)) or 'NULL'})")
+    if since is not None:
+        where.append(f"date >= DATE '{since.isoformat()}'")
+    if until is not None:
+        where.append(f"date <= DATE '{until.isoformat()}'")
+    cond = f" WHERE {' AND '.join(where)}" if where else ""
+    cross = _cross_parts(lake)
+    for table in (*TABLES, CROSS):
+        files = cross if table == CROSS else parts[table]
+        if not files:
+            continue
+        cols = _db_columns(con, table)
+        select = ", ".join(f'"{c}"::{t} AS "{c}"' for c, t in cols)
+        if table == CROSS:  # not partitioned: filter through the hands it belongs to
+            source = f"read_parquet({_sql_list(files) and '[' + _sql_list(files) + ']'})"
+            body = f"SELECT {select} FROM {source}"
+            if where:
+                body += " SEMI JOIN stored_hands USING (site, hand_id)"
+        else:
+            source = (f"read_parquet([{_sql_list(files)}], hive_partitioning = true, "
+                      "union_by_name = true)")
+            body = f"SELECT {select} FROM {source}{cond}"
+        name = "stored_hands" if table == "hands" else table
+        con.execute(f"DROP TABLE {table}")
+        con.execute(f"CREATE VIEW {name} AS {body}")
+        if table == "hands":
+            con.execute(_HANDS_VIEW.format(cols=", ".join(
+                f'h."{c}"' if c not in ("valid", "n_violations") else _HANDS_FIX[c]
+                for c, _ in cols)))
+    _files_view(con, entries)
+    return con
+
+
+_HANDS_FIX = {
+    "n_violations": "(h.n_hand_violations + coalesce(x.n, 0))::INTEGER AS n_violations",
+    "valid": "h.n_hand_violations + coalesce(x.n, 0) = 0 AS valid",
+}
+# the stored hand verdicts plus the cross-hand pass, as the writer's UPDATE does
+_HANDS_VIEW = """
+CREATE VIEW hands AS SELECT {cols} FROM stored_hands h
+LEFT JOIN (SELECT site, hand_id, count(*) AS n FROM cross_violations GROUP BY ALL) x
+    USING (site, hand_id)
+"""
+
+
+def _files_view(con: Any, entries: Sequence[dict[str, Any]]) -> None:
+    """``files`` from the manifest: one row per input file, its chunks'
+    counts summed (no whole-file SHA-256: chunks are hashed per hand)."""
+    rows = {}
+    for e in entries:
+        path = e["chunk"]["path"]
+        size = e["input"]["size"]
+        at = dt.datetime.fromisoformat(e["committed_at"]).replace(tzinfo=None)
+        old = rows.get(path)
+        hands = e["counts"]["hands"] + (old["hands"] if old else 0)
+        rows[path] = {"path": path, "size": size, "hands": hands, "imported_at": at}
+    if not rows:
+        return
+    con.register("_lake_files", pa.Table.from_pylist(list(rows.values())))
+    con.execute(
+        "INSERT INTO files (path, sha256, size, lines, hands, imported_at, status, error) "
+        "SELECT path, NULL, size, NULL, hands, imported_at, 'done', NULL FROM _lake_files"
+    )
+    con.unregister("_lake_files")
+
+
+def _cross_parts(lake: Lake) -> list[str]:
+    pointer = lake.path(_CROSS_POINTER)
+    if not lake.fs.exists(pointer):
+        return []
+    with lake.fs.open(pointer, "rb") as f:
+        found = json.loads(f.read())
+    return [lake.uri(found["path"])] if found.get("path") else []
+
+
+def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
+    """The database's cross-hand SQL (pipelines.crosshand) over the lake,
+    for the tables ``touched`` in this run: their violations replace the
+    earlier ones, the other tables' are kept. The result is one Parquet
+    file, made visible by rewriting the pointer ``_manifest/cross.json``.
+    Returns the number of cross-hand violations in the lake."""
+    from pipelines.crosshand import _CHAIN, _FOUND, _games
+
+    lake = Lake(url)
+    con = connect(url)
+    con.execute("CREATE TEMP TABLE dirty_tables_run (site VARCHAR, table_name VARCHAR)")
+    pairs = sorted(set(touched))
+    con.register("_touched_run", pa.table(
+        {"site": [p[0] for p in pairs], "table_name": [p[1] for p in pairs]},
+        schema=pa.schema([("site", pa.string()), ("table_name", pa.string())]),
+    ))
+    con.execute("DELETE FROM dirty_tables")
+    con.execute("INSERT INTO dirty_tables SELECT * FROM _touched_run")
+    con.register("_games", _games())
+    con.execute(_CHAIN)
+    con.execute(_FOUND)
+    kept = con.sql(
+        "SELECT c.site, c.hand_id, c.code, c.line, c.message FROM cross_violations c "
+        "ANTI JOIN (SELECT * FROM _chain WHERE judged) h USING (site, hand_id) "
+        "UNION ALL SELECT site, hand_id, code, line, message FROM _found "
+        "ORDER BY site, hand_id, line"
+    ).to_arrow_table().cast(_CROSS_SCHEMA)
+    rel = f"{CROSS}/cross-{run:06d}-{uuid.uuid4().hex[:8]}.parquet"
+    sink = pa.BufferOutputStream()
+    pq.write_table(kept, sink, compression=COMPRESSION)
+    lake._put(rel, sink.getvalue().to_pybytes())
+    old = _cross_parts(lake)
+    lake._put(_CROSS_POINTER, json.dumps({"path": rel, "run": run}).encode())
+    for gone in old:  # the previous generation, now unreferenced
+        with contextlib.suppress(OSError, FileNotFoundError):
+            lake.fs.rm(gone.split("://", 1)[-1])
+    return kept.num_rows
+
+
+# -------------------------------------------------------------- load, compare
+
+# The tables that say what was imported (not when or by which run).
+CONTENT_TABLES = (*TABLES, CROSS, "violations")
+
+
+def checksums(con: Any, tables: Sequence[str] = CONTENT_TABLES) -> dict[str, tuple[int, int]]:
+    """(rows, order-independent hash of every row) per table, the bookkeeping
+    columns (which run, when) left out: equal for a database and a lake
+    holding the same hands, whatever the order the rows were written in."""
+    out = {}
+    for table in tables:
+        cols = [c for c, _ in _db_columns(con, table) if c not in schema.BOOKKEEPING]
+        row = con.execute(
+            f"SELECT count(*), coalesce(sum(hash({', '.join(cols)})), 0)::HUGEINT::VARCHAR "
+            f"FROM {table}"
+        ).fetchone()
+        assert row is not None
+        out[table] = (int(row[0]), int(row[1]))
+    return out
+
+
+def load(url: str, db: str) -> dict[str, int]:
+    """Copy a lake into a new (or empty) DuckDB file: the same tables a
+    direct import of the same files gives. Returns rows per table."""
+    import os
+
+    target = duckdb.connect(db)
+    try:
+        schema.ensure(target)
+        row = target.execute("SELECT count(*) FROM hands").fetchone()
+        if row and row[0]:
+            raise LakeError(f"{db} already holds hands: load a lake into a new database")
+    finally:
+        target.close()
+    con = connect(url)
+    con.execute(f"ATTACH '{os.path.abspath(db)}' AS target")
+    out = {}
+    con.execute("BEGIN TRANSACTION")
+    for table in (*TABLES, CROSS, "files"):
+        cols = ", ".join(f'"{c}"' for c, _ in _db_columns(con, table))
+        con.execute(f"INSERT INTO target.{table} ({cols}) SELECT {cols} FROM {table}")
+        got = con.execute(f"SELECT count(*) FROM target.{table}").fetchone()
+        out[table] = int(got[0]) if got else 0
+    con.execute("COMMIT")
+    con.execute("DETACH target")
+    return out
+
+
+class LakeError(Exception):
+    """The lake cannot be used as asked (a message for the user)."""

@@ -1,0 +1,66 @@
+"""``hh import --engine dask ... --lake DIR`` and ``hh lake load DIR --db FILE``.
+
+Registered from ``pipelines.cli.register``; the Dask and lake modules are
+imported inside the commands, so other commands do not pay for them.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import typer
+
+lake_app = typer.Typer(help="The Parquet lake written by `hh import --engine dask`.",
+                       no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``hh lake ...`` to the hh command line."""
+    app.add_typer(lake_app, name="lake")
+
+
+def dask_import(
+    files: list[str], lake: str | None, scheduler: str | None, workers: int, show: bool
+) -> dict[str, Any]:
+    """The summary of a Dask import into the lake (the keys of ``--json``,
+    plus ``_errors``: the chunks left to do, which make the exit status 2)."""
+    from pipelines.cluster import run_import
+    from pipelines.importer import ImportFailure
+
+    if not lake:
+        raise ImportFailure("--engine dask writes a lake: give --lake DIR (or s3://...)")
+    if "-" in files:
+        raise ImportFailure("--engine dask cannot read standard input: give files")
+    summary = run_import(files, lake, scheduler=scheduler, workers=workers or None,
+                         progress=show).to_json()
+    left = summary.pop("left")
+    if left:
+        from pipelines.cli import _safe
+
+        summary["_errors"] = [f"not imported (run the same command again): {x}" for x in left]
+        for e in summary["_errors"]:
+            typer.echo(f"hh: {_safe(e)}", err=True)
+    return summary
+
+
+@lake_app.command("load")
+def load_command(
+    lake: str = typer.Argument(..., help="The lake: a folder or an fsspec URL."),
+    db: str = typer.Option(..., "--db", help="A new DuckDB file to fill."),
+) -> None:
+    """Load a lake into a DuckDB file: the same tables a direct import gives."""
+    from pipelines.cli import _safe
+    from pipelines.lake import Lake, LakeError, load
+
+    if not Lake(lake).entries():
+        typer.echo(f"hh: {_safe(lake)} is not a lake (no committed part)", err=True)
+        raise typer.Exit(2)
+    try:
+        rows = load(lake, db)
+    except LakeError as e:
+        typer.echo(f"hh: {_safe(str(e))}", err=True)
+        raise typer.Exit(2) from None
+    for table, n in rows.items():
+        typer.echo(f"{table:<18}{n:>12,}")
+    typer.echo(f"loaded into {_safe(os.path.abspath(db))}")
