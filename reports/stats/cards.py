@@ -46,7 +46,7 @@ def _joker_rows(tables: Tables) -> list[dict]:
     seats = (
         tables.seats.join(tables.hands.select("hk", "game"), on="hk")
         .filter((pl.col("game") == ACES) & pl.col("went_to_showdown").fill_null(False)
-                & _known(pl.col("down_cards")) & _known(pl.col("up_cards")))  # fmt: skip
+                & _known(pl.col("down_cards")) & _known(pl.col("up_cards")))
         .select("hk", "player", "won", own=pl.concat_list("down_cards", "up_cards"))
         .collect()
     )
@@ -67,7 +67,7 @@ def _declaration_rows(con: duckdb.DuckDBPyConnection, tables: Tables) -> list[di
 
     hands = (
         tables.hands.filter((pl.col("game") == CALATONE) & pl.col("showdown")
-                            & (pl.col("last_round") == LAST_ROUND[CALATONE]))  # fmt: skip
+                            & (pl.col("last_round") == LAST_ROUND[CALATONE]))
         .select("hk", "site", "hand_id", "house_rules")
         .collect()
     )

@@ -16,9 +16,10 @@ from reports.stats import FAMILIES, RATES
 from reports.stats.actions import enrich
 from reports.stats.aggression import ROUNDS
 
-HAND_COLUMNS = ("hk", "site", "hand_id", "game", "table_name", "started_at",
-                "forced",
-                "n_players", "max_seats", "last_round", "showdown", "valid", "house_rules")  # fmt: skip
+HAND_COLUMNS = (
+    "hk", "site", "hand_id", "game", "table_name", "started_at", "forced", "n_players",
+    "max_seats", "last_round", "showdown", "valid", "house_rules",
+)  # fmt: skip
 
 # per-hand amounts that add up (besides the cnt_ columns)
 SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
