@@ -143,12 +143,17 @@ def load(con: duckdb.DuckDBPyConnection, filters: Filters) -> Tables:
         f"FROM seats x{join} WHERE NOT x.sitting_out",
         jparams,
     )
+    # joined with the (filtered) hands in DuckDB, which also sorts them by
+    # hand and order: cheaper there than in polars, and the statistics'
+    # running sums need that order (reports.stats.actions)
     actions = frame(
         con,
-        "SELECT hash(x.site, x.hand_id) AS hk, x.seq, x.round, x.player, x.kind "
-        f"FROM actions x{join} WHERE x.round >= 0 AND x.kind <> 'uncalled'",
-        jparams,
-    )
+        "SELECT hash(x.site, x.hand_id) AS hk, x.seq, x.round, x.player, x.kind, "
+        "h.game = 'chiribito' AS blind_game "
+        "FROM actions x JOIN hands h ON h.site = x.site AND h.hand_id = x.hand_id "
+        f"WHERE x.round >= 0 AND x.kind <> 'uncalled' AND {cond} ORDER BY hk, x.seq",
+        params,
+    ).with_columns(pl.col("hk").set_sorted())
     pots = frame(
         con,
         "SELECT hash(x.site, x.hand_id) AS hk, x.pot_index, x.amount, x.eligible, x.winners, "

@@ -249,11 +249,14 @@ def allin_adjusted(con: duckdb.DuckDBPyConnection, tables: Tables) -> pl.LazyFra
         candidates.lazy().select("hk"), on="hk", how="semi").collect().iter_rows()}  # fmt: skip
     out = []
     for r in todo.iter_rows(named=True):
-        spot = spot_of(r["raw_text"], r["game"], r["house_rules"] or (), r["contenders"],
-                       r["stop_round"], [(p["amount"], p["eligible"]) for p in r["pots"]])
-        if spot is None:
+        try:
+            spot = spot_of(r["raw_text"], r["game"], r["house_rules"] or (), r["contenders"],
+                           r["stop_round"], [(p["amount"], p["eligible"]) for p in r["pots"]])
+            if spot is None:
+                continue
+            ev, se, _ = expected(spot, seed=r["hk"])
+        except ValueError:  # an invalid hand's cards or text: left at its net
             continue
-        ev, se, _ = expected(spot, seed=r["hk"])
         for p, chips in ev.items():
             net, won = nets[(r["hk"], p)]
             out.append({"hk": r["hk"], "player": p,

@@ -79,7 +79,7 @@ def test_monte_carlo_within_three_standard_errors(spot: Spot) -> None:
 def test_expected_switches_to_monte_carlo_beyond_the_limit() -> None:
     spot = Spot("calatone", (), {"G": ["Kh", "7c"], "H": ["4s", "Js"]}, {"G": 5, "H": 5},
                 [(100, ["G", "H"])])
-    ev, se, method = expected(spot, seed=3, samples=200)
+    ev, _se, method = expected(spot, seed=3, samples=200)
     assert method == "monte-carlo" and sum(ev.values()) == pytest.approx(100)
     again, _, _ = expected(spot, seed=3, samples=200)
     assert again == ev  # seeded: the same report twice gives the same figures

@@ -1,47 +1,57 @@
 """The betting actions with the context a statistic needs, as columns.
 
-Window expressions over the hand (and round) give each action what a
-tracker's parser keeps in its head while reading a hand: how many bets and
-raises came before it in its round (``aggr_before``), the bet level it
-faced (``level_before``: Chiribito's blind counts as the first bet of round
-1, the stud games have no bring-in), the hand's last round-1 aggressor
-(``pfa``) and whether this is the player's first action of round 2.
+What a tracker's parser keeps in its head while reading a hand becomes
+columns: how many bets and raises came before an action in its round
+(``aggr_before``), the bet level it faced (``level_before``: Chiribito's
+blind counts as the first bet of round 1, the stud games have no bring-in),
+the hand's last round-1 aggressor (``pfa``), and in round 2 whether this is
+the player's first action and whether it is (or faces) a c-bet.
+
+The frame arrives sorted by hand and order (reports.db); counts within a
+hand's round are then differences of one running sum (no per-group
+window), and the per-hand facts (``pfa``, the c-bet's position) are small
+group-bys joined back: this keeps millions of actions within seconds.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-from reports.stats.base import AGGRESSIVE, CHIRIBITO
+from reports.stats.base import AGGRESSIVE
 
 
-def enrich(actions: pl.LazyFrame, hands: pl.LazyFrame) -> pl.LazyFrame:
-    """Actions (betting only, round >= 0) sorted by hand and order, with
-    ``game``, ``is_aggr``, ``aggr_before``, ``level_before``, ``pfa``,
-    ``first_r2`` and ``cbet_seq`` added."""
-    kind, rnd = pl.col("kind"), pl.col("round")
-    a = (
-        actions.join(hands.select("hk", "game"), on="hk", how="inner")
-        .sort("hk", "seq")
-        .with_columns(is_aggr=kind.is_in(AGGRESSIVE))
-    )
+def enrich(actions: pl.LazyFrame) -> pl.LazyFrame:
+    """Actions (betting only, round >= 0, sorted by hk and seq) with
+    ``is_aggr``, ``aggr_before``, ``level_before`` and ``pfa``."""
+    kind, rnd, hk = pl.col("kind"), pl.col("round"), pl.col("hk")
+    a = actions.with_columns(is_aggr=kind.is_in(AGGRESSIVE))
     aggr = pl.col("is_aggr").cast(pl.Int32)
+    before = aggr.cum_sum() - aggr  # aggressive actions before this one, in the whole frame
+    start = ((hk != hk.shift()) | (rnd != rnd.shift())).fill_null(True)
     a = a.with_columns(
-        aggr_before=(aggr.cum_sum() - aggr).over("hk", "round"),
-        pfa=pl.col("player").filter((rnd == 0) & pl.col("is_aggr")).last().over("hk"),
-        first_r2=(pl.col("seq") == pl.col("seq").filter(rnd == 1).min().over("hk", "player"))
-        .fill_null(False),
+        aggr_before=before - pl.when(start).then(before).otherwise(None).forward_fill(),
     ).with_columns(
         level_before=pl.col("aggr_before")
-        + ((pl.col("game") == CHIRIBITO) & (rnd == 0)).cast(pl.Int32),
+        + (pl.col("blind_game") & (rnd == 0)).cast(pl.Int32),
     )
-    # A c-bet: round 2's first bet, made by round 1's last aggressor at his
-    # first turn with nobody having bet before him.
-    cbet_chance = (
-        (rnd == 1) & pl.col("first_r2") & (pl.col("player") == pl.col("pfa"))
-        & (pl.col("aggr_before") == 0)
+    pfa = a.filter((rnd == 0) & pl.col("is_aggr")).group_by("hk").agg(pfa=pl.col("player").last())
+    return a.join(pfa, on="hk", how="left", maintain_order="left")
+
+
+def round_two(enriched: pl.LazyFrame) -> pl.LazyFrame:
+    """Round 2's actions with ``first_r2`` (the player's first action of the
+    round), ``cbet_chance`` (round 1's last aggressor at his first turn, nobody
+    having bet before him) and ``cbet_seq`` (where the c-bet is, if any)."""
+    r2 = enriched.filter(pl.col("round") == 1).with_columns(
+        first_r2=pl.struct("hk", "player").is_first_distinct()
+    )
+    r2 = r2.with_columns(
+        cbet_chance=(pl.col("first_r2") & (pl.col("player") == pl.col("pfa"))
+                     & (pl.col("aggr_before") == 0)).fill_null(False)
     )  # fmt: skip
-    return a.with_columns(
-        cbet_chance=cbet_chance.fill_null(False),
-        cbet_seq=pl.col("seq").filter(cbet_chance & (kind == "bet")).min().over("hk"),
+    cbets = (
+        r2.filter(pl.col("cbet_chance") & (pl.col("kind") == "bet"))
+        .group_by("hk")
+        .agg(cbet_seq=pl.col("seq").min())
     )
+    return r2.join(cbets, on="hk", how="left", maintain_order="left")

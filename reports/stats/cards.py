@@ -52,10 +52,12 @@ def _joker_rows(tables: Tables) -> list[dict]:
     )
     out = []
     for hk, player, won, own in seats.iter_rows():
-        with_joker = ev.category(ev.value(own)).value
-        made = with_joker in _JOKER_CATEGORIES and ev.category(ev.value(own, ())).value != (
-            with_joker
-        )
+        try:
+            with_joker = ev.category(ev.value(own)).value
+            natural = ev.category(ev.value(own, ())).value
+        except ValueError:  # cards an invalid hand holds (CardError is a ValueError)
+            continue
+        made = with_joker in _JOKER_CATEGORIES and natural != with_joker
         out.append({"hk": hk, "player": player, "cnt_joker_made_opp": 1,
                     "cnt_joker_made": int(made), "cnt_joker_made_won_opp": int(made),
                     "cnt_joker_made_won": int(made and won > 0)})  # fmt: skip
@@ -97,8 +99,12 @@ def _declaration_rows(con: duckdb.DuckDBPyConnection, tables: Tables) -> list[di
         row = {"hk": r["hk"], "player": r["player"], "cnt_under_declared_opp": 1,
                "cnt_under_declared": 0, "under_declared_cost": 0}  # fmt: skip
         if "??" not in own and len(five) == 5 and set(five) <= set(own):
-            best = ev.evaluate(own)
-            if ev.value(five) < best.value:
+            try:
+                best = ev.evaluate(own)
+                under = ev.value(five) < best.value
+            except ValueError:  # cards an invalid hand holds
+                continue
+            if under:
                 row["cnt_under_declared"] = 1
                 row["under_declared_cost"] = _cost(r["raw_text"], r["player"], best.cards,
                                                    r["won"])  # fmt: skip

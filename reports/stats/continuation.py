@@ -19,11 +19,14 @@ RATES = (
 )
 
 _facing = (
-    (pl.col("round") == 1) & (pl.col("seq") > pl.col("cbet_seq"))
+    (pl.col("seq") > pl.col("cbet_seq"))
     & (pl.col("aggr_before") == 1) & (pl.col("player") != pl.col("pfa"))
 )  # fmt: skip
 
-ACTION_COUNTS = (
+ACTION_COUNTS: tuple[pl.Expr, ...] = ()
+
+# over round 2's actions only (reports.stats.actions.round_two)
+ROUND_TWO_COUNTS = (
     any_("cnt_cbet_opp", pl.col("cbet_chance")),
     any_("cnt_cbet", pl.col("cbet_chance") & (pl.col("kind") == "bet")),
     any_("cnt_fold_to_cbet_opp", _facing),

@@ -13,7 +13,7 @@ import polars as pl
 
 from reports.db import Filters, Tables
 from reports.stats import FAMILIES, RATES
-from reports.stats.actions import enrich
+from reports.stats.actions import enrich, round_two
 from reports.stats.aggression import ROUNDS
 
 HAND_COLUMNS = (
@@ -31,14 +31,17 @@ def per_hand(tables: Tables, extra: Sequence[pl.LazyFrame] = ()) -> pl.LazyFrame
     ``extra`` frames keyed by (hk, player) (card-judged counts, all-in
     equity) are joined on; their missing rows count 0.
     """
-    acts = enrich(tables.actions, tables.hands)
+    acts = enrich(tables.actions).cache()
     action_counts = [e for family in FAMILIES for e in family.ACTION_COUNTS]
+    round_two_counts = [e for family in FAMILIES for e in getattr(family, "ROUND_TWO_COUNTS", ())]
     seat_counts = [e for family in FAMILIES for e in family.SEAT_COUNTS]
     by_player = acts.group_by("hk", "player").agg(action_counts)
+    in_round_two = round_two(acts).group_by("hk", "player").agg(round_two_counts)
     rows = (
         tables.seats.join(tables.hands.select(HAND_COLUMNS), on="hk", how="inner")
         .with_columns(seat_counts)
         .join(by_player, on=["hk", "player"], how="left")
+        .join(in_round_two, on=["hk", "player"], how="left")
     )
     for frame in extra:
         rows = rows.join(frame, on=["hk", "player"], how="left")
