@@ -14,6 +14,7 @@ MODULES = [
     "benchmarks.bench_parse",
     "benchmarks.bench_validate",
     "benchmarks.bench_simulate",
+    "benchmarks.bench_report",
 ]
 
 

@@ -55,7 +55,8 @@ def build(path: Path, n: int, seed: float = 0.42) -> None:
     con.execute("""
         INSERT INTO actions (site, hand_id, seq, round, player, kind, amount)
         SELECT s.site, s.hand_id, (r + 1) * 8 + s.seat * 2 + k, r, s.player,
-               ['check', 'fold', 'call', 'bet', 'raise'][(hash(s.hand_id, s.seat, r, k) % 5)::BIGINT + 1],
+               ['check', 'fold', 'call', 'bet', 'raise'][
+                   (hash(s.hand_id, s.seat, r, k) % 5)::BIGINT + 1],
                10
         FROM seats s JOIN hands h USING (site, hand_id), range(3) a(r), range(2) b(k)
         WHERE r <= h.last_round""")  # fmt: skip
