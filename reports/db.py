@@ -5,7 +5,8 @@ the few columns a report needs) and hands the result over as Arrow; polars
 does the statistics. Nothing here loops over rows in Python.
 
 A hand's key ``(site, hand_id)`` becomes one integer, ``hk = hash(site,
-hand_id)`` computed inside DuckDB, because joining and grouping millions of
+hand_id)`` computed inside DuckDB (and a player's seat in a hand ``pk =
+hash(site, hand_id, player)``), because joining and grouping millions of
 action rows on two strings costs several times more than on one ``UInt64``
 (a collision needs ~4e9 hands to be likely; the tests compare against a SQL
 oracle keyed on the strings).
@@ -137,7 +138,8 @@ def load(con: duckdb.DuckDBPyConnection, filters: Filters) -> Tables:
     join, jparams = _hand_filter(filters)
     seats = frame(
         con,
-        "SELECT hash(x.site, x.hand_id) AS hk, x.player, x.seat, x.position, x.net, x.won, "
+        "SELECT hash(x.site, x.hand_id) AS hk, hash(x.site, x.hand_id, x.player) AS pk, "
+        "x.player, x.seat, x.position, x.net, x.won, "
         "x.put_in, x.rake_paid, x.went_to_showdown, x.folded_round, x.all_in_round, "
         "x.down_cards, x.up_cards, x.shown, x.hand_category "
         f"FROM seats x{join} WHERE NOT x.sitting_out",
@@ -148,7 +150,8 @@ def load(con: duckdb.DuckDBPyConnection, filters: Filters) -> Tables:
     # running sums need that order (reports.stats.actions)
     actions = frame(
         con,
-        "SELECT hash(x.site, x.hand_id) AS hk, x.seq, x.round, x.player, x.kind, "
+        "SELECT hash(x.site, x.hand_id) AS hk, hash(x.site, x.hand_id, x.player) AS pk, "
+        "x.seq, x.round, x.kind, "
         "h.game = 'chiribito' AS blind_game "
         "FROM actions x JOIN hands h ON h.site = x.site AND h.hand_id = x.hand_id "
         f"WHERE x.round >= 0 AND x.kind <> 'uncalled' AND {cond} ORDER BY hk, x.seq",

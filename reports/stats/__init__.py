@@ -1,9 +1,11 @@
 """Player statistics, one module per family; see docs/statistics.md.
 
-Each family contributes polars expressions: ``ACTION_COUNTS`` aggregate one
-player's betting actions in one hand (``group_by(hk, player)`` over the
-enriched actions of :mod:`reports.stats.actions`), ``SEAT_COUNTS`` are
-computed on his seat row (joined with the hand). Both produce per-hand
+Each family contributes polars expressions: ``ACTION_FLAGS`` (name,
+condition on one action, "any" or "sum") are combined over one player's
+betting actions in one hand (the enriched actions of
+:mod:`reports.stats.actions`; ``ROUND_TWO_FLAGS`` over round 2 only,
+``AFTER`` derived from them), ``SEAT_COUNTS`` are computed on his seat row
+(joined with the hand). Both produce per-hand
 ``cnt_x`` / ``cnt_x_opp`` columns; :func:`reports.stats.table.aggregate`
 sums them over any grouping and divides.
 """

@@ -4,7 +4,7 @@ What a tracker's parser keeps in its head while reading a hand becomes
 columns: how many bets and raises came before an action in its round
 (``aggr_before``), the bet level it faced (``level_before``: Chiribito's
 blind counts as the first bet of round 1, the stud games have no bring-in),
-the hand's last round-1 aggressor (``pfa``), and in round 2 whether this is
+the hand's last round-1 aggressor (``pfa``, as his ``pk``), and in round 2 whether this is
 the player's first action and whether it is (or faces) a c-bet.
 
 The frame arrives sorted by hand and order (reports.db); counts within a
@@ -34,7 +34,7 @@ def enrich(actions: pl.LazyFrame) -> pl.LazyFrame:
         level_before=pl.col("aggr_before")
         + (pl.col("blind_game") & (rnd == 0)).cast(pl.Int32),
     )
-    pfa = a.filter((rnd == 0) & pl.col("is_aggr")).group_by("hk").agg(pfa=pl.col("player").last())
+    pfa = a.filter((rnd == 0) & pl.col("is_aggr")).group_by("hk").agg(pfa=pl.col("pk").last())
     return a.join(pfa, on="hk", how="left", maintain_order="left")
 
 
@@ -43,10 +43,10 @@ def round_two(enriched: pl.LazyFrame) -> pl.LazyFrame:
     round), ``cbet_chance`` (round 1's last aggressor at his first turn, nobody
     having bet before him) and ``cbet_seq`` (where the c-bet is, if any)."""
     r2 = enriched.filter(pl.col("round") == 1).with_columns(
-        first_r2=pl.struct("hk", "player").is_first_distinct()
+        first_r2=pl.col("pk").is_first_distinct()
     )
     r2 = r2.with_columns(
-        cbet_chance=(pl.col("first_r2") & (pl.col("player") == pl.col("pfa"))
+        cbet_chance=(pl.col("first_r2") & (pl.col("pk") == pl.col("pfa"))
                      & (pl.col("aggr_before") == 0)).fill_null(False)
     )  # fmt: skip
     cbets = (

@@ -28,17 +28,13 @@ _calls = _kind == "call"
 _folds = _kind == "fold"
 
 
-def _count(condition: pl.Expr, name: str) -> pl.Expr:
-    return condition.sum().cast(pl.Int64).alias(name)
-
-
-ACTION_COUNTS = (
-    _count(_later & _aggr, "cnt_af"),
-    _count(_later & _calls, "cnt_af_opp"),
-    _count(_later & _aggr, "cnt_afq"),
-    _count(_later & (_aggr | _calls | _folds), "cnt_afq_opp"),
+ACTION_FLAGS = (
+    ("cnt_af", _later & _aggr, "sum"),
+    ("cnt_af_opp", _later & _calls, "sum"),
+    ("cnt_afq", _later & _aggr, "sum"),
+    ("cnt_afq_opp", _later & (_aggr | _calls | _folds), "sum"),
     *(
-        _count((pl.col("round") == r) & cond, f"agg_r{r}_{name}")
+        (f"agg_r{r}_{name}", (pl.col("round") == r) & cond, "sum")
         for r in ROUNDS
         for name, cond in (("aggr", _aggr), ("calls", _calls), ("folds", _folds))
     ),

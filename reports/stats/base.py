@@ -53,7 +53,15 @@ def flag(name: str, condition: pl.Expr) -> pl.Expr:
     return condition.fill_null(False).cast(pl.Int64).alias(name)
 
 
-def any_(name: str, condition: pl.Expr) -> pl.Expr:
-    """In a group_by over one player's actions in one hand: 1 if any row
-    satisfies the condition."""
-    return condition.fill_null(False).any().cast(pl.Int64).alias(name)
+def combine(acts: pl.LazyFrame, flags: tuple[tuple[str, pl.Expr, str], ...],
+            after: tuple[pl.Expr, ...] = ()) -> pl.LazyFrame:  # fmt: skip
+    """Per (hand, player) (key ``pk``): each flag computed on every action as a 0/1
+    column first (one vectorised pass), then combined by a plain ``max``
+    ("any") or ``sum`` per group, the aggregation polars does fastest."""
+    cols = [cond.fill_null(False).cast(pl.Int32).alias(name) for name, cond, _ in flags]
+    aggs = [pl.col(name).max() if how == "any" else pl.col(name).sum() for name, _, how in flags]
+    out = acts.select("pk", *cols).group_by("pk").agg(aggs)
+    if after:
+        out = out.with_columns(after)
+    temps = [name for name, _, _ in flags if name.startswith("_")]
+    return out.drop(temps).with_columns(pl.exclude("pk").cast(pl.Int64))

@@ -10,8 +10,6 @@ from reports.stats.base import Rate
 
 RATES: tuple[Rate, ...] = ()
 
-ACTION_COUNTS: tuple[pl.Expr, ...] = ()
-
 SEAT_COUNTS: tuple[pl.Expr, ...] = (
     pl.lit(1, pl.Int64).alias("hands"),
     pl.col("net").cast(pl.Int64).alias("net"),

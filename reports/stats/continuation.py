@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.stats.base import Rate, any_
+from reports.stats.base import Rate
 
 RATES = (
     Rate("cbet", "c-bet"),
@@ -20,17 +20,15 @@ RATES = (
 
 _facing = (
     (pl.col("seq") > pl.col("cbet_seq"))
-    & (pl.col("aggr_before") == 1) & (pl.col("player") != pl.col("pfa"))
+    & (pl.col("aggr_before") == 1) & (pl.col("pk") != pl.col("pfa"))
 )  # fmt: skip
 
-ACTION_COUNTS: tuple[pl.Expr, ...] = ()
-
 # over round 2's actions only (reports.stats.actions.round_two)
-ROUND_TWO_COUNTS = (
-    any_("cnt_cbet_opp", pl.col("cbet_chance")),
-    any_("cnt_cbet", pl.col("cbet_chance") & (pl.col("kind") == "bet")),
-    any_("cnt_fold_to_cbet_opp", _facing),
-    any_("cnt_fold_to_cbet", _facing & (pl.col("kind") == "fold")),
+ROUND_TWO_FLAGS = (
+    ("cnt_cbet_opp", pl.col("cbet_chance"), "any"),
+    ("cnt_cbet", pl.col("cbet_chance") & (pl.col("kind") == "bet"), "any"),
+    ("cnt_fold_to_cbet_opp", _facing, "any"),
+    ("cnt_fold_to_cbet", _facing & (pl.col("kind") == "fold"), "any"),
 )
 
 SEAT_COUNTS: tuple[pl.Expr, ...] = ()

@@ -35,8 +35,6 @@ _checked_end = (
 )
 _sd = pl.col("went_to_showdown").fill_null(False)
 
-ACTION_COUNTS: tuple[pl.Expr, ...] = ()
-
 SEAT_COUNTS = (
     flag("cnt_la_perla_opp", _chiri),
     flag("cnt_la_perla", _chiri & _perla),

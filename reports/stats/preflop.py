@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.stats.base import AGGRESSIVE, VOLUNTARY, Rate, any_
+from reports.stats.base import AGGRESSIVE, VOLUNTARY, Rate
 
 RATES = (
     Rate("vpip", "VPIP"),
@@ -24,22 +24,26 @@ RATES = (
 _r1 = pl.col("round") == 0
 _kind = pl.col("kind")
 _level = pl.col("level_before")
-# he made the second bet (the first raise) of round 1 ...
-_made_two = (_r1 & _kind.is_in(AGGRESSIVE) & (_level == 1)).any()
-# ... and then had to answer a third
-_faced_three = (_r1 & (_level == 3)).any()
 
-ACTION_COUNTS = (
-    any_("cnt_vpip_opp", _r1),
-    any_("cnt_vpip", _r1 & _kind.is_in(VOLUNTARY)),
-    any_("cnt_pfr_opp", _r1),
-    any_("cnt_pfr", _r1 & _kind.is_in(AGGRESSIVE)),
-    any_("cnt_three_bet_opp", _r1 & (_level == 2)),
-    any_("cnt_three_bet", _r1 & (_level == 2) & _kind.is_in(AGGRESSIVE)),
-    (_made_two & _faced_three).cast(pl.Int64).alias("cnt_fold_to_three_bet_opp"),
-    (_made_two & (_r1 & (_level == 3) & (_kind == "fold")).any())
-    .cast(pl.Int64)
-    .alias("cnt_fold_to_three_bet"),
+# (name, per-action condition, how the hand's actions combine: "any" or "sum")
+ACTION_FLAGS = (
+    ("cnt_vpip_opp", _r1, "any"),
+    ("cnt_vpip", _r1 & _kind.is_in(VOLUNTARY), "any"),
+    ("cnt_pfr_opp", _r1, "any"),
+    ("cnt_pfr", _r1 & _kind.is_in(AGGRESSIVE), "any"),
+    ("cnt_three_bet_opp", _r1 & (_level == 2), "any"),
+    ("cnt_three_bet", _r1 & (_level == 2) & _kind.is_in(AGGRESSIVE), "any"),
+    # he made the second bet (the first raise) of round 1 ...
+    ("_made_two", _r1 & _kind.is_in(AGGRESSIVE) & (_level == 1), "any"),
+    # ... and then had to answer a third
+    ("_faced_three", _r1 & (_level == 3), "any"),
+    ("_folded_three", _r1 & (_level == 3) & (_kind == "fold"), "any"),
+)
+
+# computed on the per-hand row from the flags above (temporaries start with _)
+AFTER = (
+    (pl.col("_made_two") * pl.col("_faced_three")).alias("cnt_fold_to_three_bet_opp"),
+    (pl.col("_made_two") * pl.col("_folded_three")).alias("cnt_fold_to_three_bet"),
 )
 
 SEAT_COUNTS: tuple[pl.Expr, ...] = ()

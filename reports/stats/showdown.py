@@ -25,8 +25,6 @@ _saw2 = (pl.col("last_round") >= 1) & (
 _sd = pl.col("went_to_showdown").fill_null(False)
 _won = pl.col("won") > 0
 
-ACTION_COUNTS: tuple[pl.Expr, ...] = ()
-
 SEAT_COUNTS = (
     flag("cnt_wtsd_opp", _saw2),
     flag("cnt_wtsd", _saw2 & _sd),

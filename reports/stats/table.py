@@ -15,6 +15,7 @@ from reports.db import Filters, Tables
 from reports.stats import FAMILIES, RATES
 from reports.stats.actions import enrich, round_two
 from reports.stats.aggression import ROUNDS
+from reports.stats.base import combine
 
 HAND_COLUMNS = (
     "hk", "site", "hand_id", "game", "table_name", "started_at", "forced", "n_players",
@@ -32,16 +33,17 @@ def per_hand(tables: Tables, extra: Sequence[pl.LazyFrame] = ()) -> pl.LazyFrame
     equity) are joined on; their missing rows count 0.
     """
     acts = enrich(tables.actions).cache()
-    action_counts = [e for family in FAMILIES for e in family.ACTION_COUNTS]
-    round_two_counts = [e for family in FAMILIES for e in getattr(family, "ROUND_TWO_COUNTS", ())]
+    flags = tuple(f for family in FAMILIES for f in getattr(family, "ACTION_FLAGS", ()))
+    after = tuple(e for family in FAMILIES for e in getattr(family, "AFTER", ()))
+    two = tuple(f for family in FAMILIES for f in getattr(family, "ROUND_TWO_FLAGS", ()))
     seat_counts = [e for family in FAMILIES for e in family.SEAT_COUNTS]
-    by_player = acts.group_by("hk", "player").agg(action_counts)
-    in_round_two = round_two(acts).group_by("hk", "player").agg(round_two_counts)
+    by_player = combine(acts, flags, after)
+    in_round_two = combine(round_two(acts), two)
     rows = (
         tables.seats.join(tables.hands.select(HAND_COLUMNS), on="hk", how="inner")
         .with_columns(seat_counts)
-        .join(by_player, on=["hk", "player"], how="left")
-        .join(in_round_two, on=["hk", "player"], how="left")
+        .join(by_player, on="pk", how="left")
+        .join(in_round_two, on="pk", how="left")
     )
     for frame in extra:
         rows = rows.join(frame, on=["hk", "player"], how="left")
