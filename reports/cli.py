@@ -1,0 +1,245 @@
+"""``hh report players|player|violations``: registered on the ``hh`` app
+through the ``hh.commands`` entry point. Heavy imports (polars, DuckDB,
+plotly) happen inside the commands, so ``hh --help`` stays quick.
+
+Exit codes: 0 done, 2 the report could not be made (no database, bad
+option, unknown column), with a message saying what and where.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from reports.db import Filters
+
+report = typer.Typer(help="Player statistics and the referee's findings, from the database.",
+                     no_args_is_help=True)  # fmt: skip
+
+_DB = typer.Option(None, "--db", help="The database (default: $HH_DB or hands.duckdb).")
+_GAME = typer.Option([], "--game", help="Only this game (repeatable).")
+_PLAYER = typer.Option([], "--player", help="Only this player (repeatable).")
+_SITE = typer.Option([], "--site", help="Only this site (repeatable; '' for none).")
+_TABLE = typer.Option([], "--table", help="Only this table (repeatable).")
+_SINCE = typer.Option(None, "--since", help="Hands from this time (YYYY-MM-DD[ HH:MM:SS]).")
+_UNTIL = typer.Option(None, "--until", help="Hands before this time.")
+_MIN = typer.Option(0, "--min-hands", help="Leave out rows with fewer hands.")
+_VALID = typer.Option(False, "--valid-only", help="Only hands the referee found valid.")
+_POS = typer.Option([], "--position", help="Dealing position (1 = first dealt; repeatable).")
+_FMT = typer.Option("table", "--format", help="table, csv, json, parquet or html.")
+_OUT = typer.Option(None, "--out", help="Write to this file (default: standard output).")
+_SORT = typer.Option(None, "--sort", help="Sort by this column (default: hands).")
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"hh report: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _time(value: str | None, option: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("/", "-"))
+    except ValueError:
+        _fail(f"{option} {value!r}: expected a date YYYY-MM-DD or YYYY-MM-DD HH:MM:SS")
+    return None
+
+
+def _filters(game: list[str], player: list[str], site: list[str], table: list[str],
+             since: str | None, until: str | None, min_hands: int, valid_only: bool,
+             position: list[int]) -> Filters:  # fmt: skip
+    from reports.db import GAMES, Filters
+
+    for g in game:
+        if g not in GAMES:
+            _fail(f"--game {g!r}: expected one of {', '.join(GAMES)}")
+    return Filters(games=tuple(game), players=tuple(player), sites=tuple(site),
+                   tables=tuple(table), since=_time(since, "--since"),
+                   until=_time(until, "--until"), valid_only=valid_only,
+                   positions=tuple(position), min_hands=min_hands)  # fmt: skip
+
+
+def _connect(db: Path | None) -> Any:
+    from reports.db import ReportError, connect, default_db
+
+    try:
+        return connect(db or default_db())
+    except ReportError as error:
+        _fail(str(error))
+
+
+def _check_format(fmt: str) -> None:
+    from reports.files import FORMATS
+
+    if fmt not in FORMATS:
+        _fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+def _emit(text: str | None, out: Path | None) -> None:
+    if text is None:
+        return
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, "utf-8")
+
+
+def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
+    from reports.files import write
+
+    try:
+        _emit(write(df, fmt, out), None)
+    except (ValueError, OSError) as error:
+        _fail(str(error))
+
+
+def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str,
+          out: Path | None) -> None:  # fmt: skip
+    from reports.html import render, report_data
+    from reports.violations import violations
+
+    found = violations(con, filters)["by_code"]
+    _emit(render(report_data(table, rows, found, title)), out)
+
+
+@report.command("players")
+def players_command(
+    db: Path = _DB, game: list[str] = _GAME, player: list[str] = _PLAYER, site: list[str] = _SITE,
+    table: list[str] = _TABLE, since: str = _SINCE, until: str = _UNTIL, min_hands: int = _MIN,
+    valid_only: bool = _VALID, position: list[int] = _POS, fmt: str = _FMT, out: Path = _OUT,
+    sort: str = _SORT,
+) -> None:  # fmt: skip
+    """One row per player and game."""
+    _check_format(fmt)
+    filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
+    con = _connect(db)
+    from rich.console import Console
+
+    from reports.players import hand_rows
+    from reports.stats.table import players_table
+
+    console = Console(stderr=True)
+    with console.status("computing statistics (all-in equity included)..."):
+        _, rows = hand_rows(con, filters)
+        rows = rows.cache()
+        try:
+            df = players_table(rows, filters, sort)
+        except KeyError:
+            _fail(f"--sort {sort!r}: no such column")
+    if fmt == "table":
+        from reports.terminal import PLAYER_COLUMNS, show
+
+        rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd",
+                 "wsd", "wwsr2"}  # fmt: skip
+        show(Console(), df, PLAYER_COLUMNS, f"Players ({df.height} rows)", rates)
+    elif fmt == "html":
+        _html(df, rows, con, filters, "hh player report", out)
+    else:
+        _write_frame(df.drop([c for c in df.columns if c.startswith(("cnt_", "agg_"))]), fmt,
+                     out)  # fmt: skip
+
+
+@report.command("player")
+def player_command(
+    name: str = typer.Argument(..., help="The player, exactly as in the logs."),
+    db: Path = _DB, game: list[str] = _GAME, site: list[str] = _SITE, table: list[str] = _TABLE,
+    since: str = _SINCE, until: str = _UNTIL, valid_only: bool = _VALID,
+    position: list[int] = _POS, fmt: str = _FMT, out: Path = _OUT,
+) -> None:  # fmt: skip
+    """One player in depth: per position, round, table size, session, day."""
+    _check_format(fmt)
+    filters = _filters(game, [name], site, table, since, until, 0, valid_only, position)
+    con = _connect(db)
+    import polars as pl
+    from rich.console import Console
+
+    from reports.player import in_depth
+    from reports.players import hand_rows
+    from reports.stats.table import players_table, select_players
+
+    _, rows = hand_rows(con, filters)
+    mine = select_players(rows, filters).cache()
+    sections = in_depth(mine)
+    if sections["overall"].is_empty():
+        _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
+    if fmt == "table":
+        from reports.terminal import PLAYER_COLUMNS, show
+
+        console = Console()
+        rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
+                 "wwsr2"}  # fmt: skip
+        for key, df in sections.items():
+            group = [c for c in df.columns[:3] if c not in ("player", "game")]
+            cols = [(c, c) for c in group] + list(PLAYER_COLUMNS[1:])
+            if key == "by_round":
+                cols = [(c, c) for c in df.columns if c != "player"]
+            show(console, df, cols, key.replace("_", " "), rates | {"afq"})
+    elif fmt == "html":
+        _html(players_table(rows, filters), mine, con, filters, f"hh report: {name}", out)
+    elif fmt == "json":
+        import json
+
+        from reports.files import to_json
+
+        text = "{" + ",".join(f"{json.dumps(k)}:{to_json(v)}" for k, v in sections.items()) + "}"
+        _emit(json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n", out)
+    else:
+        long = pl.concat([df.with_columns(pl.lit(k).alias("section")).drop(
+            [c for c in df.columns if c.startswith(("cnt_", "agg_"))]).with_columns(
+            pl.all().cast(pl.String)) for k, df in sections.items()], how="diagonal")
+        _write_frame(long, fmt, out)
+
+
+@report.command("violations")
+def violations_command(
+    db: Path = _DB, game: list[str] = _GAME, player: list[str] = _PLAYER,
+    site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
+    until: str = _UNTIL, fmt: str = _FMT, out: Path = _OUT,
+) -> None:  # fmt: skip
+    """What the referee found: by code, by table, by player."""
+    _check_format(fmt)
+    filters = _filters(game, player, site, table, since, until, 0, False, [])
+    con = _connect(db)
+    import polars as pl
+
+    from reports.violations import violations
+
+    found = violations(con, filters)
+    if fmt == "table":
+        from rich.console import Console
+
+        from reports.terminal import show
+
+        console = Console()
+        for key in ("by_code", "by_table", "by_player"):
+            df = found[key]
+            show(console, df, [(c, c) for c in df.columns], key.replace("_", " "), set())
+    elif fmt == "json":
+        import json
+
+        from reports.files import to_json
+
+        text = {k: json.loads(to_json(v)) for k, v in found.items()}
+        _emit(json.dumps(text, ensure_ascii=False, indent=1) + "\n", out)
+    elif fmt == "html":
+        from reports.html import render
+
+        _fail("--format html is for `hh report players` and `player`; use json here")
+        render({})
+    else:
+        long = pl.concat([v.with_columns(pl.lit(k).alias("section"))
+                          for k, v in found.items() if k != "hands"], how="diagonal")
+        _write_frame(long, fmt, out)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``hh report`` to the ``hh`` app (the ``hh.commands`` entry point)."""
+    app.add_typer(report, name="report")

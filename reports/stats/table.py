@@ -1,0 +1,134 @@
+"""The per-hand frame (one row per player dealt in, per hand) and the sums.
+
+:func:`per_hand` joins every family's per-hand counts onto the seat rows;
+:func:`aggregate` sums them over any grouping and turns counts into rates.
+Everything is a lazy polars plan: one ``collect`` at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from reports.db import Filters, Tables
+from reports.stats import FAMILIES, RATES
+from reports.stats.actions import enrich, round_two
+from reports.stats.aggression import ROUNDS
+from reports.stats.base import combine
+
+HAND_COLUMNS = (
+    "hk", "site", "hand_id", "game", "table_name", "started_at", "forced", "n_players",
+    "max_seats", "last_round", "showdown", "valid", "house_rules",
+)  # fmt: skip
+
+# per-hand amounts that add up (besides the cnt_ columns)
+SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
+
+
+def per_hand(tables: Tables, extra: Sequence[pl.LazyFrame] = ()) -> pl.LazyFrame:
+    """One row per (hand, player dealt in) with every ``cnt_`` column.
+
+    ``extra`` frames keyed by (hk, player) (card-judged counts, all-in
+    equity) are joined on; their missing rows count 0.
+    """
+    acts = enrich(tables.actions).cache()
+    flags = tuple(f for family in FAMILIES for f in getattr(family, "ACTION_FLAGS", ()))
+    after = tuple(e for family in FAMILIES for e in getattr(family, "AFTER", ()))
+    two = tuple(f for family in FAMILIES for f in getattr(family, "ROUND_TWO_FLAGS", ()))
+    seat_counts = [e for family in FAMILIES for e in family.SEAT_COUNTS]
+    by_player = combine(acts, flags, after)
+    in_round_two = combine(round_two(acts), two)
+    rows = (
+        tables.seats.join(tables.hands.select(HAND_COLUMNS), on="hk", how="inner")
+        .with_columns(seat_counts)
+        .join(by_player, on="pk", how="left")
+        .join(in_round_two, on="pk", how="left")
+    )
+    for frame in extra:
+        rows = rows.join(frame, on=["hk", "player"], how="left")
+    names = rows.collect_schema().names()
+    absent = [c for rate in RATES for c in (rate.n, rate.opp) if c not in names]
+    rows = rows.with_columns(pl.lit(0, pl.Int64).alias(c) for c in absent)
+    counts = [c for c in (*names, *absent) if c.startswith(("cnt_", "agg_"))]
+    rows = rows.with_columns(pl.col(counts).fill_null(0))
+    if "allin_adjusted_net" in names:
+        rows = rows.with_columns(pl.col("allin_adjusted_net").fill_null(pl.col("net")))
+    else:
+        rows = rows.with_columns(pl.col("net").cast(pl.Float64).alias("allin_adjusted_net"))
+    if "under_declared_cost" not in names:
+        rows = rows.with_columns(pl.lit(0, pl.Int64).alias("under_declared_cost"))
+    return rows
+
+
+def select_players(rows: pl.LazyFrame, filters: Filters) -> pl.LazyFrame:
+    """The player and position filters, applied after the per-hand counts."""
+    if filters.players:
+        rows = rows.filter(pl.col("player").is_in(filters.players))
+    if filters.positions:
+        rows = rows.filter(pl.col("position").is_in(filters.positions))
+    return rows
+
+
+def _ratio(n: pl.Expr, d: pl.Expr) -> pl.Expr:
+    return pl.when(d > 0).then(n / d).otherwise(None)
+
+
+def aggregate(rows: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
+    """Sum the per-hand rows over ``by`` and compute every rate: for each
+    rate ``x``, the columns ``x`` (fraction, null without opportunity),
+    ``x_opp`` and ``x_n``. Rates of another game are null."""
+    names = rows.collect_schema().names()
+    counts = [c for c in names if c.startswith(("cnt_", "agg_"))]
+    sums = [pl.col(c).sum() for c in (*SUMS, *counts) if c in names]
+    blinds = pl.col("blinds_won").sum() * 100 / pl.col("blinds_won").count()
+    out = rows.group_by(list(by)).agg(
+        *sums,
+        pl.when(pl.col("blinds_won").count() > 0).then(blinds).alias("blinds_won_per_100"),
+    )
+    game = pl.col("game") if "game" in by else None
+    columns: list[pl.Expr] = [
+        _ratio(pl.col("net") * 100, pl.col("hands")).alias("net_per_100"),
+    ]
+    for rate in RATES:
+        n, opp = pl.col(rate.n), pl.col(rate.opp)
+        value, x_n, x_opp = _ratio(n, opp), n, opp
+        if rate.games is not None and game is not None:
+            mine = game.is_in(rate.games)
+            value, x_n, x_opp = (pl.when(mine).then(e) for e in (value, x_n, x_opp))
+        columns += [value.alias(rate.key), x_opp.alias(f"{rate.key}_opp"),
+                    x_n.alias(f"{rate.key}_n")]  # fmt: skip
+    for r in ROUNDS:
+        aggr, calls, folds = (pl.col(f"agg_r{r}_{k}") for k in ("aggr", "calls", "folds"))
+        columns += [
+            _ratio(aggr, calls).alias(f"af_r{r + 1}"),
+            _ratio(aggr, aggr + calls + folds).alias(f"afq_r{r + 1}"),
+        ]
+    return out.with_columns(columns)
+
+
+def players_table(rows: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
+    """One row per player and game, the columns of :func:`column_order`."""
+    table = aggregate(select_players(rows, filters), ("player", "game"))
+    if filters.min_hands:
+        table = table.filter(pl.col("hands") >= filters.min_hands)
+    df = table.collect()
+    df = df.select(column_order(df.columns))
+    key = sort or "hands"
+    if key not in df.columns:
+        raise KeyError(key)
+    return df.sort([key, "player", "game"], descending=[key not in ("player", "game"), False,
+                                                        False], nulls_last=True)  # fmt: skip
+
+
+def column_order(columns: Sequence[str]) -> list[str]:
+    """Identity first, money next, then each rate with its counts, then the
+    per-round aggression and the raw counts."""
+    head = ["player", "game", "position", "hands", "net", "net_per_100", "rake_paid",
+            "allin_adjusted_net", "blinds_won_per_100", "under_declared_cost"]  # fmt: skip
+    order = [c for c in head if c in columns]
+    for rate in RATES:
+        order += [rate.key, f"{rate.key}_opp", f"{rate.key}_n"]
+    order += [c for c in columns if c.startswith(("af_r", "afq_r"))]
+    order += [c for c in columns if c not in order]
+    return [c for c in order if c in columns]

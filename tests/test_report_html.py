@@ -1,0 +1,153 @@
+"""The HTML report and ``hh report`` end to end, and the page in a real
+browser (headless Chromium through Playwright): rows, every chart drawn,
+sorting, no console error, no script injected through a player's name."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reports.html import embed_json
+from tests.reportdb import build, hand, merge
+
+EVIL = "<script>window.x=1</script>"
+
+
+def _db(path: Path) -> Path:
+    parts = []
+    for i, (a, b) in enumerate([(EVIL, "Ana María"), ("Ana María", "Bo &amp; <b>"),
+                                (EVIL, "Bo &amp; <b>")]):  # fmt: skip
+        parts.append(hand("chiribito", f"h{i}", [
+            (a, -20, 0, 20, {"folded_round": 0}),
+            (b, 20, 40, 20)],
+            f"""-1 {a.replace(' ', '_')} blind 20
+                0 {b.replace(' ', '_')} raise 40
+                0 {a.replace(' ', '_')} fold
+                0 {b.replace(' ', '_')} uncalled 20""",
+            forced=20, last_round=0, showdown=False, table="T <i>",
+            started_at=f"2026-01-01 00:0{i}:00"))  # fmt: skip
+    data = merge(*parts)
+    for row in data["actions"]:
+        row["player"] = row["player"].replace("_", " ")
+    data["violations"] = [{"site": "test", "hand_id": "h1", "code": "OUT_OF_TURN", "line": 9,
+                           "message": "</script><script>window.y=1</script>",
+                           "source": "hand"}]  # fmt: skip
+    return build(path, **data)
+
+
+class _Result:
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def _hh(*args: str) -> _Result:
+    """``hh report ...`` in process (the entry point's register on a fresh app)."""
+    import typer
+    from typer.testing import CliRunner
+
+    from reports.cli import register
+
+    app = typer.Typer()
+    register(app)
+    out = CliRunner().invoke(app, ["report", *args], env={"COLUMNS": "250"})
+    if out.exception and not isinstance(out.exception, SystemExit):
+        raise out.exception
+    return _Result(out.exit_code, out.stdout, out.stderr)
+
+
+def test_hh_command_is_registered() -> None:
+    out = subprocess.run([sys.executable, "-m", "hh", "report", "--help"], capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 0 and "players" in out.stdout and "violations" in out.stdout
+
+
+def test_embedded_json_cannot_close_its_script_block() -> None:
+    text = embed_json({"p": EVIL, "q": "a\u2028b & c > d"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert json.loads(text) == {"p": EVIL, "q": "a\u2028b & c > d"}
+
+
+def test_cli_formats(tmp_path: Path) -> None:
+    db = _db(tmp_path / "h.duckdb")
+    out = _hh("players", "--db", str(db), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    keys = {"player", "game", "hands", "net", "net_per_100", "vpip", "pfr", "three_bet", "af",
+            "afq", "cbet", "fold_to_cbet", "wtsd", "wsd", "wwsr2", "allin_adjusted_net"}
+    for row in rows:
+        assert keys <= set(row)
+        for k in ("vpip", "pfr", "wtsd"):
+            assert {f"{k}_opp", f"{k}_n"} <= set(row)
+            assert row[k] is None or 0 <= row[k] <= 1
+    assert {r["player"] for r in rows} == {EVIL, "Ana María", "Bo &amp; <b>"}
+    table = _hh("players", "--db", str(db))
+    assert table.returncode == 0 and "Ana María" in table.stdout
+    csv = _hh("players", "--db", str(db), "--format", "csv", "--sort", "net")
+    assert csv.returncode == 0 and csv.stdout.startswith("player,game,")
+    pq = tmp_path / "p.parquet"
+    assert _hh("players", "--db", str(db), "--format", "parquet", "--out", str(pq)).returncode == 0
+    import polars as pl
+
+    assert pl.read_parquet(pq).height == 3
+    one = _hh("player", "Ana María", "--db", str(db), "--format", "json")
+    assert one.returncode == 0, one.stderr
+    assert set(json.loads(one.stdout)) >= {"overall", "by_position", "by_session", "by_round"}
+    v = _hh("violations", "--db", str(db), "--format", "json")
+    assert json.loads(v.stdout)["by_code"][0]["code"] == "OUT_OF_TURN"
+    assert _hh("violations", "--db", str(db)).returncode == 0
+
+
+def test_cli_errors_exit_2(tmp_path: Path) -> None:
+    missing = _hh("players", "--db", str(tmp_path / "none.duckdb"))
+    assert missing.returncode == 2 and "no database" in missing.stderr
+    db = _db(tmp_path / "h.duckdb")
+    assert _hh("players", "--db", str(db), "--sort", "nope").returncode == 2
+    assert _hh("players", "--db", str(db), "--format", "xml").returncode == 2
+    assert _hh("players", "--db", str(db), "--game", "holdem").returncode == 2
+
+
+def test_html_in_a_real_browser(tmp_path: Path) -> None:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    db = _db(tmp_path / "h.duckdb")
+    page_file = tmp_path / "report.html"
+    out = _hh("players", "--db", str(db), "--format", "html", "--out", str(page_file))
+    assert out.returncode == 0, out.stderr
+    html = page_file.read_text("utf-8")
+    assert EVIL not in html and "window.y=1</script>" not in html
+    body = html.split("<body>")[1]
+    assert "<script src" not in body and "<link" not in html  # nothing to fetch
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.route("**/*", lambda route: route.abort() if not route.request.url.startswith(
+            "file:") else route.continue_())  # fmt: skip
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.querySelectorAll('.main-svg').length >= 4")
+        rows = page.locator("#players tbody tr")
+        assert rows.count() == 3
+        for chart in ("chart-net", "chart-vpip", "chart-aggression", "chart-violations"):
+            assert page.locator(f"#{chart} .main-svg").count() >= 1, chart
+        assert page.evaluate("window.x") is None and page.evaluate("window.y") is None
+        names = rows.locator("td:first-child").all_text_contents()
+        assert EVIL in names and "Bo &amp; <b>" in names
+        page.locator("th[data-key=player]").click()
+        first = rows.locator("td:first-child").all_text_contents()
+        assert first == sorted(first)
+        page.locator("th[data-key=player]").click()
+        assert rows.locator("td:first-child").all_text_contents() == sorted(first, reverse=True)
+        page.fill("#filter", "ana")
+        assert rows.count() == 1
+        browser.close()
+    assert errors == []
