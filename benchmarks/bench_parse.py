@@ -22,7 +22,8 @@ from pathlib import Path
 from lark import Lark
 from pokerkit import HandHistory
 
-from hh.parse import _cache_path, _HandBuilder, _LineLexer, grammar_text, parse_hand, parse_text
+from hh._lark import _HandBuilder, _LineLexer
+from hh.parse import cache_path, grammar_text, parse_hand, parse_text
 from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
 
@@ -132,7 +133,7 @@ def run() -> None:
     lines = sum(t.count("\n") + 1 for t in texts) / len(texts)
     assert all(r.hand is not None for r in parse_text(whole)), "benchmark hands must parse"
 
-    cache = _cache_path(grammar_text())
+    cache = cache_path(grammar_text(), "lark", "pickle")
     _build(cache)  # make sure the cache file exists
     cold = _seconds(lambda: _build(False))
     warm = _seconds(lambda: _build(cache)) if cache else float("nan")
