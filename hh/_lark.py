@@ -245,7 +245,8 @@ def _structural(e: UnexpectedToken, lines: list[str], first: int) -> tuple[int, 
 # by lower-casing its name. The error then stops at the first piece that did
 # not fit, and the Earley items say what was expected there.
 
-_AMOUNT_REGEX = "0|[1-9][0-9]*"
+_AMOUNT_REGEX = "0|[1-9][0-9]{0,17}"
+_MAX_DIGITS = 18
 
 _PLACEHOLDERS = {
     "NAME": "<name>",
@@ -398,6 +399,9 @@ class _Diagnoser:
                 "'Uncalled bet (<n>) returned to <name>' and its summary lines",
                 1,
             )
+        too_long = _long_number(text, kind)
+        if too_long is not None:
+            return too_long
         if len(text) > _LONGEST_EXPLAINED:
             # No real hand's line is this long; Earley's time, about 20 us
             # a character, is better not spent on it.
@@ -485,6 +489,21 @@ class _Diagnoser:
         """Plain words for the usual mistakes, where the grammar's view (what
         would have fitted here) would be beside the point."""
         rest = text[pos:]
+        if rest and _CONTROL.match(rest):
+            return (
+                f"the character {_codepoint(rest[0])} cannot be here: sites, names and table "
+                "names hold no control characters, byte-order marks or line separators",
+                pos + 1,
+            )
+        if "<name>" in words:
+            for rule, beginning in _NAME_RULES:
+                if rule.match(rest):
+                    return (
+                        f"a name may not begin with {beginning} (FORMAT.md, Settled details): "
+                        "a line's first words tell its kind, so a name may not begin like "
+                        "another kind of line",
+                        pos + 1,
+                    )
         bad = pos + len(rest) - len(rest.lstrip(" "))
         later = text[bad + 1 :]  # the name goes on if its end comes later
         if after_name and text[bad : bad + 1] in _NOT_IN_NAMES and (": " in later or " (" in later):
@@ -537,6 +556,57 @@ _LONG_FIELDS = frozenset(["<description>", "<name>", "<table name>", "<text>"])
 _NOT_IN_NAMES = frozenset(':()[]"')
 _NUMBER = re.compile(r"[-+]?[0-9][0-9,._']*|[-+][0-9,._']*")
 _PLAIN = re.compile(_AMOUNT_REGEX)
+# What the character classes of sites, names and table names leave out.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+# The beginnings a name may not have (NAME in the grammar), as FORMAT.md words them.
+_NAME_RULES = tuple(
+    (re.compile(rule), words)
+    for rule, words in (
+        (r"Seat [0-9]", "'Seat <n>'"),
+        (r"Dealt to (?!\()", "'Dealt to '"),
+        (r"\*\*\*", "'***'"),
+        (r"Uncalled bet", "'Uncalled bet'"),
+        (r"House rules", "'House rules'"),
+        (r"Shuffle commitment", "'Shuffle commitment'"),
+        (r"Total pot", "'Total pot'"),
+        (r"Board (?!\()", "'Board '"),
+        (r"Deck (?!\()", "'Deck '"),
+        (r"Table '", "\"Table '\""),
+        (r"Hand #", "'Hand #'"),
+        (r"\S+ Hand #", "'<word> Hand #'"),
+    )
+)
+
+
+def _codepoint(char: str) -> str:
+    return f"U+{ord(char):04X}"
+
+
+@cache
+def _loose() -> dict[str, re.Pattern[str]]:
+    """Each line terminal with its numbers unbounded: a line that matches
+    only so is wrong only in the length of a number."""
+    return {
+        kind: re.compile(pattern.replace("[0-9]{0,17}", "[0-9]*"))
+        for kind, pattern in line_patterns().items()
+    }
+
+
+def _long_number(text: str, kind: str) -> tuple[str, int] | None:
+    """(message, column) when the line's only fault is a number of more
+    than 18 digits (which no int() should be asked to read)."""
+    loose = _loose().get(kind)
+    m = loose.fullmatch(text) if loose is not None else None
+    if m is None:
+        return None
+    for name, value in m.groupdict().items():
+        if value is not None and len(value) > _MAX_DIGITS and value.isdigit():
+            return (
+                f"this number has {len(value):,} digits: a number in a hand has at most "
+                f"{_MAX_DIGITS} digits",
+                m.start(name) + 1,
+            )
+    return None
 
 
 def _digits_start(text: str, pos: int) -> int:

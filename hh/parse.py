@@ -760,6 +760,18 @@ def _parse_lines(lines: list[str], first: int, raw: list[str] | None = None) -> 
     hand = _parse_fast(lines, first)
     if hand is not None:
         return hand
+    for i, line in enumerate(lines):
+        cr = line.find("\r")
+        if cr >= 0:
+            raise HandSyntaxError(
+                ParseError(
+                    "a carriage return (CR) inside a line: this file uses CR line ends (or has "
+                    "a stray CR), but lines end with LF or CRLF (FORMAT.md)",
+                    first + i,
+                    cr + 1,
+                    (raw or lines)[i],
+                )
+            )
     from hh._lark import parse_lines
 
     return parse_lines(lines, first, raw)
@@ -793,6 +805,9 @@ def parse_hand(text: str, *, first_line: int = 1) -> Hand:
             )
     if start == end:
         raise HandSyntaxError(ParseError("no hand: the text is blank", first_line, 1, ""))
+    if lines[start].startswith("\ufeff"):  # a byte-order mark before the header
+        lines[start] = lines[start][1:]
+        raw[start] = raw[start][1:]
     return _parse_lines(lines[start:end], first_line + start, raw[start:end])
 
 
@@ -857,6 +872,11 @@ def _records(
             return
         n += 1
         text, column = item
+        if text.startswith("\ufeff") and _LOOKS_LIKE_HEADER.match(text, 1):
+            # a byte-order mark before a header (files joined with cat): not text
+            text = text[1:]
+            if column is not None:
+                column -= 1
         stripped = text.rstrip(" \t")
         if not stripped:
             if run:
