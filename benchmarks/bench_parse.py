@@ -133,7 +133,7 @@ def run() -> None:
     lines = sum(t.count("\n") + 1 for t in texts) / len(texts)
     assert all(r.hand is not None for r in parse_text(whole)), "benchmark hands must parse"
 
-    cache = cache_path(grammar_text(), "lark", "pickle")
+    cache = cache_path(grammar_text(), "lark", "pickle") or False
     _build(cache)  # make sure the cache file exists
     cold = _seconds(lambda: _build(False))
     warm = _seconds(lambda: _build(cache)) if cache else float("nan")

@@ -55,6 +55,7 @@ class _LineToken(Token):
     """
 
     __slots__ = ("obj",)
+    obj: Any
     start_pos = column = end_line = end_column = end_pos = None
 
 
@@ -118,7 +119,7 @@ def parser() -> Lark:
         parser="lalr",
         lexer=_LineLexer,
         transformer=_HandBuilder(),
-        cache=cache_path(text, "lark", "pickle"),
+        cache=cache_path(text, "lark", "pickle") or False,
     )
 
 
@@ -131,7 +132,7 @@ def parse_lines(lines: list[str], first: int, raw: list[str] | None = None) -> H
     """Parse one hand (right-stripped, non-blank lines) the authoritative
     way; raises :class:`HandSyntaxError`."""
     try:
-        return parser().parse(_Source(lines, first))  # type: ignore[no-any-return]
+        return parser().parse(_Source(lines, first))  # type: ignore[return-value]
     except LineError as e:
         i = e.line - first
         text = (raw or lines)[i]
@@ -322,7 +323,8 @@ class _Diagnoser:
         self.literals = {
             t.name: t.pattern.value for t in self.parser.terminals if t.pattern.type == "str"
         }
-        self.order = {}  # where each piece is first written, to list alternatives in order
+        # where each piece is first written, to list alternatives in order
+        self.order: dict[str, int] = {}
         for i, (_kind, word) in enumerate(grammar_tokens(text)):
             self.order.setdefault(word, i)
 
@@ -414,7 +416,7 @@ class _Diagnoser:
         try:
             self.parser.parse(text, start=start)
         except UnexpectedCharacters as e:
-            pos = e.pos_in_stream
+            pos = e.pos_in_stream or 0
             items = [(i.rule, i.ptr) for i in e.considered_rules or ()]
         except UnexpectedEOF as e:
             pos = len(text)
@@ -451,8 +453,8 @@ class _Diagnoser:
             expected.setdefault(words, order)
             if symbol.name in self.literals:
                 literal_of[words] = self.literals[symbol.name]
-        words = sorted(expected, key=lambda w: (expected[w], w))
-        hint = self._hint(text, pos, after_name, words, game)
+        wanted = sorted(expected, key=lambda w: (expected[w], w))
+        hint = self._hint(text, pos, after_name, wanted, game)
         if hint is not None:
             return hint
         rest = text[pos:]
@@ -461,23 +463,23 @@ class _Diagnoser:
         if rest:
             cut = [w for w, lit in literal_of.items() if lit.startswith(rest) and lit != rest]
             if cut:  # "Ana: bets": the line stops inside what was expected
-                words = [w for w in words if w in cut]
+                wanted = [w for w in wanted if w in cut]
                 ends_early = True
                 column = len(text) + 1
         if not ends_early and self._complete(text[:pos], start):
-            words.append("the end of the line")
-        message = f"expected {_either(words)} {_context(text, pos)}"
+            wanted.append("the end of the line")
+        message = f"expected {_either(wanted)} {_context(text, pos)}"
         if ends_early:
             message = f"the line ends too early: {message}"
         else:
             found = _found(rest)
-            if any(w in _LONG_FIELDS for w in words):  # fields with spaces: show more
+            if any(w in _LONG_FIELDS for w in wanted):  # fields with spaces: show more
                 found = rest if len(rest) <= 24 else rest[:21] + "..."
             message += f", found '{found}'"
-        notes = [f"{p} is {_EXPLAIN[p]}" for p in _EXPLAIN if p in words]
-        if "<card>" in words and game is not None:
+        notes = [f"{p} is {_EXPLAIN[p]}" for p in _EXPLAIN if p in wanted]
+        if "<card>" in wanted and game is not None:
             notes.append(game.explain_card)
-        if "<street>" in words and game is not None:
+        if "<street>" in wanted and game is not None:
             notes.append(f"the streets of {game.game.label} are {game.explain_street}")
         if notes:
             message += " (" + "; ".join(notes) + ")"

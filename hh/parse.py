@@ -218,9 +218,9 @@ def _lark_stamp() -> str:
         return origin
 
 
-def cache_path(text: str, what: str, suffix: str) -> str | bool:
+def cache_path(text: str, what: str, suffix: str) -> str | None:
     """A per-grammar, per-version cache file (Lark's LALR tables, or the line
-    regexes), or False when no writable place exists (a read-only home must
+    regexes), or None when no writable place exists (a read-only home must
     not break parsing)."""
     key = hashlib.sha256(
         "\0".join((text, _lark_stamp(), sys.version, __name__, what)).encode()
@@ -233,7 +233,7 @@ def cache_path(text: str, what: str, suffix: str) -> str | bool:
             continue
         if os.access(folder, os.W_OK):
             return os.path.join(folder, f"{what}-{key}.{suffix}")
-    return False
+    return None
 
 
 # ------------------------------------------------------------------ decks
@@ -606,12 +606,12 @@ def read_line(
         return kind or "UNKNOWN_LINE", None
     fullmatch = match.get(kind) if kind is not None else None
     m = fullmatch(text) if fullmatch is not None else None
-    if m is None:
+    if m is None or kind is None:
         from hh._lark import explain
 
         raise LineError(n, *explain(text, kind, state.game))
     try:
-        return kind, _BUILDERS[kind](m, text, n, state)  # type: ignore[index]
+        return kind, _BUILDERS[kind](m, text, n, state)
     except _Fail as e:
         raise LineError(n, e.message, e.column) from None
 
