@@ -22,13 +22,18 @@ from pathlib import Path
 from lark import Lark
 from pokerkit import HandHistory
 
+import hh
 from hh._lark import _HandBuilder, _LineLexer
-from hh.parse import cache_path, grammar_text, parse_hand, parse_text
+from hh._lark import parse_lines as lark_parse_lines
+from hh.model import Game
+from hh.parse import _parse_fast, cache_path, grammar_text, parse_hand, parse_text
+from hh.simulate import Simulator
 from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "data" / "parse"
 HANDS = 600
+GAME_HANDS = 500
 REPEATS = 5
 PHH_REPEATS = 600
 
@@ -157,6 +162,26 @@ def run() -> None:
     target = 2000
     verdict = "meets" if hand_rate >= target else "MISSES"
     print(f"  target {target} hands/s: {verdict}")
+    by_game()
+
+
+def by_game() -> None:
+    """Simulated hands of each game: the fast path (what ``parse_*`` run for
+    a well-formed hand) against Lark's LALR path over the same lines (the
+    parser as it was before the fast path, and still the authority on
+    errors), in one run, so the ratio holds on a noisy machine."""
+    print(f"per game, {GAME_HANDS} simulated hands, {hh.build()}, median of {REPEATS} runs:")
+    for game in Game:
+        hands = list(Simulator(game, seed=2026, tables=4).hands(GAME_HANDS))
+        runs = [[x for x in write_hand(h).split("\n") if x] for h in hands]
+        assert all(_parse_fast(lines, 1) == lark_parse_lines(lines, 1) for lines in runs[:50])
+        fast = _rate(lambda runs=runs: [_parse_fast(lines, 1) for lines in runs], len(runs))
+        lark = _rate(lambda runs=runs: [lark_parse_lines(lines, 1) for lines in runs], len(runs))
+        lines = sum(map(len, runs)) / len(runs)
+        print(
+            f"  {game.value:>24}: fast path {fast:7.0f} hands/s | Lark LALR path {lark:7.0f}"
+            f" hands/s | x{fast / lark:4.2f} | {lines:.0f} lines/hand"
+        )
 
 
 if __name__ == "__main__":
