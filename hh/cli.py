@@ -333,5 +333,27 @@ def _progress(show: bool, total: int) -> Iterator[Callable[[], None]]:
         yield lambda: bar.advance(task)
 
 
+# ------------------------------------------------------------- plugins
+#
+# The referee's commands live here; the layers built on it (the import into
+# DuckDB, reports, hh show) register their own commands through the
+# "hh.commands" entry point group, each ``module:register`` taking the typer
+# app. hh/ so never imports the layers above it, and ``hh validate`` does not
+# pay for loading them.
+
+_CORE = frozenset({"parse", "validate", "simulate"})
+
+
+def load_plugins(target: typer.Typer = app) -> None:
+    """Let every installed ``hh.commands`` entry point add its commands."""
+    from importlib.metadata import entry_points
+
+    for ep in sorted(entry_points(group="hh.commands"), key=lambda e: e.name):
+        ep.load()(target)
+
+
 def main() -> None:
+    args = sys.argv[1:]
+    if not args or args[0] not in _CORE:
+        load_plugins()
     app()

@@ -36,7 +36,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import IO, Any, BinaryIO
+from typing import Any
 
 from hh._grammar import grammar_text, structure_regex
 from hh._grammar import piece_pattern as piece_pattern
@@ -828,7 +828,7 @@ def _lines_of_text(text: str) -> Iterator[tuple[str, int | None]]:
         yield line.removesuffix("\r"), None
 
 
-def _lines_of_stream(stream: IO[bytes]) -> Iterator[tuple[str, int | None] | _Corrupt]:
+def lines_of_stream(stream: Iterable[bytes]) -> Iterator[tuple[str, int | None] | _Corrupt]:
     """Decode line by line, so memory stays flat and a bad byte spoils only
     its own line. Yields (text without line end, column of the first bad
     byte or None)."""
@@ -856,19 +856,46 @@ def _lines_of_stream(stream: IO[bytes]) -> Iterator[tuple[str, int | None] | _Co
         yield _Corrupt(f"the file cannot be read to its end ({type(e).__name__}: {e})")
 
 
-def _records(
-    source: Iterable[tuple[str, int | None] | _Corrupt], file: str | None
-) -> Iterator[Record]:
-    """Cut the lines into hands (FORMAT.md, Settled details) and parse each."""
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One hand's lines as cut from the input, not parsed yet.
+
+    Cutting is cheap and parsing is not, so they are apart: the import
+    hashes a run's text to skip a hand it already holds without parsing it,
+    and parallel workers cut a big file at hand boundaries.
+    """
+
+    file: str | None
+    start: int  # line number of the first line
+    lines: list[str]  # text without line ends
+    bad: list[tuple[int, int]]  # (line, column) of undecodable bytes
+    corrupt: str | None = None  # the stream could not be read past this run
+
+    @property
+    def raw(self) -> str:
+        return "\n".join(self.lines)
+
+
+def looks_like_header(line: str) -> bool:
+    """Whether a line begins a hand (FORMAT.md: a header inside a run starts
+    a new hand). Cheap: used to cut files at hand boundaries."""
+    return _LOOKS_LIKE_HEADER.match(line) is not None
+
+
+def split_runs(
+    source: Iterable[tuple[str, int | None] | _Corrupt], file: str | None, first_line: int = 1
+) -> Iterator[Run]:
+    """Cut decoded lines into hands (FORMAT.md, Settled details). A stream
+    that breaks ends with a run of no lines carrying the reason."""
     run: list[str] = []
     bad: list[tuple[int, int]] = []  # (line, column) of undecodable bytes in the run
     start = 0
-    n = 0
+    n = first_line - 1
     for item in source:
         if isinstance(item, _Corrupt):
             if run:
-                yield _record(run, start, bad, file)
-            yield Record(file, n + 1, "", None, ParseError(item.message, n + 1, 1, ""), None, None)
+                yield Run(file, start, run, bad)
+            yield Run(file, n + 1, [], [], item.message)
             return
         n += 1
         text, column = item
@@ -880,11 +907,11 @@ def _records(
         stripped = text.rstrip(" \t")
         if not stripped:
             if run:
-                yield _record(run, start, bad, file)
+                yield Run(file, start, run, bad)
                 run, bad = [], []
             continue
         if run and _LOOKS_LIKE_HEADER.match(stripped):
-            yield _record(run, start, bad, file)
+            yield Run(file, start, run, bad)
             run, bad = [], []
         if not run:
             start = n
@@ -892,7 +919,22 @@ def _records(
         if column is not None:
             bad.append((n, column))
     if run:
-        yield _record(run, start, bad, file)
+        yield Run(file, start, run, bad)
+
+
+def parse_run(run: Run) -> Record:
+    """Parse one run into a record: a hand, or the reason it is not one."""
+    if run.corrupt is not None:
+        n = run.start
+        return Record(run.file, n, "", None, ParseError(run.corrupt, n, 1, ""), None, None)
+    return _record(run.lines, run.start, run.bad, run.file)
+
+
+def _records(
+    source: Iterable[tuple[str, int | None] | _Corrupt], file: str | None, first_line: int = 1
+) -> Iterator[Record]:
+    for run in split_runs(source, file, first_line):
+        yield parse_run(run)
 
 
 def _record(run: list[str], start: int, bad: list[tuple[int, int]], file: str | None) -> Record:
@@ -947,9 +989,13 @@ def parse_text(text: str, *, file: str | None = None) -> Iterator[Record]:
     return _records(_lines_of_text(text), file)
 
 
-def parse_stream(stream: BinaryIO, *, file: str | None = None) -> Iterator[Record]:
-    """Parse hands from a binary stream (e.g. stdin), line by line."""
-    return _records(_lines_of_stream(stream), file)
+def parse_stream(
+    stream: Iterable[bytes], *, file: str | None = None, first_line: int = 1
+) -> Iterator[Record]:
+    """Parse hands from a binary stream (e.g. stdin), line by line.
+    ``first_line``: the line number of the stream's first line, for a part
+    of a file read from a byte offset."""
+    return _records(lines_of_stream(stream), file, first_line)
 
 
 def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
