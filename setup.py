@@ -23,11 +23,16 @@ from setuptools import setup
 COMPILED = ["hh/engine.py", "hh/validate.py", "hh/parse.py"]
 
 
+# Commands that need no compiled code: an editable install (PEP 660 runs
+# setup.py with editable_wheel; the old way is develop) and the metadata steps
+# pip runs before building (dist_info, egg_info), which mypyc would only slow.
+_PURE_COMMANDS = {"editable_wheel", "develop", "dist_info", "egg_info", "sdist"}
+
+
 def _wanted() -> bool:
     if os.environ.get("HH_PURE") == "1":
         return False
-    # PEP 660 editable installs run setup.py with the editable_wheel command
-    return not any(arg in ("editable_wheel", "develop") for arg in sys.argv)
+    return not _PURE_COMMANDS.intersection(sys.argv)
 
 
 ext_modules = []
