@@ -59,6 +59,7 @@ demo: $(FAST_STAMP)
 
 bench: $(STAMP) $(FAST_STAMP)
 	$(BIN)/python -m benchmarks
+	$(FAST)/bin/python benchmarks/bench_parse.py
 	$(FAST)/bin/python benchmarks/bench_validate.py --label "compiled with mypyc (make fast)"
 
 # Re-pin after changing dependencies in pyproject.toml.
