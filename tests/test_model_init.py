@@ -19,7 +19,6 @@ CLASSES = [
 ]
 
 
-
 def test_every_record_class_is_covered() -> None:
     assert len(CLASSES) >= 20
 

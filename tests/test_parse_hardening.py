@@ -334,7 +334,12 @@ def test_a_valid_hand_is_read_without_importing_lark(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     runs = [
         subprocess.run(
-            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+            [sys.executable, "-c", probe],
+            env=env,
+            cwd=tmp_path,  # the installed hh, not the checkout's folder
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         for _ in range(2)
     ]
