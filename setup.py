@@ -1,19 +1,29 @@
-"""Build hook: with HH_MYPYC=1, compile the replay's hot modules with mypyc.
+"""Build hook: compile the referee's hot modules with mypyc, wherever it can.
 
-Everything else about the package is in pyproject.toml. A plain install
-(and the editable one that ``make test`` uses) stays pure Python; ``make
-fast`` builds the compiled variant into .venv-fast, where ``make test`` runs
-the referee's tests again and ``make bench`` measures it. Same source, same
-behaviour, about twice the speed.
+``pip install .`` (and ``make demo``, ``make fast``) give the compiled build:
+the modules in COMPILED become C extensions (the same source; about twice
+the speed), the way black ships mypyc-compiled wheels. The pure build, the
+same package without the extensions, is what you get
+
+* with ``HH_PURE=1`` in the environment,
+* for an editable install (``pip install -e .``, which ``make test`` uses for
+  .venv), so that an edit to the source takes effect without a rebuild,
+* and, as a fallback, when mypyc or a C compiler is missing or the
+  compilation fails: the extensions are optional, so a failure leaves the
+  pure-Python modules in place (with a warning from setuptools).
+
+``hh --version`` says which build runs.
 """
 
 import os
+import sys
 
 from setuptools import setup
 
 COMPILED = [
     "hh/engine.py",
     "hh/validate.py",
+    "hh/parse.py",
     "hh/verdict.py",
     "hh/replay/state.py",
     "hh/replay/words.py",
@@ -29,10 +39,32 @@ COMPILED = [
     "hh/replay/run.py",
 ]
 
-ext_modules = []
-if os.environ.get("HH_MYPYC") == "1":
-    from mypyc.build import mypycify
 
-    ext_modules = mypycify(COMPILED, opt_level="3")
+# Commands that need no compiled code: an editable install (PEP 660 runs
+# setup.py with editable_wheel; the old way is develop) and the metadata steps
+# pip runs before building (dist_info, egg_info), which mypyc would only slow.
+_PURE_COMMANDS = {"editable_wheel", "develop", "dist_info", "egg_info", "sdist"}
+
+
+def _wanted() -> bool:
+    if os.environ.get("HH_PURE") == "1":
+        return False
+    return not _PURE_COMMANDS.intersection(sys.argv)
+
+
+ext_modules = []
+if _wanted():
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("hh: mypyc is not installed: building pure Python", file=sys.stderr)
+    else:
+        try:
+            ext_modules = mypycify(COMPILED, opt_level="3")
+        except (Exception, SystemExit) as error:  # mypyc refused (a type error): still installable
+            print(f"hh: mypyc failed ({error}): building pure Python", file=sys.stderr)
+            ext_modules = []
+        for ext in ext_modules:
+            ext.optional = True  # no C compiler, or it fails: keep the .py modules
 
 setup(ext_modules=ext_modules)

@@ -20,7 +20,8 @@ from lark import Lark
 from pokerkit import HandHistory
 
 from benchmarks.rows import Row, rate, seconds
-from hh.parse import _cache_path, _HandBuilder, _LineLexer, grammar_text, parse_hand, parse_text
+from hh._lark import _HandBuilder, _LineLexer
+from hh.parse import cache_path, grammar_text, parse_hand, parse_text
 from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
 
@@ -114,7 +115,7 @@ def run(quick: bool = False) -> list[Row]:
     lines = sum(t.count("\n") + 1 for t in texts) / len(texts)
     assert all(r.hand is not None for r in parse_text(whole)), "benchmark hands must parse"
 
-    cache = _cache_path(grammar_text())
+    cache = cache_path(grammar_text(), "lark", "pickle") or False
     _build(cache)  # make sure the cache file exists
     cold, cold_mb = seconds(lambda: _build(False))
     rows = [Row("parse.build", "parser build without its cache", cold, "s", None, cold_mb)]

@@ -28,7 +28,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"hh {__version__}")
+        from hh import build
+
+        typer.echo(f"hh {__version__} ({build()})")
         raise typer.Exit()
 
 

@@ -14,9 +14,10 @@ parser records, the validator judges.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 
 class Game(StrEnum):
@@ -323,3 +324,51 @@ class Hand:
             out.append((street, section.marker))
             out.extend((street, x) for x in section.lines)
         return out
+
+
+# ---------------------------------------------------------------- construction speed
+
+
+def _quick_init(cls: type) -> None:
+    """Give a frozen, slotted dataclass an ``__init__`` that fills its slots
+    through their descriptors.
+
+    The parser builds one record per line, so their construction is a fair
+    share of its time; a frozen dataclass's own ``__init__`` sets each field
+    with ``object.__setattr__(self, name, value)`` (an attribute lookup per
+    field), about 1.7x slower than the slot descriptor's ``__set__``. The
+    signature, defaults and annotations are the dataclass's, and everything
+    else (frozen assignment, equality, hashing, ``replace``, pickling) is the
+    dataclass's own, untouched.
+    """
+    fields = dataclasses.fields(cls)
+    if any(f.default_factory is not dataclasses.MISSING or not f.init for f in fields):
+        return  # not the simple case: keep the dataclass's __init__
+    scope: dict[str, Any] = {f"_set_{f.name}": getattr(cls, f.name).__set__ for f in fields}
+    params = []
+    for f in fields:
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+    body = "".join(f"\n    _set_{f.name}(self, {f.name})" for f in fields) or "\n    pass"
+    exec(f"def __init__(self, {', '.join(params)}):{body}", scope)
+    init = scope["__init__"]
+    old = cls.__init__  # type: ignore[misc]
+    init.__annotations__ = dict(old.__annotations__)
+    init.__qualname__ = old.__qualname__
+    init.__doc__ = old.__doc__
+    cls.__init__ = init  # type: ignore[misc]
+
+
+for _cls in list(globals().values()):
+    if (
+        isinstance(_cls, type)
+        and _cls.__module__ == __name__
+        and dataclasses.is_dataclass(_cls)
+        and _cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+        and "__slots__" in _cls.__dict__
+    ):
+        _quick_init(_cls)
+del _cls

@@ -2,27 +2,32 @@
 
 The grammar (``grammar/hh.lark``) states the format: one terminal per kind of
 line, built from small named pieces, and rules for the order of line kinds.
-Parsing a hand goes like this:
+A hand is read in one pass over its lines, without Lark:
 
-* :class:`_LineLexer` (a Lark custom lexer) classifies each line by its first
-  words, ``fullmatch``es the one candidate line terminal (regexes compiled
-  once from the grammar), checks cards and street names against the hand's
-  game, builds the line's model record and emits one token per line;
-* Lark's LALR parser checks the order of the line kinds, and the transformer
-  given to its constructor assembles the :class:`~hh.model.Hand` (no tree);
-* when a line matches nothing, a second parser built lazily from the same
-  grammar text (each composite terminal turned into a rule, Earley with the
-  dynamic lexer) parses that line alone, so the error can name the first
-  piece that did not fit and what would have fitted there.
+* :func:`classify` tells a line's kind from its first words (names may not
+  begin like another kind of line, so one kind fits), the line is
+  ``fullmatch``ed against that kind's regex (compiled by Lark from the
+  grammar once, then cached on disk), its cards and street names are checked
+  against the hand's game and its model record is built (:func:`read_line`);
+* the sequence of line kinds is checked against the grammar's rules, read
+  as one regex over a letter per line kind (``hh._grammar.structure_regex``);
+* :func:`assemble` builds the :class:`~hh.model.Hand`.
+
+When anything fails, the hand is parsed again by Lark's LALR parser over the
+same grammar (``hh._lark``), which decides what the error is and which comes
+first, and explains a bad line by parsing it alone with an Earley twin of
+the grammar. Lark is imported only then, or on the first run after the
+grammar changed. The tests check that both ways give the same model or the
+same error.
 
 The parser records what the text says; the validator judges the play.
 """
 
 from __future__ import annotations
 
-import ast
 import gzip
 import hashlib
+import json
 import os
 import re
 import sys
@@ -31,14 +36,10 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import lark
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer
-
+from hh._grammar import grammar_text, structure_regex
+from hh._grammar import piece_pattern as piece_pattern
 from hh.cards import (
     FRENCH_RANKS,
     FRENCH_SUITS,
@@ -156,7 +157,7 @@ LINE_KINDS = (
 )
 
 # The line kinds that begin with "<name>: ": the word after ": " decides.
-_NAME_LINES = (
+NAME_LINES = (
     "POST_LINE",
     "TOP_UP_LINE",
     "ACTION_LINE",
@@ -179,9 +180,11 @@ _VERBS = {
     "says": "INFO_LINE",
     "is": "INFO_LINE",
 }
-# Lines told apart by their first words (names may not begin so: see NAME).
+# Lines told apart by their first words (names may not begin so: see NAME in
+# the grammar, whose look-ahead this mirrors: "Seat " counts only before a
+# digit, so a player may be called "Seat Belt").
 _PREFIX = re.compile(
-    r"\*\*\* |Seat |Dealt to |Uncalled bet \(|Total pot |Board \[|Deck \[|House rules: "
+    r"\*\*\* |Seat (?=[0-9])|Dealt to |Uncalled bet \(|Total pot |Board \[|Deck \[|House rules: "
     r"|Shuffle commitment: |Table '"
 )
 _PREFIX_KIND = {
@@ -200,17 +203,27 @@ _LOOKS_LIKE_HEADER = re.compile(r"(?:\S+ )?Hand #")
 _HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
 
 
-def grammar_text() -> str:
-    """The grammar, read from the installed package so that ``hh`` works
-    outside the checkout."""
-    return (resources.files("hh.grammar") / "hh.lark").read_text(encoding="utf-8")
+def _lark_stamp() -> str:
+    """Which Lark is installed, without importing it (its import costs more
+    than reading a hand): the path and time of its ``__init__``."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("lark")
+    origin = spec.origin if spec is not None else None
+    if origin is None:
+        return "no lark"
+    try:
+        return f"{origin}:{os.stat(origin).st_mtime_ns}"
+    except OSError:
+        return origin
 
 
-def _cache_path(text: str) -> str | bool:
-    """A per-grammar, per-version cache file for Lark's LALR tables, or False
-    when no writable place exists (a read-only home must not break parsing)."""
+def cache_path(text: str, what: str, suffix: str) -> str | None:
+    """A per-grammar, per-version cache file (Lark's LALR tables, or the line
+    regexes), or None when no writable place exists (a read-only home must
+    not break parsing)."""
     key = hashlib.sha256(
-        "\0".join((text, lark.__version__, sys.version, __name__)).encode()
+        "\0".join((text, _lark_stamp(), sys.version, __name__, what)).encode()
     ).hexdigest()[:20]
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     for folder in (os.path.join(base, "hh"), os.path.join(tempfile.gettempdir(), "hh-cache")):
@@ -219,8 +232,8 @@ def _cache_path(text: str) -> str | bool:
         except OSError:
             continue
         if os.access(folder, os.W_OK):
-            return os.path.join(folder, f"lark-{key}.pickle")
-    return False
+            return os.path.join(folder, f"{what}-{key}.{suffix}")
+    return None
 
 
 # ------------------------------------------------------------------ decks
@@ -270,19 +283,6 @@ _GAMES = {g: _Game(g) for g in Game}
 
 
 # ------------------------------------------------------------------ lines
-
-
-class _LineToken(Token):
-    """One line: ``type`` is its line terminal, ``line`` its number in the
-    file, ``obj`` the model record built from it.
-
-    Built with ``str.__new__`` and three assignments, because Token's own
-    constructor costs more than the rest of a line's lexing; the position
-    fields Lark reads when it appends its end token are class defaults.
-    """
-
-    __slots__ = ("obj",)
-    start_pos = column = end_line = end_column = end_pos = None
 
 
 def _cards(text: str, start: int, end: int, ok: frozenset[str], game: _Game) -> tuple[str, ...]:
@@ -581,61 +581,9 @@ def classify(text: str) -> str | None:
     return _VERBS.get(text[at + 2 :] if end < 0 else text[at + 2 : end], "NAME_LINE")
 
 
-class _Source:
-    """What the parser is given: the hand's lines, right-stripped, and the
-    number of its first line in the file."""
+class LineError(Exception):
+    """A line is wrong: its number in the file, what is wrong, the column."""
 
-    __slots__ = ("first", "lines")
-
-    def __init__(self, lines: list[str], first: int) -> None:
-        self.lines = lines
-        self.first = first
-
-
-class _LineLexer(Lexer):
-    """One token per line: classify, fullmatch, check against the game, build.
-
-    Errors in a line are raised from here, in line order, so a hand's first
-    wrong line is the one reported.
-    """
-
-    __future_interface__ = 2
-
-    def __init__(self, lexer_conf: Any) -> None:
-        self.match: dict[str, Callable[[str], re.Match[str] | None]] = {
-            t.name: re.compile(t.pattern.to_regexp()).fullmatch for t in lexer_conf.terminals
-        }
-
-    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
-        source: _Source = lexer_state.text
-        match, builders = self.match, _BUILDERS
-        state = _State()
-        n = source.first
-        new = str.__new__
-        for i, text in enumerate(source.lines):
-            kind = classify(text)
-            if i == 0 and kind != "HEADER_LINE":
-                # Not a hand: the rules will say so at this first token.
-                tok = new(_LineToken, text)
-                tok.type, tok.line, tok.obj = kind or "UNKNOWN_LINE", n, None
-                yield tok
-                return
-            m = match[kind](text) if kind in match else None
-            if m is None:
-                raise _LineError(n, *_explain(text, kind, state.game))
-            try:
-                obj = builders[kind](m, text, n, state)  # type: ignore[index]
-            except _Fail as e:
-                raise _LineError(n, e.message, e.column) from None
-            tok = new(_LineToken, text)
-            tok.type = kind
-            tok.line = n
-            tok.obj = obj
-            yield tok
-            n += 1
-
-
-class _LineError(Exception):
     def __init__(self, line: int, message: str, column: int) -> None:
         super().__init__(message)
         self.line = line
@@ -643,172 +591,161 @@ class _LineError(Exception):
         self.column = column
 
 
-class _HandBuilder(Transformer):
-    """Assembles the Hand from the flat list of line tokens; the rules have
+def read_line(
+    text: str,
+    n: int,
+    state: _State,
+    match: dict[str, Callable[[str], re.Match[str] | None]],
+    first: bool,
+) -> tuple[str, Any]:
+    """Read line ``n`` of a hand: its kind and model record, or raise
+    :class:`LineError`. The first line of a text that is not a header is not
+    read (its record is None): the rules will say the hand has no header."""
+    kind = classify(text)
+    if first and kind != "HEADER_LINE":
+        return kind or "UNKNOWN_LINE", None
+    fullmatch = match.get(kind) if kind is not None else None
+    m = fullmatch(text) if fullmatch is not None else None
+    if m is None or kind is None:
+        from hh._lark import explain
+
+        raise LineError(n, *explain(text, kind, state.game))
+    try:
+        return kind, _BUILDERS[kind](m, text, n, state)
+    except _Fail as e:
+        raise LineError(n, e.message, e.column) from None
+
+
+def assemble(kinds: list[str], objs: list[Any]) -> Hand:
+    """The Hand from its lines' kinds and records, in order; the rules have
     already checked the order of the line kinds."""
-
-    def hand(self, children: list[_LineToken]) -> Hand:
-        header = children[0].obj
-        table = children[1].obj
-        i = 2
-        house_rules = commitment = None
-        if children[i].type == "HOUSE_RULES_LINE":
-            house_rules = children[i].obj
-            i += 1
-        if children[i].type == "COMMITMENT_LINE":
-            commitment = children[i].obj
-            i += 1
-        seats = []
-        while children[i].type == "SEAT_LINE":
-            seats.append(children[i].obj)
-            i += 1
-        preamble: list[Any] = []
-        sections: list[Section] = []
-        lines = preamble
-        marker = None
-        while True:
-            tok = children[i]
-            i += 1
-            kind = tok.type
-            if kind == "MARKER_LINE":
-                if marker is not None:
-                    sections.append(Section(marker, tuple(lines)))
-                marker = tok.obj
-                lines = []
-            elif kind == "SUMMARY_LINE":
-                break
-            else:
-                lines.append(tok.obj)
-        if marker is not None:
-            sections.append(Section(marker, tuple(lines)))
-        summary_line = tok.obj
-        total = children[i].obj
+    header = objs[0]
+    table = objs[1]
+    i = 2
+    house_rules = commitment = None
+    if kinds[i] == "HOUSE_RULES_LINE":
+        house_rules = objs[i]
         i += 1
-        board = deck = None
-        if i < len(children) and children[i].type == "BOARD_LINE":
-            board = children[i].obj
-            i += 1
-        if i < len(children) and children[i].type == "DECK_LINE":
-            deck = children[i].obj
-            i += 1
-        outcomes = tuple(t.obj for t in children[i:])
-        return Hand(
-            header,
-            table,
-            tuple(seats),
-            tuple(preamble),
-            tuple(sections),
-            Summary(total, board, deck, outcomes, summary_line),
-            house_rules,
-            commitment,
-        )
-
-
-@cache
-def _parser() -> Lark:
-    text = grammar_text()
-    return Lark(
-        text,
-        start="hand",
-        parser="lalr",
-        lexer=_LineLexer,
-        transformer=_HandBuilder(),
-        cache=_cache_path(text),
+    if kinds[i] == "COMMITMENT_LINE":
+        commitment = objs[i]
+        i += 1
+    seats = []
+    while kinds[i] == "SEAT_LINE":
+        seats.append(objs[i])
+        i += 1
+    preamble: list[Any] = []
+    sections: list[Section] = []
+    lines = preamble
+    marker = None
+    while True:
+        kind = kinds[i]
+        obj = objs[i]
+        i += 1
+        if kind == "MARKER_LINE":
+            if marker is not None:
+                sections.append(Section(marker, tuple(lines)))
+            marker = obj
+            lines = []
+        elif kind == "SUMMARY_LINE":
+            break
+        else:
+            lines.append(obj)
+    if marker is not None:
+        sections.append(Section(marker, tuple(lines)))
+    summary_line = obj
+    total = objs[i]
+    i += 1
+    board = deck = None
+    if i < len(kinds) and kinds[i] == "BOARD_LINE":
+        board = objs[i]
+        i += 1
+    if i < len(kinds) and kinds[i] == "DECK_LINE":
+        deck = objs[i]
+        i += 1
+    return Hand(
+        header,
+        table,
+        tuple(seats),
+        tuple(preamble),
+        tuple(sections),
+        Summary(total, board, deck, tuple(objs[i:]), summary_line),
+        house_rules,
+        commitment,
     )
 
 
-# ------------------------------------------------------------------ structural errors
-
-_WORDS = {
-    "HEADER_LINE": "a header line ('[<site> ]Hand #<id>: <game> ... - <date> <time>')",
-    "TABLE_LINE": "the table line ('Table '<name>' <n>-max Seat #<k> is the dealer')",
-    "HOUSE_RULES_LINE": "a 'House rules: ...' line",
-    "COMMITMENT_LINE": "a 'Shuffle commitment: ...' line",
-    "SEAT_LINE": "a seat line ('Seat <k>: <name> (<n> in chips)')",
-    "POST_LINE": "a forced bet ('<name>: posts blind <n>' or 'posts ante <n>')",
-    "TOP_UP_LINE": "a top-up ('<name>: adds <n> chips')",
-    "MARKER_LINE": "a street marker ('*** <street> ***')",
-    "DEAL_LINE": "a Dealt line",
-    "ACTION_LINE": "an action",
-    "UNCALLED_LINE": "an 'Uncalled bet' line",
-    "COLLECTED_LINE": "a 'collected' line",
-    "SHOW_LINE": "a 'shows' line",
-    "MUCK_LINE": "a 'mucks hand' line",
-    "INFO_LINE": "an informational line (says, is connected, is disconnected)",
-    "SUMMARY_LINE": "'*** SUMMARY ***'",
-    "TOTAL_POT_LINE": "the 'Total pot <n> | Rake <n>' line",
-    "BOARD_LINE": "a 'Board [...]' line",
-    "DECK_LINE": "a 'Deck [...]' line",
-    "SEAT_OUTCOME_LINE": "a summary seat line ('Seat <k>: <name>: <outcome>')",
-    "$END": "the end of the hand",
-    "UNKNOWN_LINE": "a line of unknown kind",
-    "NAME_LINE": "a line of unknown kind",
-}
-_BODY = frozenset(
-    [
-        "POST_LINE",
-        "TOP_UP_LINE",
-        "MARKER_LINE",
-        "DEAL_LINE",
-        "ACTION_LINE",
-        "UNCALLED_LINE",
-        "COLLECTED_LINE",
-        "SHOW_LINE",
-        "MUCK_LINE",
-        "INFO_LINE",
-    ]
-)
-_SUMMARY_PARTS = frozenset(["TOTAL_POT_LINE", "BOARD_LINE", "DECK_LINE", "SEAT_OUTCOME_LINE"])
+# ------------------------------------------------------------------ the fast path
 
 
-def _either(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+class _Tables:
+    """What the fast path needs of the grammar: each line kind's compiled
+    regex, and the rules as a regex over one letter per line kind."""
+
+    __slots__ = ("letters", "match", "structure")
+
+    def __init__(self, patterns: dict[str, str], structure: str) -> None:
+        self.match: dict[str, Callable[[str], re.Match[str] | None]] = {
+            kind: re.compile(pattern).fullmatch for kind, pattern in patterns.items()
+        }
+        self.letters = {kind: chr(65 + i) for i, kind in enumerate(LINE_KINDS)}
+        self.structure = re.compile(structure).fullmatch
 
 
-def _expected_kinds(expected: Iterable[str]) -> str:
-    kinds = set(expected)
-    words = []
-    if kinds >= _BODY:
-        kinds -= _BODY
-        words.append("a line of play (forced bet, top-up, marker, Dealt line, action, ...)")
-    words += [_WORDS[k] for k in (*LINE_KINDS, "$END") if k in kinds]
-    return _either(words)
+@cache
+def _tables() -> _Tables:
+    """Read from the cache file, or compiled by Lark from the grammar and
+    cached, so a run need not import Lark at all."""
+    text = grammar_text()
+    path = cache_path(text, "lines", "json")
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            return _Tables(data["lines"], data["structure"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    from hh._lark import line_patterns
+
+    data = {"lines": line_patterns(), "structure": structure_regex(text, LINE_KINDS)}
+    if path:
+        try:  # written whole, then renamed: parallel workers may race here
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return _Tables(data["lines"], data["structure"])
 
 
-def _structural(e: UnexpectedToken, lines: list[str], first: int) -> tuple[int, str, int]:
-    """(line, message, column) for a valid line in the wrong place, or a hand
-    that ends too early."""
-    tok = e.token
-    expected = set(e.expected)
-    if tok.type == "$END":
-        last = first + len(lines) - 1
-        if "SUMMARY_LINE" in expected:
-            what = "without '*** SUMMARY ***'"
-        elif "TOTAL_POT_LINE" in expected:
-            what = "without its 'Total pot <n> | Rake <n>' line"
-        else:
-            what = "too early"
-        return (
-            last + 1,
-            f"the hand ends {what}: expected {_expected_kinds(expected)} after line {last} "
-            "(reported at column 1 of the line after the hand's last line)",
-            1,
-        )
-    found = _WORDS.get(tok.type, tok.type)
-    if tok.line == first:
-        message = f"a hand begins with {_WORDS['HEADER_LINE']}, not {found}"
-    elif "SUMMARY_LINE" in expected and tok.type in _SUMMARY_PARTS:
-        message = f"'*** SUMMARY ***' is missing before {found}"
-    elif tok.type == "HEADER_LINE":
-        message = (
-            "a header line inside a hand (a hand begins with its header; "
-            "hands are separated by blank lines)"
-        )
-    else:
-        message = f"{found} cannot come here: expected {_expected_kinds(expected)}"
-    return tok.line, message, 1
+def _parse_fast(lines: list[str], first: int) -> Hand | None:
+    """The hand, read without Lark; None when any line or the order of the
+    lines is wrong (then Lark says which error comes first)."""
+    tables = _tables()
+    match, letters, builders = tables.match, tables.letters, _BUILDERS
+    state = _State()
+    kinds: list[str] = []
+    objs: list[Any] = []
+    n = first
+    for text in lines:
+        kind = classify(text)
+        if kind is None or (n == first and kind != "HEADER_LINE"):
+            return None
+        fullmatch = match.get(kind)
+        if fullmatch is None:
+            return None
+        m = fullmatch(text)
+        if m is None:
+            return None
+        try:
+            objs.append(builders[kind](m, text, n, state))
+        except _Fail:
+            return None
+        kinds.append(kind)
+        n += 1
+    if tables.structure("".join([letters[k] for k in kinds])) is None:
+        return None
+    return assemble(kinds, objs)
 
 
 # ------------------------------------------------------------------ parsing
@@ -820,17 +757,24 @@ def _strip(text: str) -> str:
 
 def _parse_lines(lines: list[str], first: int, raw: list[str] | None = None) -> Hand:
     """Parse one hand given as right-stripped, non-blank lines."""
-    try:
-        return _parser().parse(_Source(lines, first))  # type: ignore[no-any-return]
-    except _LineError as e:
-        i = e.line - first
-        text = (raw or lines)[i]
-        raise HandSyntaxError(ParseError(e.message, e.line, e.column, text)) from None
-    except UnexpectedToken as e:
-        line, message, column = _structural(e, lines, first)
-        i = line - first
-        text = (raw or lines)[i] if i < len(lines) else ""
-        raise HandSyntaxError(ParseError(message, line, column, text)) from None
+    hand = _parse_fast(lines, first)
+    if hand is not None:
+        return hand
+    for i, line in enumerate(lines):
+        cr = line.find("\r")
+        if cr >= 0:
+            raise HandSyntaxError(
+                ParseError(
+                    "a carriage return (CR) inside a line: this file uses CR line ends (or has "
+                    "a stray CR), but lines end with LF or CRLF (FORMAT.md)",
+                    first + i,
+                    cr + 1,
+                    (raw or lines)[i],
+                )
+            )
+    from hh._lark import parse_lines
+
+    return parse_lines(lines, first, raw)
 
 
 def parse_hand(text: str, *, first_line: int = 1) -> Hand:
@@ -861,6 +805,9 @@ def parse_hand(text: str, *, first_line: int = 1) -> Hand:
             )
     if start == end:
         raise HandSyntaxError(ParseError("no hand: the text is blank", first_line, 1, ""))
+    if lines[start].startswith("\ufeff"):  # a byte-order mark before the header
+        lines[start] = lines[start][1:]
+        raw[start] = raw[start][1:]
     return _parse_lines(lines[start:end], first_line + start, raw[start:end])
 
 
@@ -952,6 +899,11 @@ def split_runs(
             return
         n += 1
         text, column = item
+        if text.startswith("\ufeff") and _LOOKS_LIKE_HEADER.match(text, 1):
+            # a byte-order mark before a header (files joined with cat): not text
+            text = text[1:]
+            if column is not None:
+                column -= 1
         stripped = text.rstrip(" \t")
         if not stripped:
             if run:
@@ -1062,380 +1014,3 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
                 yield from parse_stream(f, file=name)
 
     return records()
-
-
-# ------------------------------------------------------------------ line diagnostics
-#
-# A line that matched no terminal is parsed again, alone, by an Earley parser
-# built from the same grammar text, in which every composite terminal (a line
-# terminal, or a piece built from other pieces) has been turned into a rule
-# by lower-casing its name. The error then stops at the first piece that did
-# not fit, and the Earley items say what was expected there.
-
-_GRAMMAR_TOKEN = re.compile(
-    r"""(?P<comment>//[^\n]*)|(?P<string>"(?:\\.|[^"\\])*"i?)"""
-    r"""|(?P<regex>/(?!/)(?:\\.|[^/\\\n])*/[imslux]*)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"""
-    r"""|(?P<op>[()|?*+])|(?P<space>\s+)|(?P<other>.)""",
-    re.S,
-)
-_DEFINITION = re.compile(r"^([A-Z_][A-Z0-9_]*)[ \t]*:(.*(?:\n[ \t]+[^\n]*)*)", re.M)
-_AMOUNT_REGEX = "0|[1-9][0-9]*"
-
-_PLACEHOLDERS = {
-    "NAME": "<name>",
-    "SITE": "<site>",
-    "HAND_ID": "<id>",
-    "GAME": "<game>",
-    "DATE": "<YYYY/MM/DD>",
-    "TIME": "<HH:MM:SS>",
-    "ZONE": "<zone>",
-    "TABLE_NAME": "<table name>",
-    "DEALER": "<k>",
-    "SEAT_NO": "<k>",
-    "SIDE_NO": "<k>",
-    "SIDE_POT_NO": "<k>",
-    "RANK": "<rank>",
-    "DIGEST": "<64 lowercase hex digits>",
-    "SALT": "<hex>",
-    "CARD": "<card>",
-    "CARDS": "<cards>",
-    "DEALT_CARDS": "<cards>",
-    "STREET": "<street>",
-    "DESCRIPTION": "<description>",
-    "CHAT": "<text>",
-}
-_CATEGORIES = (
-    "high card",
-    "a pair",
-    "two pair",
-    "three of a kind",
-    "a straight",
-    "a flush",
-    "a full house",
-    "four of a kind",
-    "a straight flush",
-    "five aces",
-    "La Perla",
-)
-_EXPLAIN = {
-    "<n>": "a whole number written plainly: no sign, leading zeros or separators",
-    "<k>": "a number from 1, written plainly",
-    "<name>": 'a player name: 1 to 32 characters, none of : ( ) [ ] " nor a control '
-    "character, no space at either end",
-    "<description>": "a hand description beginning with its category ("
-    + ", ".join(f"'{c}'" for c in _CATEGORIES)
-    + "), then optionally ',' and free text",
-    "<zone>": "2 to 5 capital letters or an offset like +01:00",
-    "<id>": "letters, digits, '_' and '-'",
-    "<table name>": "any characters but ' and control characters",
-}
-
-
-def _grammar_tokens(body: str) -> list[tuple[str, str]]:
-    return [
-        (m.lastgroup or "", m.group())
-        for m in _GRAMMAR_TOKEN.finditer(body)
-        if m.lastgroup not in ("comment", "space")
-    ]
-
-
-class _Diagnoser:
-    """The Earley twin of the grammar, and the words for its errors."""
-
-    def __init__(self, text: str) -> None:
-        self.defs = {m.group(1): _grammar_tokens(m.group(2)) for m in _DEFINITION.finditer(text)}
-        self.leaves = {
-            name
-            for name, body in self.defs.items()
-            if len(body) == 1 and body[0][0] in ("string", "regex")
-        }
-        composite = set(self.defs) - self.leaves
-        out = []
-        for m in _GRAMMAR_TOKEN.finditer(text):
-            word = m.group()
-            out.append(word.lower() if m.lastgroup == "name" and word in composite else word)
-        lines = [k.lower() for k in LINE_KINDS if k in composite]
-        names = " | ".join(k.lower() for k in _NAME_LINES)
-        twin = "".join(out) + f"\nname_line: {names}\nline: {' | '.join(lines)}\n"
-        self.parser = Lark(
-            twin, start=[*lines, "name_line", "line"], parser="earley", lexer="dynamic"
-        )
-        self.pieces = {k.lower(): k for k in composite}
-        self.literals = {
-            t.name: t.pattern.value for t in self.parser.terminals if t.pattern.type == "str"
-        }
-        self.order = {}  # where each piece is first written, to list alternatives in order
-        for i, (_kind, word) in enumerate(_grammar_tokens(text)):
-            self.order.setdefault(word, i)
-
-    # ---------------------------------------------------------- templates
-
-    def placeholder(self, name: str) -> str:
-        if name in _PLACEHOLDERS:
-            return _PLACEHOLDERS[name]
-        body = self.defs.get(name)
-        if body is None:
-            return f"<{name.lower()}>"
-        if name in self.leaves:
-            kind, word = body[0]
-            if kind == "string":
-                return _unquote(word)
-            return "<n>" if _AMOUNT_REGEX in word else f"<{name.lower().replace('_', ' ')}>"
-        return self.template(name)
-
-    def template(self, name: str) -> str:
-        """A composite piece written out: literals as they are, pieces as
-        placeholders, optional and repeated parts left out."""
-        tokens = self.defs[name]
-        text, _ = self._alternatives(tokens, 0)
-        return text
-
-    def _alternatives(self, tokens: list[tuple[str, str]], i: int) -> tuple[str, int]:
-        options = []
-        while True:
-            text, i = self._sequence(tokens, i)
-            options.append(text)
-            if i < len(tokens) and tokens[i][1] == "|":
-                i += 1
-                continue
-            break
-        if len(options) == 1:
-            return options[0], i
-        if all(o.startswith(" ") for o in options):
-            return " (" + "|".join(o[1:] for o in options) + ")", i
-        return "(" + "|".join(options) + ")", i
-
-    def _sequence(self, tokens: list[tuple[str, str]], i: int) -> tuple[str, int]:
-        parts = []
-        while i < len(tokens) and tokens[i][1] not in ("|", ")"):
-            kind, word = tokens[i]
-            if word == "(":
-                text, i = self._alternatives(tokens, i + 1)
-                i += 1  # the ")"
-            elif kind == "string":
-                text, i = _unquote(word), i + 1
-            elif kind == "name":
-                text, i = self.placeholder(word), i + 1
-            else:
-                text, i = "", i + 1
-            if i < len(tokens) and tokens[i][1] in ("?", "*"):
-                # optional words are left out, an optional field is shown
-                if not (kind == "name" and word in self.leaves and text.startswith("<")):
-                    text = ""
-                i += 1
-            elif i < len(tokens) and tokens[i][1] == "+":
-                i += 1
-            parts.append(text)
-        return "".join(parts), i
-
-    # ---------------------------------------------------------- errors
-
-    def explain(self, text: str, kind: str | None, game: _Game | None) -> tuple[str, int]:
-        """(message, column) for a line that matched no terminal."""
-        if kind is None and ":" in text:
-            kind = "NAME_LINE"  # "Ana:checks": read it as the name line it nearly is
-        if kind is None:
-            return (
-                "unknown line: a hand's lines are its header, 'Table ...', 'Seat <k>: ...', "
-                "'<name>: <action>', 'Dealt to <name>: ...', '*** <street> ***', "
-                "'Uncalled bet (<n>) returned to <name>' and its summary lines",
-                1,
-            )
-        if len(text) > _LONGEST_EXPLAINED:
-            # No real hand's line is this long; Earley's time, about 20 us
-            # a character, is better not spent on it.
-            return (
-                f"this line ({len(text)} characters) does not have the form of "
-                f"{_WORDS.get(kind, 'a line')}",
-                1,
-            )
-        start = "name_line" if kind == "NAME_LINE" else kind.lower()
-        try:
-            self.parser.parse(text, start=start)
-        except UnexpectedCharacters as e:
-            pos = e.pos_in_stream
-            items = [(i.rule, i.ptr) for i in e.considered_rules or ()]
-        except UnexpectedEOF as e:
-            pos = len(text)
-            items = [s for s in e.state if isinstance(s, tuple)]
-        else:  # the twin accepts what the line terminal refused: should not happen
-            return (f"this line does not have the form of {_WORDS.get(kind, 'a line')}", 1)
-        return self._words(text, start, pos, items, game)
-
-    def _words(
-        self, text: str, start: str, pos: int, items: list[tuple[Any, int]], game: _Game | None
-    ) -> tuple[str, int]:
-        expected: dict[str, int] = {}  # text -> order
-        literal_of: dict[str, str] = {}  # expected text -> the literal that begins it
-        after_name = False
-        for rule, ptr in items:
-            symbol = rule.expansion[ptr]
-            if ptr > 0 and rule.expansion[ptr - 1].name == "NAME":
-                after_name = True
-            origin = str(rule.origin.name)
-            if ptr == 0 and origin in self.pieces and not origin.endswith("_line"):
-                piece = self.pieces[origin]
-                words = f"'{self.template(piece)}'"
-                order = self.order.get(piece, 0)
-            else:
-                name = symbol.name
-                if name in self.defs:
-                    words = self.placeholder(name)
-                    if not words.startswith("<"):
-                        words = f"'{words}'"
-                    order = self.order.get(name, 0)
-                else:
-                    words = f"'{self.literals.get(name, name)}'"
-                    order = self.order.get(f'"{self.literals.get(name, name)}"', 0)
-            expected.setdefault(words, order)
-            if symbol.name in self.literals:
-                literal_of[words] = self.literals[symbol.name]
-        words = sorted(expected, key=lambda w: (expected[w], w))
-        hint = self._hint(text, pos, after_name, words, game)
-        if hint is not None:
-            return hint
-        rest = text[pos:]
-        column = pos + 1
-        ends_early = not rest
-        if rest:
-            cut = [w for w, lit in literal_of.items() if lit.startswith(rest) and lit != rest]
-            if cut:  # "Ana: bets": the line stops inside what was expected
-                words = [w for w in words if w in cut]
-                ends_early = True
-                column = len(text) + 1
-        if not ends_early and self._complete(text[:pos], start):
-            words.append("the end of the line")
-        message = f"expected {_either(words)} {_context(text, pos)}"
-        if ends_early:
-            message = f"the line ends too early: {message}"
-        else:
-            found = _found(rest)
-            if any(w in _LONG_FIELDS for w in words):  # fields with spaces: show more
-                found = rest if len(rest) <= 24 else rest[:21] + "..."
-            message += f", found '{found}'"
-        notes = [f"{p} is {_EXPLAIN[p]}" for p in _EXPLAIN if p in words]
-        if "<card>" in words and game is not None:
-            notes.append(game.explain_card)
-        if "<street>" in words and game is not None:
-            notes.append(f"the streets of {game.game.label} are {game.explain_street}")
-        if notes:
-            message += " (" + "; ".join(notes) + ")"
-        return message, column
-
-    def _hint(
-        self, text: str, pos: int, after_name: bool, words: list[str], game: _Game | None
-    ) -> tuple[str, int] | None:
-        """Plain words for the usual mistakes, where the grammar's view (what
-        would have fitted here) would be beside the point."""
-        rest = text[pos:]
-        bad = pos + len(rest) - len(rest.lstrip(" "))
-        later = text[bad + 1 :]  # the name goes on if its end comes later
-        if after_name and text[bad : bad + 1] in _NOT_IN_NAMES and (": " in later or " (" in later):
-            name_start = _name_start(text)
-            return (
-                f"a name may not contain {text[bad]!r} (in {text[name_start : bad + 1]!r}...): "
-                'names hold none of : ( ) [ ] "',
-                bad + 1,
-            )
-        if after_name and rest and pos - _name_start(text) >= 32 and rest[:2] not in (": ", " ("):
-            return ("a name has at most 32 characters", pos + 1)
-        if rest.startswith("??") and "<card>" in words:
-            return (
-                "'??' (a card the log's writer could not see) may appear only in Dealt lines",
-                pos + 1,
-            )
-        number = _NUMBER.match(text, _digits_start(text, pos))
-        if number is not None and (
-            "<n>" in words or "<k>" in words or (pos > 0 and text[pos - 1].isdigit())
-        ):
-            value = number.group()
-            if not _PLAIN.fullmatch(value) and number.end() > pos:
-                return (
-                    f"bad amount {value!r}: amounts are whole numbers written plainly "
-                    "(no sign, leading zeros, decimals or separators)",
-                    number.start() + 1,
-                )
-        if "<card>" in words and len(rest) >= 2 and rest[1:2].isalpha():
-            notation = (
-                game.explain_card
-                if game is not None
-                else (
-                    "a card is a French rank 2-9 T J Q K A with a suit c d h s, the joker Jk, or "
-                    "a Spanish rank 5 6 7 S C R A with a suit o c e b"
-                )
-            )
-            return (f"{rest[:2]!r} is not a card: {notation}", pos + 1)
-        return None
-
-    def _complete(self, text: str, start: str) -> bool:
-        try:
-            self.parser.parse(text, start=start)
-        except UnexpectedInput:
-            return False
-        return True
-
-
-_LONGEST_EXPLAINED = 4000  # a Deck line of 53 cards and a long salt is under 300
-_LONG_FIELDS = frozenset(["<description>", "<name>", "<table name>", "<text>"])
-_NOT_IN_NAMES = frozenset(':()[]"')
-_NUMBER = re.compile(r"[-+]?[0-9][0-9,._']*|[-+][0-9,._']*")
-_PLAIN = re.compile(_AMOUNT_REGEX)
-
-
-def _digits_start(text: str, pos: int) -> int:
-    while pos > 0 and text[pos - 1] in "0123456789":
-        pos -= 1
-    if pos > 0 and text[pos - 1] in "+-" and (pos == 1 or text[pos - 2] in " ($"):
-        pos -= 1
-    return pos
-
-
-def _name_start(text: str) -> int:
-    for prefix in ("Dealt to ", "Uncalled bet ("):
-        if text.startswith(prefix):
-            return len(prefix)
-    if text.startswith("Seat "):
-        return text.find(": ") + 2
-    return 0
-
-
-def _unquote(literal: str) -> str:
-    return str(ast.literal_eval(literal.rstrip("i")))
-
-
-def _context(text: str, pos: int) -> str:
-    if pos == 0:
-        return "at the start of the line"
-    before = text[:pos]
-    if len(before) > 40:
-        before = "..." + before[-37:]
-    return f"after {before!r}"
-
-
-def _found(rest: str) -> str:
-    end = rest.find(" ", 1)
-    word = rest if end < 0 else rest[:end]
-    return word if len(word) <= 20 else word[:17] + "..."
-
-
-@cache
-def _diagnoser() -> _Diagnoser:
-    return _Diagnoser(grammar_text())
-
-
-def _explain(text: str, kind: str | None, game: _Game | None) -> tuple[str, int]:
-    return _diagnoser().explain(text, kind, game)
-
-
-@cache
-def piece_pattern(name: str) -> str:
-    """The regex of a leaf piece of the grammar (e.g. ``NAME``), for tools
-    and tests that must agree with the grammar rather than copy it."""
-    for m in _DEFINITION.finditer(grammar_text()):
-        if m.group(1) == name:
-            body = _grammar_tokens(m.group(2))
-            if len(body) == 1 and body[0][0] == "regex":
-                return body[0][1][1 : body[0][1].rindex("/")]
-            if len(body) == 1 and body[0][0] == "string":
-                return re.escape(_unquote(body[0][1]))
-    raise KeyError(f"{name} is not a leaf piece of the grammar")

@@ -9,7 +9,7 @@ higher index.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
@@ -143,8 +143,8 @@ class FrenchTables:
     windows: tuple[Straight, ...]
     key: dict[str, int]
     bit: dict[str, int]
-    ranks: dict[int, int]
-    flush: list[int]
+    ranks: dict[int, int]  # a LazyTable
+    flush: dict[int, int]  # a LazyTable over 13-bit masks
     flush_suit: list[int]
 
 
@@ -161,6 +161,7 @@ def card_keys(deck: Deck) -> tuple[dict[str, int], dict[str, int]]:
     return key, bit
 
 
+@cache
 def suit_with(at_least: int) -> list[int]:
     """Suit-count field -> the suit with ``at_least`` cards (-1 if none)."""
     out = []
@@ -179,30 +180,87 @@ def rank_multisets(lowest: int, sizes: range, most: int = 4) -> Iterator[tuple[i
                 yield combo
 
 
+class LazyTable(dict[int, int]):
+    """A lookup table whose entries are computed on their first lookup and
+    kept: a run pays only for the hands it meets, and no table is built on
+    the first hand's path (the whole French table took 0.5 to 1.5 s).
+
+    ``entry(key)`` raises KeyError (IndexError for a list-like table) for a
+    key that is no entry, exactly where the table built whole had none, so
+    callers keep catching a bad hand the way they did.
+    """
+
+    __slots__ = ("_entry",)
+
+    def __init__(self, entry: Callable[[int], int]) -> None:
+        super().__init__()
+        self._entry = entry
+
+    def __missing__(self, key: int) -> int:
+        value = self._entry(key)
+        self[key] = value
+        return value
+
+
+def rank_multiset(key: int) -> tuple[int, ...]:
+    """The ranks (low to high) whose ``sum(5**r)`` is ``key``: base-5 digits
+    are the counts per rank (at most 4 of a rank, so the digits never carry)."""
+    if not 0 < key < 5**13:
+        raise KeyError(key)
+    combo: list[int] = []
+    r = 0
+    while key:
+        key, count = divmod(key, 5)
+        combo.extend([r] * count)
+        r += 1
+    return tuple(combo)
+
+
+def french_rank_value(combo: Sequence[int], strength: dict[Category, int],
+                      windows: Sequence[Straight]) -> int:  # fmt: skip
+    """Best hand of these ranks without a flush: pair-type, or a straight once
+    five distinct ranks are there."""
+    category, used = pair_hand(combo)
+    value = pack(strength[category], used)
+    if len(combo) >= 5 and (run := best_straight(rank_mask(combo), windows)):
+        value = max(value, pack(strength[C.STRAIGHT], run))
+    return value
+
+
+def french_flush_value(mask: int, lowest: int, strength: dict[Category, int],
+                       windows: Sequence[Straight]) -> int:  # fmt: skip
+    """Best flush or straight flush of one suit's rank mask (0 under 5 cards)."""
+    if not 0 <= mask < 1 << 13:
+        raise IndexError(mask)
+    if mask.bit_count() < 5 or mask & ((1 << lowest) - 1):
+        return 0
+    run = best_straight(mask, windows)
+    if run:
+        return pack(strength[C.STRAIGHT_FLUSH], run)
+    return pack(strength[C.FLUSH], top_ranks(mask))
+
+
 @cache
 def french_tables(deck: Deck, order: tuple[Category, ...]) -> FrenchTables:
-    """Build once per (deck, ranking); about 0.3 s for the full deck."""
+    """Once per (deck, ranking); the entries are computed as hands need them."""
     lowest = FRENCH_RANKS.index(deck.ranks[0])
     windows = straight_windows(lowest, 12)
     strength = {category: i for i, category in enumerate(order)}
     key, bit = card_keys(deck)
-    ranks: dict[int, int] = {}
-    straight = strength[C.STRAIGHT]
-    for combo in rank_multisets(lowest, range(1, 8)):
-        category, used = pair_hand(combo)
-        value = pack(strength[category], used)
-        if len(combo) >= 5 and (run := best_straight(rank_mask(combo), windows)):
-            value = max(value, pack(straight, run))
-        ranks[sum(5**r for r in combo)] = value
-    flush = [0] * (1 << 13)
-    for mask in range(1 << 13):
-        if mask.bit_count() >= 5 and not mask & ((1 << lowest) - 1):
-            run = best_straight(mask, windows)
-            if run:
-                flush[mask] = pack(strength[C.STRAIGHT_FLUSH], run)
-            else:
-                flush[mask] = pack(strength[C.FLUSH], top_ranks(mask))
-    return FrenchTables(deck, order, lowest, windows, key, bit, ranks, flush, suit_with(5))
+
+    def rank_entry(k: int) -> int:
+        combo = rank_multiset(k)
+        if not 1 <= len(combo) <= 7 or combo[0] < lowest:
+            raise KeyError(k)
+        return french_rank_value(combo, strength, windows)
+
+    def flush_entry(mask: int) -> int:
+        return french_flush_value(mask, lowest, strength, windows)
+
+    return FrenchTables(
+        deck, order, lowest, windows, key, bit, LazyTable(rank_entry), LazyTable(flush_entry),
+        suit_with(5),
+    )  # fmt: skip
 
 
 def describe(category: Category, ranks: Sequence[int], names: Sequence[str],

@@ -37,6 +37,7 @@ from hh.evaluate._tables import (
     RANK_MASK,
     STANDARD_ORDER,
     SUIT_SHIFT,
+    LazyTable,
     best_straight,
     check_cards,
     describe,
@@ -45,7 +46,7 @@ from hh.evaluate._tables import (
     pair_hand,
     pick,
     rank_mask,
-    rank_multisets,
+    rank_multiset,
     straight_windows,
     suit_with,
     top_ranks,
@@ -62,31 +63,49 @@ _STRENGTH = {category: i for i, category in enumerate(STANDARD_ORDER)}
 @dataclass(frozen=True, slots=True)
 class JokerTables:
     ranks: dict[int, int]  # naturals' rank key -> best of (naturals + ace, straight + 1 rank)
-    flush: list[int]  # one suit's rank mask (>= 4 naturals) -> best flush / straight flush
+    flush: dict[int, int]  # one suit's rank mask (>= 4 naturals) -> best flush / straight flush
     suit4: list[int]  # suit-count field -> the suit with >= 4 naturals, or -1
+
+
+_WINDOWS = straight_windows(0, ACE)
+
+
+def joker_rank_value(combo: Sequence[int]) -> int:
+    """Naturals beside the joker: the best of the joker as an ace and the
+    joker filling a straight."""
+    category, used = pair_hand((*combo, ACE))
+    value = pack(_STRENGTH[category], used)
+    run = best_straight(rank_mask(combo), _WINDOWS, wild=1)
+    if run:
+        value = max(value, pack(_STRENGTH[Category.STRAIGHT], run))
+    return value
+
+
+def joker_flush_value(mask: int) -> int:
+    """One suit's naturals beside the joker: the best flush or straight flush
+    (0 under 4 naturals)."""
+    if not 0 <= mask < 1 << 13:
+        raise IndexError(mask)
+    if mask.bit_count() < 4:
+        return 0
+    run = best_straight(mask, _WINDOWS, wild=1)
+    if run:
+        return pack(_STRENGTH[Category.STRAIGHT_FLUSH], run)
+    lacking = next(r for r in range(ACE, -1, -1) if not mask >> r & 1)
+    return pack(_STRENGTH[Category.FLUSH], top_ranks(mask | 1 << lacking))
+
+
+def _joker_rank_entry(key: int) -> int:
+    combo = rank_multiset(key)
+    if len(combo) not in WITH_JOKER:
+        raise KeyError(key)
+    return joker_rank_value(combo)
 
 
 @cache
 def joker_tables() -> JokerTables:
-    windows = straight_windows(0, ACE)
-    ranks: dict[int, int] = {}
-    for combo in rank_multisets(0, WITH_JOKER):
-        category, used = pair_hand((*combo, ACE))
-        value = pack(_STRENGTH[category], used)
-        run = best_straight(rank_mask(combo), windows, wild=1)
-        if run:
-            value = max(value, pack(_STRENGTH[Category.STRAIGHT], run))
-        ranks[sum(5**r for r in combo)] = value
-    flush = [0] * (1 << 13)
-    for mask in range(1 << 13):
-        if mask.bit_count() >= 4:
-            run = best_straight(mask, windows, wild=1)
-            if run:
-                flush[mask] = pack(_STRENGTH[Category.STRAIGHT_FLUSH], run)
-            else:
-                lacking = next(r for r in range(ACE, -1, -1) if not mask >> r & 1)
-                flush[mask] = pack(_STRENGTH[Category.FLUSH], top_ranks(mask | 1 << lacking))
-    return JokerTables(ranks, flush, suit_with(4))
+    """Once; the entries are computed as hands need them (LazyTable)."""
+    return JokerTables(LazyTable(_joker_rank_entry), LazyTable(joker_flush_value), suit_with(4))
 
 
 class AcesEvaluator:
