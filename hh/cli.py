@@ -124,7 +124,7 @@ def _stdin_copied(
 
 
 def _records(inputs: list[str | Unreadable]) -> Iterator[Record]:
-    from hh.parse import ParseError, parse_file, parse_stream
+    from hh.parse import ParseError, Record, parse_file, parse_stream
     from hh.sources import Unreadable
 
     def failure(path: str, reason: str) -> Record:

@@ -103,20 +103,27 @@ def _count_lines(f: BinaryIO, start: int, end: int) -> int:
 
 
 def _lines(path: str, chunk: Chunk) -> Iterator[bytes]:
-    """The raw lines of a chunk (a gzip file: all its lines)."""
-    with open(path, "rb") as f:
-        if chunk.start == 0 and chunk.end is None and is_compressed(path):
-            with gzip.GzipFile(fileobj=f) as z:
-                yield from z
-            return
-        f.seek(chunk.start)
-        left = None if chunk.end is None else chunk.end - chunk.start
-        for line in f:
-            if left is not None:
-                if left <= 0:
-                    return
-                left -= len(line)
-            yield line
+    """The raw lines of a chunk (a gzip file: all its lines). The file is
+    opened here, not when the lines are first read, so that a file that
+    cannot be opened raises OSError rather than reading as cut short."""
+    f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+
+    def lines() -> Iterator[bytes]:
+        with f:
+            if chunk.start == 0 and chunk.end is None and is_compressed(path):
+                with gzip.GzipFile(fileobj=f) as z:
+                    yield from z
+                return
+            f.seek(chunk.start)
+            left = None if chunk.end is None else chunk.end - chunk.start
+            for line in f:
+                if left is not None:
+                    if left <= 0:
+                        return
+                    left -= len(line)
+                yield line
+
+    return lines()
 
 
 def runs(chunk: Chunk) -> Iterator[Run]:
@@ -200,8 +207,9 @@ def _walk(
         try:
             is_dir = entry.is_dir()
             is_file = not is_dir and entry.is_file()
-        except OSError as error:
-            found.append((_parts(path), Unreadable(path, _reason(error))))
+        except OSError as error:  # a link that loops, on some systems
+            reason = _broken_link(path) if entry.is_symlink() else _reason(error)
+            found.append((_parts(path), Unreadable(path, reason)))
             continue
         if is_dir:
             _walk(path, found, seen)
