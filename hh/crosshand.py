@@ -317,8 +317,10 @@ class _Table:
 
 class _IdSet:
     """The (site, id) pairs seen, as 64-bit digests in an open-addressing
-    table of two arrays (16 bytes a hand instead of ~150 for a dict of
-    tuples), each with where it was first seen (a file number and a line)."""
+    table of two arrays (16 bytes a slot, 2 to 4 slots a hand, against ~150
+    bytes a hand for a dict of tuples), each with where it was first seen
+    (a file number and a line). Two pairs share a digest with odds of about
+    n²/2⁶⁵: 10⁻⁹ at 200,000 hands."""
 
     def __init__(self) -> None:
         self._keys = array("q", bytes(8 * 1024))

@@ -101,17 +101,20 @@ def unreadable(item: Unreadable, as_json: bool) -> Judged:
     return summarize(v, Place(None, None, None, None, None)), render(v, "", as_json)
 
 
-def judge_chunk(chunk: Chunk | Unreadable, as_json: bool) -> list[Judged]:
-    """Every hand of a chunk, in order (an unreadable file: its one result)."""
+def judge_chunk(chunk: Chunk | Unreadable, as_json: bool) -> Iterator[Judged]:
+    """Every hand of a chunk, in order, one at a time (an unreadable file: its
+    one result)."""
     if isinstance(chunk, Unreadable):
-        return [unreadable(chunk, as_json)]
-    out = []
+        yield unreadable(chunk, as_json)
+        return
     try:
-        for record in records(chunk):
-            out.append(judge(record, as_json))
+        hands = records(chunk)
     except OSError as error:  # unreadable, or gone since it was found
-        out.append(unreadable(Unreadable(chunk.path, error.strerror or str(error)), as_json))
-    return out
+        reason = error.strerror or str(error)
+        yield unreadable(Unreadable(chunk.name or chunk.path, reason), as_json)
+        return
+    for record in hands:
+        yield judge(record, as_json)
 
 
 _AS_JSON = False
@@ -127,7 +130,7 @@ def _init(as_json: bool) -> None:
 
 
 def _work(chunk: Chunk | Unreadable) -> list[Judged]:
-    return judge_chunk(chunk, _AS_JSON)
+    return list(judge_chunk(chunk, _AS_JSON))
 
 
 def judged(work: Iterable[Chunk | Unreadable], as_json: bool, workers: int) -> Iterator[Judged]:

@@ -27,6 +27,9 @@ from hh.parse import Record, Run, lines_of_stream, looks_like_header, parse_run,
 
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 16 * 1024 * 1024
+MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its cost
+# A worker's results come back a chunk at a time: this bounds what is in flight.
+MAX_TASK_BYTES = 2 * 1024 * 1024
 _BLOCK = 8 * 1024 * 1024
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -134,9 +137,9 @@ def runs(chunk: Chunk) -> Iterator[Run]:
 
 def records(chunk: Chunk) -> Iterator[Record]:
     """The hands of a chunk, parsed: the same records, with the same line
-    numbers, as :func:`hh.parse.parse_file` gives for that part of the file."""
-    for run in runs(chunk):
-        yield parse_run(run)
+    numbers, as :func:`hh.parse.parse_file` gives for that part of the file.
+    A file that cannot be opened raises OSError here, at the call."""
+    return (parse_run(run) for run in runs(chunk))
 
 
 # ------------------------------------------------------------ finding files
@@ -242,13 +245,14 @@ def plan(
     inputs: Iterable[str | Unreadable],
     workers: int,
     names: dict[str, str] | None = None,
-    smallest: int = 256 * 1024,
+    smallest: int | None = None,
 ) -> list[Chunk | Unreadable]:
     """The units of work of a run, in input order: chunks of files, the
     unreadable ones as they are. ``names`` renames files in the results (a
     temporary copy of standard input is ``-``). With several workers a file
-    is cut into about 8 parts per worker (within ``smallest`` and
-    :data:`CHUNK_BYTES`), so that the workers stay busy to the end."""
+    is cut into about 8 parts per worker (within ``smallest``, by default
+    :data:`MIN_CHUNK_BYTES`, and :data:`MAX_TASK_BYTES`), so that the workers
+    stay busy to the end and their results come back in small parts."""
     items = list(inputs)
     target = CHUNK_BYTES
     if workers > 1:
@@ -257,7 +261,8 @@ def plan(
             if isinstance(item, str):
                 with contextlib.suppress(OSError):
                     total += os.path.getsize(item)
-        target = max(smallest, min(CHUNK_BYTES, total // (workers * 8) + 1))
+        least = MIN_CHUNK_BYTES if smallest is None else smallest
+        target = max(least, min(MAX_TASK_BYTES, total // (workers * 8) + 1))
     out: list[Chunk | Unreadable] = []
     for item in items:
         if isinstance(item, Unreadable):
