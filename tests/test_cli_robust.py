@@ -328,3 +328,26 @@ def test_an_unknown_game_lists_the_valid_names() -> None:
     assert "unknown game 'poker'" in result.output
     for name in ("chiribito", "aces-straights-flushes", "aces", "asf", "calatone"):
         assert name in result.output
+
+
+# ----------------------------------------------------------- startup
+
+
+def test_the_quick_path_gives_what_typer_gives(tmp_path: Path) -> None:
+    good, bad = tmp_path / "g.txt", tmp_path / "b.txt"
+    good.write_text(CH, "utf-8")
+    bad.write_text(CH.replace("Lucía: raises 40 to 80", "Lucía: raises 20 to 60"), "utf-8")
+    for args in (
+        ["validate", str(good)],
+        ["validate", "--json", str(good), str(bad)],
+        ["validate", "--workers", "1", str(bad)],
+        ["validate", "--workers=2", "--json", "--", str(good)],
+        ["parse", str(bad)],
+        ["parse", "--json", str(good)],
+    ):
+        quick = _hh(*args)  # python -m hh: main(), which takes the quick path
+        typed = runner.invoke(app, args)
+        assert (quick.returncode, quick.stdout) == (typed.exit_code, typed.output), args
+    # anything else goes to typer: help, usage errors
+    assert "Usage: " in _hh("validate", "--workers", "0", str(good)).stderr
+    assert "--workers" in _hh("validate", "--help").stdout
