@@ -234,7 +234,7 @@ def validate_command(
     """
     from hh.crosshand import CrossChecker
     from hh.output import Rendered, finish
-    from hh.parallel import default_workers, judged
+    from hh.parallel import WorkerDied, default_workers, judged
     from hh.sources import disordered_tables, plan
 
     n = default_workers() if workers is None else workers
@@ -250,6 +250,9 @@ def validate_command(
                     out.write(text)
                     total += 1
                     invalid += not valid
+        except WorkerDied as error:
+            out.flush()
+            _fail(str(error))
         finally:
             hands.close()  # stops the workers, should the output fail
         for item, extra in checker.finish():

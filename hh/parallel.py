@@ -133,23 +133,38 @@ def _work(chunk: Chunk | Unreadable) -> list[Judged]:
     return list(judge_chunk(chunk, _AS_JSON))
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended without its results (killed, out of memory):
+    the run cannot be completed, which no hand can cause."""
+
+
 def judged(work: Iterable[Chunk | Unreadable], as_json: bool, workers: int) -> Iterator[Judged]:
     """The judged hands of a run, in input order. ``workers`` > 1 uses a pool
-    of processes when the input is big enough to gain from it."""
+    of processes when the input is big enough to gain from it. Closing the
+    iterator early (the reader went away) stops the workers at once."""
     items = list(work)
     size = sum(_size(c) for c in items if isinstance(c, Chunk))
     if workers <= 1 or len(items) < 2 or size < POOL_MIN_BYTES:
         for item in items:
             yield from judge_chunk(item, as_json)
         return
-    pool = _context().Pool(min(workers, len(items)), initializer=_init, initargs=(as_json,))
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(
+        min(workers, len(items)), mp_context=_context(), initializer=_init, initargs=(as_json,)
+    )
     try:
-        for batch in pool.imap(_work, items, chunksize=1):
+        for batch in pool.map(_work, items):
             yield from batch
-        pool.close()
+    except BrokenProcessPool as error:
+        raise WorkerDied(f"a worker process ended abruptly ({error})") from None
     finally:
-        pool.terminate()
-        pool.join()
+        # idle or no longer wanted: end the workers without waiting for them
+        processes = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _size(chunk: Chunk) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,20 @@ def test_the_installed_command_with_a_pool(tmp_path: Path) -> None:
     assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
     assert runs[0].stdout == runs[1].stdout
     assert len(runs[0].stdout.splitlines()) == 750
+
+
+def _die(chunk: object) -> list[object]:
+    os._exit(9)  # as if killed: no result, no exception
+
+
+def test_a_worker_that_dies_ends_the_run_with_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hh.parallel, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(hh.sources, "MIN_CHUNK_BYTES", 2048)
+    monkeypatch.setattr(hh.parallel, "_work", _die)
+    texts = [write_hand(h) for h in Simulator(Game.CHIRIBITO, 1).hands(30)]
+    (tmp_path / "a.txt").write_text("\n\n".join(texts), "utf-8")
+    result = runner.invoke(app, ["validate", "--workers", "2", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "hh: a worker process ended abruptly" in result.output
