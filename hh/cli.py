@@ -200,7 +200,7 @@ def parse(
             else:
                 where = safe(record.file or "-")
                 out.write(f"{where}:{error.line}:{error.column}: {safe(error.message)}\n")
-                out.write(quote(error.text, error.column)[2:].replace("\n      ", "\n    "))
+                out.write(quote(error.text, error.column, indent=4))
     if failed:
         raise typer.Exit(1)
 

@@ -60,12 +60,13 @@ def dumps(obj: object) -> str:
     return safe_json(json.dumps(obj, ensure_ascii=False))
 
 
-def quote(text: str, column: int | None) -> str:
+def quote(text: str, column: int | None, indent: int = 6) -> str:
     """A quoted input line, indented, with a caret under ``column`` (counted
     in the line as read; escapes before it move the caret with them)."""
-    out = f"      {safe(text)}\n"
+    pad = " " * indent
+    out = f"{pad}{safe(text)}\n"
     if column is not None:
-        out += f"      {' ' * len(safe(text[: column - 1]))}^\n"
+        out += f"{pad}{' ' * len(safe(text[: column - 1]))}^\n"
     return out
 
 
