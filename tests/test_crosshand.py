@@ -195,3 +195,34 @@ def test_placement_of_a_parsed_hand_agrees_with_its_model() -> None:
         assert (place.site, place.table, place.when, place.zone, place.game) == (
             v.site, v.table, v.when, v.zone, v.game,
         )
+
+
+def test_each_hand_is_printed_as_soon_as_it_is_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hh.parallel
+
+    texts = [write_hand(h) for h in Simulator(Game.CHIRIBITO, 6, tables=2).hands(12)]
+    path = tmp_path / "x.txt"
+    path.write_text("\n\n".join(texts) + "\n", "utf-8")
+    judged: list[int] = []
+    real = hh.parallel.judge
+
+    def counting(record: object, as_json: bool) -> object:
+        judged.append(1)
+        return real(record, as_json)  # type: ignore[arg-type]
+
+    seen: list[int] = []
+
+    class Sink:
+        def write(self, text: str) -> None:
+            seen.append(len(judged))
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(hh.parallel, "judge", counting)
+    monkeypatch.setattr(sys, "stdout", Sink())
+    validate_command([str(path)], as_json=True, workers=1)
+    # the k-th verdict is written right after the k-th hand is judged
+    assert seen == list(range(1, 13))
