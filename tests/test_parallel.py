@@ -80,6 +80,7 @@ def test_the_installed_command_with_a_pool(tmp_path: Path) -> None:
             [sys.executable, "-m", "hh", "validate", "--json", "--workers", w, str(path)],
             capture_output=True,
             text=True,
+            cwd=tmp_path,  # the installed hh, not the sources beside the tests
         )
         for w in ("1", "2")
     ]
