@@ -235,13 +235,14 @@ def validate_command(
     from hh.crosshand import CrossChecker
     from hh.output import Rendered, finish
     from hh.parallel import WorkerDied, default_workers, judged
-    from hh.sources import disordered_tables, plan
+    from hh.sources import plan, table_order
 
     n = default_workers() if workers is None else workers
     total = invalid = 0
     with _stdin_copied(_find(files)) as (inputs, names), _writing() as out:
         work = plan(inputs, n, names)
-        checker = CrossChecker(disordered_tables(work))
+        order = table_order(work)
+        checker = CrossChecker(order.disordered, expected=order.hands)
         hands = judged(work, as_json, n)
         try:
             for summary, rendered in hands:

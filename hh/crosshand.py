@@ -12,7 +12,8 @@ Two ways to run them:
 * :class:`CrossChecker`, which ``hh validate`` feeds one compact
   :class:`Summary` per hand in input order and which hands each hand back as
   soon as its checks are final. It keeps only what later hands need: per
-  table the last hand's end state, per (site, id) 16 bytes. A table whose
+  table the last hand's end state, per (site, id) a 64-bit digest and where
+  it was first seen (21 to 32 bytes a hand). A table whose
   hands do not come in time order (known beforehand from a cheap scan, see
   :func:`hh.sources.scan_tables`) is held until its last hand has come.
 
@@ -317,14 +318,18 @@ class _Table:
 
 class _IdSet:
     """The (site, id) pairs seen, as 64-bit digests in an open-addressing
-    table of two arrays (16 bytes a slot, 2 to 4 slots a hand, against ~150
-    bytes a hand for a dict of tuples), each with where it was first seen
-    (a file number and a line). Two pairs share a digest with odds of about
-    n²/2⁶⁵: 10⁻⁹ at 200,000 hands."""
+    table of two arrays, each with where it was first seen (a file number
+    and a line): 16 bytes a slot, at most 3/4 full, sized once from the
+    scan's count of hands, so 21 to 32 bytes a hand (a dict of tuples takes
+    ~150). Two pairs share a digest with odds of about n²/2⁶⁵: 10⁻⁹ at
+    200,000 hands."""
 
-    def __init__(self) -> None:
-        self._keys = array("q", bytes(8 * 1024))
-        self._where = array("q", bytes(8 * 1024))
+    def __init__(self, expected: int = 0) -> None:
+        size = 1024
+        while size * 3 < expected * 4:
+            size *= 2
+        self._keys = array("q", bytes(8 * size))
+        self._where = array("q", bytes(8 * size))
         self._n = 0
         self.files: list[str | None] = []
         self._file_no: dict[str | None, int] = {}
@@ -335,9 +340,9 @@ class _IdSet:
         h = int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
         return h or 1  # 0 marks an empty slot
 
-    def first(self, site: str | None, hand_id: str, file: str | None, line: int) -> tuple[
-        str | None, int
-    ] | None:
+    def first(
+        self, site: str | None, hand_id: str, file: str | None, line: int
+    ) -> tuple[str | None, int] | None:
         """Where (site, hand_id) was first seen, or None after recording it now."""
         key = self._digest(site, hand_id)
         keys = self._keys
@@ -355,7 +360,7 @@ class _IdSet:
         keys[i] = key
         self._where[i] = (number << 40) | line
         self._n += 1
-        if self._n * 2 > len(keys):
+        if self._n * 4 > len(keys) * 3:
             self._grow()
         return None
 
@@ -383,12 +388,15 @@ class CrossChecker:
     of a table in time order comes back at once. ``disordered`` maps the
     tables whose hands do not come in time order to their number of hands:
     their hands come back together, in time order, when the last has come.
+    ``expected``: about how many hands will come (sizes the id table once).
     """
 
-    def __init__(self, disordered: dict[TableKey, int] | None = None) -> None:
+    def __init__(
+        self, disordered: dict[TableKey, int] | None = None, expected: int = 0
+    ) -> None:
         self._disordered = dict(disordered or {})
         self._tables: dict[TableKey, _Table] = {}
-        self._ids = _IdSet()
+        self._ids = _IdSet(expected)
         self._index = 0
 
     def add(self, s: Summary, item: object) -> list[tuple[object, list[Violation]]]:

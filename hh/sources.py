@@ -335,9 +335,18 @@ def _blank(line: bytes) -> bool:
     return not line.rstrip(b" \t")
 
 
-def disordered_tables(inputs: Iterable[str | Unreadable | Chunk]) -> dict[TableKey, int]:
-    """The tables whose hands do not come in time order over the files of a
-    run, each with its number of hands (see :class:`hh.crosshand.CrossChecker`)."""
+class TableOrder(NamedTuple):
+    """What the scan of a run found: the tables whose hands do not come in
+    time order, each with its number of hands, and the number of hands with
+    a table line in all (to size the cross-hand checker's id table once)."""
+
+    disordered: dict[TableKey, int]
+    hands: int
+
+
+def table_order(inputs: Iterable[str | Unreadable | Chunk]) -> TableOrder:
+    """Scan the files of a run (see :func:`scan_tables`) for the order of their
+    tables' hands (see :class:`hh.crosshand.CrossChecker`)."""
     last: dict[TableKey, int] = {}
     count: dict[TableKey, int] = {}
     out: set[TableKey] = set()
@@ -348,14 +357,22 @@ def disordered_tables(inputs: Iterable[str | Unreadable | Chunk]) -> dict[TableK
                 paths.append(item.path)
         elif isinstance(item, str) and item != "-":
             paths.append(item)
+    hands = 0
     for path in paths:
         for place in scan_tables(path):
             if place.table is None:
                 continue
+            hands += 1
             key = (place.site, place.table)
             when = place.instant
             count[key] = count.get(key, 0) + 1
             if when < last.get(key, when):
                 out.add(key)
             last[key] = max(when, last.get(key, when))
-    return {key: count[key] for key in out}
+    return TableOrder({key: count[key] for key in out}, hands)
+
+
+def disordered_tables(inputs: Iterable[str | Unreadable | Chunk]) -> dict[TableKey, int]:
+    """The tables whose hands do not come in time order over the files of a
+    run, each with its number of hands."""
+    return table_order(inputs).disordered
