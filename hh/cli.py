@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # hh.parse loads Lark: imported only by the commands that par
     from hh.model import Game
     from hh.parse import Record
     from hh.sources import Unreadable
+    from hh.validate import Violation
 
 app = typer.Typer(
     help="Hand histories of Chiribito, Aces Straights and Flushes, and Calatone.",
@@ -240,27 +241,28 @@ def validate_command(
     n = default_workers() if workers is None else workers
     total = invalid = 0
     with _stdin_copied(_find(files)) as (inputs, names), _writing() as out:
+
+        def emit(final: list[tuple[object, list[Violation]]]) -> None:
+            nonlocal total, invalid
+            for item, extra in final:
+                text, valid = finish(cast(Rendered, item), extra, as_json)
+                out.write(text)
+                total += 1
+                invalid += not valid
+
         work = plan(inputs, n, names)
-        order = table_order(work)
+        order = table_order(work)  # which tables must wait for their last hand
         checker = CrossChecker(order.disordered, expected=order.hands)
         hands = judged(work, as_json, n)
         try:
             for summary, rendered in hands:
-                for item, extra in checker.add(summary, rendered):
-                    text, valid = finish(cast(Rendered, item), extra, as_json)
-                    out.write(text)
-                    total += 1
-                    invalid += not valid
+                emit(checker.add(summary, rendered))
         except WorkerDied as error:
             out.flush()
             _fail(str(error))
         finally:
             hands.close()  # stops the workers, should the output fail
-        for item, extra in checker.finish():
-            text, valid = finish(cast(Rendered, item), extra, as_json)
-            out.write(text)
-            total += 1
-            invalid += not valid
+        emit(checker.finish())
         if not as_json:
             out.write(f"{total} hands: {total - invalid} valid, {invalid} invalid\n")
     if invalid:

@@ -9,9 +9,10 @@ process over those summaries, in input order, so the output does not depend
 on the number of workers.
 
 Workers are forked once per run (they inherit the modules already imported,
-the grammar included) and take chunks in order (``imap``); a run too small
-to gain from them (under :data:`POOL_MIN_BYTES`) is judged in the main
-process.
+the grammar included) and take chunks in order (``ProcessPoolExecutor.map``);
+a run too small to gain from them (under :data:`POOL_MIN_BYTES`) is judged in
+the main process. A worker that dies (killed, out of memory) ends the run
+with :class:`WorkerDied`, never a hang.
 """
 
 from __future__ import annotations
