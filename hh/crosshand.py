@@ -13,7 +13,7 @@ Two ways to run them:
   :class:`Summary` per hand in input order and which hands each hand back as
   soon as its checks are final. It keeps only what later hands need: per
   table the last hand's end state, per (site, id) a 64-bit digest and where
-  it was first seen (21 to 32 bytes a hand). A table whose
+  it was first seen (about 21 bytes a hand). A table whose
   hands do not come in time order (known beforehand from a cheap scan, see
   :func:`hh.sources.scan_tables`) is held until its last hand has come.
 
@@ -320,19 +320,20 @@ class _IdSet:
     """The (site, id) pairs seen, as 64-bit digests in an open-addressing
     table of two arrays, each with where it was first seen (a file number
     and a line): 16 bytes a slot, at most 3/4 full, sized once from the
-    scan's count of hands, so 21 to 32 bytes a hand (a dict of tuples takes
-    ~150). Two pairs share a digest with odds of about n²/2⁶⁵: 10⁻⁹ at
-    200,000 hands."""
+    scan's count of hands, so 21 bytes a hand (a dict of tuples takes ~150).
+    Two pairs share a digest with odds of about n²/2⁶⁵: 10⁻⁹ at 200,000
+    hands."""
 
     def __init__(self, expected: int = 0) -> None:
-        size = 1024
-        while size * 3 < expected * 4:
-            size *= 2
-        self._keys = array("q", bytes(8 * size))
-        self._where = array("q", bytes(8 * size))
+        self._alloc(max(1024, expected * 4 // 3 + 1))
         self._n = 0
         self.files: list[str | None] = []
         self._file_no: dict[str | None, int] = {}
+
+    def _alloc(self, size: int) -> None:
+        # by repetition, so that no temporary of the full size is made
+        self._keys = array("q", [0]) * size
+        self._where = array("q", [0]) * size
 
     @staticmethod
     def _digest(site: str | None, hand_id: str) -> int:
@@ -346,13 +347,13 @@ class _IdSet:
         """Where (site, hand_id) was first seen, or None after recording it now."""
         key = self._digest(site, hand_id)
         keys = self._keys
-        mask = len(keys) - 1
-        i = key & mask
+        size = len(keys)
+        i = key % size
         while keys[i] != 0:
             if keys[i] == key:
                 where = self._where[i]
                 return self.files[where >> 40], where & ((1 << 40) - 1)
-            i = (i + 1) & mask
+            i = i + 1 if i + 1 < size else 0
         number = self._file_no.get(file)
         if number is None:
             number = self._file_no[file] = len(self.files)
@@ -360,22 +361,20 @@ class _IdSet:
         keys[i] = key
         self._where[i] = (number << 40) | line
         self._n += 1
-        if self._n * 4 > len(keys) * 3:
+        if self._n * 4 > size * 3:
             self._grow()
         return None
 
     def _grow(self) -> None:
         old_keys, old_where = self._keys, self._where
-        size = len(old_keys) * 2
-        self._keys = array("q", bytes(8 * size))
-        self._where = array("q", bytes(8 * size))
-        mask = size - 1
+        self._alloc(len(old_keys) * 2)
+        keys, size = self._keys, len(self._keys)
         for key, where in zip(old_keys, old_where, strict=True):
             if key:
-                i = key & mask
-                while self._keys[i] != 0:
-                    i = (i + 1) & mask
-                self._keys[i] = key
+                i = key % size
+                while keys[i] != 0:
+                    i = i + 1 if i + 1 < size else 0
+                keys[i] = key
                 self._where[i] = where
 
 
