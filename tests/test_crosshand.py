@@ -237,3 +237,16 @@ def test_each_hand_is_printed_as_soon_as_it_is_judged(
     validate_command([str(path)], as_json=True, workers=1)
     # the k-th verdict is written right after the k-th hand is judged
     assert seen == list(range(1, 13))
+
+
+def test_the_id_table_finds_every_first_sighting_as_it_grows() -> None:
+    from hh.crosshand import _IdSet
+
+    ids = _IdSet(expected=10)  # far too small: it grows several times
+    keys = [(None if k % 3 == 0 else "site", f"H{k}") for k in range(5000)]
+    for k, (site, hand) in enumerate(keys):
+        assert ids.first(site, hand, f"f{k % 7}.txt", k + 1) is None
+    for k, (site, hand) in enumerate(keys):
+        assert ids.first(site, hand, "again.txt", 1) == (f"f{k % 7}.txt", k + 1)
+    # no site and a site are different pairs
+    assert ids.first("", "H0", "x", 1) is None
