@@ -9,7 +9,7 @@ process over those summaries, in input order, so the output does not depend
 on the number of workers.
 
 Workers are forked once per run (they inherit the modules already imported,
-the grammar included) and take chunks in order (``ProcessPoolExecutor.map``);
+the grammar included) and take chunks in order, a few ahead of the output;
 a run too small to gain from them (under :data:`POOL_MIN_BYTES`) is judged in
 the main process. A worker that dies (killed, out of memory) ends the run
 with :class:`WorkerDied`, never a hang.
@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 from hh.crosshand import Place, Summary, placement, summarize
@@ -29,6 +31,7 @@ from hh.sources import Chunk, Unreadable, records
 from hh.validate import Verdict, Violation, parse_failure, validate
 
 POOL_MIN_BYTES = 512 * 1024
+AHEAD = 2  # tasks submitted ahead per worker
 Judged = tuple[Summary, Rendered]
 
 
@@ -152,11 +155,17 @@ def judged(work: Iterable[Chunk | Unreadable], as_json: bool, workers: int) -> I
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(
-        min(workers, len(items)), mp_context=_context(), initializer=_init, initargs=(as_json,)
-    )
+    n = min(workers, len(items))
+    pool = ProcessPoolExecutor(n, mp_context=_context(), initializer=_init, initargs=(as_json,))
     try:
-        for batch in pool.map(_work, items):
+        # A few tasks ahead per worker, no more: when the output is slow (a
+        # pager, a full pipe) the workers wait instead of piling up results.
+        todo = iter(items)
+        pending = deque(pool.submit(_work, item) for item in islice(todo, AHEAD * n))
+        while pending:
+            batch = pending.popleft().result()
+            for item in islice(todo, 1):
+                pending.append(pool.submit(_work, item))
             yield from batch
     except BrokenProcessPool as error:
         raise WorkerDied(f"a worker process ended abruptly ({error})") from None

@@ -29,7 +29,7 @@ SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 16 * 1024 * 1024
 MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its cost
 # A worker's results come back a chunk at a time: this bounds what is in flight.
-MAX_TASK_BYTES = 2 * 1024 * 1024
+MAX_TASK_BYTES = 1024 * 1024
 _BLOCK = 1024 * 1024  # read to count lines: small, so that cutting adds no memory
 _GZIP_MAGIC = b"\x1f\x8b"
 
