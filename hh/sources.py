@@ -9,6 +9,11 @@ a compressed file cannot be entered in the middle, so it is one chunk.
 Cutting reads the file once, block by block, counting line ends so that each
 chunk knows the line number it starts at: hands parsed from a chunk carry the
 same line numbers as hands parsed from the whole file.
+
+Also here: finding the files of a run (:func:`find_inputs`, where what cannot
+be read is a result, not a gap), planning the work (:func:`plan`) and the
+cheap scan that tells which tables come out of time order
+(:func:`table_order`), which the streaming cross-hand checks need first.
 """
 
 from __future__ import annotations
