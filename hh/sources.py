@@ -9,33 +9,48 @@ a compressed file cannot be entered in the middle, so it is one chunk.
 Cutting reads the file once, block by block, counting line ends so that each
 chunk knows the line number it starts at: hands parsed from a chunk carry the
 same line numbers as hands parsed from the whole file.
+
+Also here: finding the files of a run (:func:`find_inputs`, where what cannot
+be read is a result, not a gap), planning the work (:func:`plan`) and the
+cheap scan that tells which tables come out of time order
+(:func:`table_order`), which the streaming cross-hand checks need first.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import gzip
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import BinaryIO, NamedTuple
 
+from hh.crosshand import Place, TableKey, placement
 from hh.parse import Record, Run, lines_of_stream, looks_like_header, parse_run, split_runs
 
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 16 * 1024 * 1024
-_BLOCK = 8 * 1024 * 1024
+MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its cost
+# A worker's results come back a chunk at a time: this bounds what is in flight.
+MAX_TASK_BYTES = 1024 * 1024
+_BLOCK = 1024 * 1024  # read to count lines: small, so that cutting adds no memory
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """Bytes ``[start, end)`` of ``path`` (``end`` None: to the end of the
-    file), whose first line is line ``first_line`` of the file."""
+    file), whose first line is line ``first_line`` of the file. ``name``:
+    the file as results name it, when not ``path`` (standard input, copied
+    to a temporary file, is ``-``)."""
 
     path: str
     start: int = 0
     end: int | None = None
     first_line: int = 1
+    name: str | None = None
 
 
 def is_compressed(path: str) -> bool:
@@ -96,29 +111,273 @@ def _count_lines(f: BinaryIO, start: int, end: int) -> int:
 
 
 def _lines(path: str, chunk: Chunk) -> Iterator[bytes]:
-    """The raw lines of a chunk (a gzip file: all its lines)."""
-    with open(path, "rb") as f:
-        if chunk.start == 0 and chunk.end is None and is_compressed(path):
-            with gzip.GzipFile(fileobj=f) as z:
-                yield from z
-            return
-        f.seek(chunk.start)
-        left = None if chunk.end is None else chunk.end - chunk.start
-        for line in f:
-            if left is not None:
-                if left <= 0:
-                    return
-                left -= len(line)
-            yield line
+    """The raw lines of a chunk (a gzip file: all its lines). The file is
+    opened here, not when the lines are first read, so that a file that
+    cannot be opened raises OSError rather than reading as cut short."""
+    f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+
+    def lines() -> Iterator[bytes]:
+        with f:
+            if chunk.start == 0 and chunk.end is None and is_compressed(path):
+                with gzip.GzipFile(fileobj=f) as z:
+                    yield from z
+                return
+            f.seek(chunk.start)
+            left = None if chunk.end is None else chunk.end - chunk.start
+            for line in f:
+                if left is not None:
+                    if left <= 0:
+                        return
+                    left -= len(line)
+                yield line
+
+    return lines()
 
 
 def runs(chunk: Chunk) -> Iterator[Run]:
     """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`)."""
-    return split_runs(lines_of_stream(_lines(chunk.path, chunk)), chunk.path, chunk.first_line)
+    name = chunk.path if chunk.name is None else chunk.name
+    return split_runs(lines_of_stream(_lines(chunk.path, chunk)), name, chunk.first_line)
 
 
 def records(chunk: Chunk) -> Iterator[Record]:
     """The hands of a chunk, parsed: the same records, with the same line
-    numbers, as :func:`hh.parse.parse_file` gives for that part of the file."""
-    for run in runs(chunk):
-        yield parse_run(run)
+    numbers, as :func:`hh.parse.parse_file` gives for that part of the file.
+    A file that cannot be opened raises OSError here, at the call."""
+    return (parse_run(run) for run in runs(chunk))
+
+
+# ------------------------------------------------------------ finding files
+
+
+class Unreadable(NamedTuple):
+    """A file or folder of the run that cannot be read: a result of its own
+    (the other files are still judged), never a crash or a silent gap."""
+
+    path: str
+    reason: str
+
+
+class MissingPath(Exception):
+    """A path named on the command line does not exist (a usage error)."""
+
+
+def find_inputs(paths: Iterable[str]) -> list[str | Unreadable]:
+    """The files to read, in order: a folder gives its ``*.txt``, ``*.log`` and
+    ``*.gz`` files, recursively, sorted by path; ``-`` is standard input.
+
+    Inside folders, what cannot be read is reported in its place, not
+    skipped: a sub-folder that cannot be listed, a broken symbolic link
+    (dangling or looping, whatever its name: it may have pointed to a folder
+    of hands). A linked folder is followed once; a link back to a folder
+    being read is reported as a loop. Raises :class:`MissingPath` for a
+    path given that does not exist."""
+    out: list[str | Unreadable] = []
+    for name in paths:
+        if name == "-":
+            out.append(name)
+        elif os.path.isdir(name):
+            found: list[tuple[tuple[str, ...], str | Unreadable]] = []
+            _walk(name, found, set())
+            found.sort(key=lambda item: item[0])
+            out.extend(item for _, item in found)
+        elif os.path.lexists(name) and not os.path.exists(name):
+            out.append(Unreadable(name, _broken_link(name)))
+        elif os.path.exists(name):
+            out.append(name)
+        else:
+            raise MissingPath(name)
+    return out
+
+
+def _parts(path: str) -> tuple[str, ...]:
+    return tuple(p for p in path.split(os.sep) if p)
+
+
+def _walk(
+    folder: str,
+    found: list[tuple[tuple[str, ...], str | Unreadable]],
+    seen: set[tuple[int, int]],
+) -> None:
+    try:
+        st = os.stat(folder)
+        if (st.st_dev, st.st_ino) in seen:
+            found.append((_parts(folder), Unreadable(folder, "a link back to a folder being read")))
+            return
+        seen = seen | {(st.st_dev, st.st_ino)}
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except OSError as error:
+        found.append((_parts(folder), Unreadable(folder, _reason(error))))
+        return
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        try:
+            is_dir = entry.is_dir()
+            is_file = not is_dir and entry.is_file()
+        except OSError as error:  # a link that loops, on some systems
+            reason = _broken_link(path) if entry.is_symlink() else _reason(error)
+            found.append((_parts(path), Unreadable(path, reason)))
+            continue
+        if is_dir:
+            _walk(path, found, seen)
+        elif is_file:
+            if entry.name.endswith(SUFFIXES):
+                found.append((_parts(path), path))
+        elif entry.is_symlink():
+            found.append((_parts(path), Unreadable(path, _broken_link(path))))
+
+
+def _broken_link(path: str) -> str:
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a symbolic link that loops"
+        target = os.readlink(path)
+        return f"a broken symbolic link (to {target}, {_reason(error).lower()})"
+    return "not a file"
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+# ------------------------------------------------------------ planning work
+
+
+def plan(
+    inputs: Iterable[str | Unreadable],
+    workers: int,
+    names: dict[str, str] | None = None,
+    smallest: int | None = None,
+) -> list[Chunk | Unreadable]:
+    """The units of work of a run, in input order: chunks of files, the
+    unreadable ones as they are. ``names`` renames files in the results (a
+    temporary copy of standard input is ``-``). With several workers a file
+    is cut into about 8 parts per worker (within ``smallest``, by default
+    :data:`MIN_CHUNK_BYTES`, and :data:`MAX_TASK_BYTES`), so that the workers
+    stay busy to the end and their results come back in small parts."""
+    items = list(inputs)
+    target = CHUNK_BYTES
+    if workers > 1:
+        total = 0
+        for item in items:
+            if isinstance(item, str):
+                with contextlib.suppress(OSError):
+                    total += os.path.getsize(item)
+        least = MIN_CHUNK_BYTES if smallest is None else smallest
+        target = max(least, min(MAX_TASK_BYTES, total // (workers * 8) + 1))
+    out: list[Chunk | Unreadable] = []
+    for item in items:
+        if isinstance(item, Unreadable):
+            out.append(item)
+            continue
+        name = (names or {}).get(item)
+        try:
+            parts = chunks(item, target)
+        except OSError as error:
+            out.append(Unreadable(name or item, _reason(error)))
+            continue
+        out.extend(parts if name is None else [replace(c, name=name) for c in parts])
+    return out
+
+
+# ------------------------------------------------------------ the order scan
+
+
+def scan_tables(path: str) -> Iterator[Place]:
+    """The place (site, table, time) of every run of lines in the file whose
+    second line is a Table line, in file order, without parsing: the hands
+    are cut as :func:`hh.parse.split_runs` cuts them (a run begins after a
+    blank line or at a header), but only the two lines around each
+    ``Table '`` line are decoded. ``hh validate`` reads it first to know
+    which tables come out of time order (FORMAT.md orders each table's
+    hands by time), so that all the others can be judged as they stream.
+    A file that cannot be read (or read to its end) gives what was read."""
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        return
+    with f:
+        try:
+            stream: BinaryIO = f
+            if path.endswith(".gz") or f.read(2) == _GZIP_MAGIC:
+                f.seek(0)
+                stream = gzip.GzipFile(fileobj=f)  # type: ignore[assignment]
+            else:
+                f.seek(0)
+            prev2: bytes | None = None  # None: before the file's first line (a blank)
+            prev: bytes | None = None
+            first = True
+            for line in stream:
+                if prev is not None and line.startswith(b"Table '"):
+                    head = _text(prev, first_line=first)
+                    starts = prev2 is None or _blank(prev2) or looks_like_header(head.rstrip(" \t"))
+                    if starts and not _blank(prev):
+                        yield placement(head, _text(line, first_line=False))
+                if prev is not None:
+                    first = False
+                prev2, prev = prev, line
+        except (EOFError, OSError, zlib.error):
+            return
+
+
+def _text(line: bytes, *, first_line: bool) -> str:
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    text = line.decode("utf-8", "replace")
+    return text[1:] if first_line and text.startswith("\ufeff") else text
+
+
+def _blank(line: bytes) -> bool:
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return not line.rstrip(b" \t")
+
+
+class TableOrder(NamedTuple):
+    """What the scan of a run found: the tables whose hands do not come in
+    time order, each with its number of hands, and the number of hands with
+    a table line in all (to size the cross-hand checker's id table once)."""
+
+    disordered: dict[TableKey, int]
+    hands: int
+
+
+def table_order(inputs: Iterable[str | Unreadable | Chunk]) -> TableOrder:
+    """Scan the files of a run (see :func:`scan_tables`) for the order of their
+    tables' hands (see :class:`hh.crosshand.CrossChecker`)."""
+    last: dict[TableKey, int] = {}
+    count: dict[TableKey, int] = {}
+    out: set[TableKey] = set()
+    paths: list[str] = []
+    for item in inputs:
+        if isinstance(item, Chunk):
+            if item.start == 0:  # a file's first chunk stands for the file
+                paths.append(item.path)
+        elif isinstance(item, str) and item != "-":
+            paths.append(item)
+    hands = 0
+    for path in paths:
+        for place in scan_tables(path):
+            if place.table is None:
+                continue
+            hands += 1
+            key = (place.site, place.table)
+            when = place.instant
+            count[key] = count.get(key, 0) + 1
+            if when < last.get(key, when):
+                out.add(key)
+            last[key] = max(when, last.get(key, when))
+    return TableOrder({key: count[key] for key in out}, hands)
+
+
+def disordered_tables(inputs: Iterable[str | Unreadable | Chunk]) -> dict[TableKey, int]:
+    """The tables whose hands do not come in time order over the files of a
+    run, each with its number of hands."""
+    return table_order(inputs).disordered

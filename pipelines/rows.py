@@ -22,6 +22,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from hh.crosshand import NO_TIME, instant
 from hh.games import RULES
 from hh.model import (
     SHOWDOWN,
@@ -36,7 +37,7 @@ from hh.model import (
     Uncalled,
 )
 from hh.parse import Record
-from hh.validate import LineState, PotResult, Verdict, _instant, description_category
+from hh.validate import LineState, PotResult, Verdict, description_category
 
 _STR = pa.string()
 _STRS = pa.list_(pa.string())
@@ -192,11 +193,20 @@ def content_hash(raw: str) -> str:
 
 def started_at(verdict: Verdict) -> dt.datetime | None:
     """The hand's instant exactly as the cross-hand checks order it
-    (``hh.validate._instant``): UTC when the zone is known, as written
+    (``hh.crosshand.instant``): UTC when the zone is known, as written
     otherwise; None for a date that is not one (the Python order puts those
-    first, as ``NULLS FIRST`` does in SQL)."""
-    t = _instant(verdict)
-    return None if t == dt.datetime.min else t
+    first, as ``NULLS FIRST`` does in SQL) or that a zone moves past the
+    calendar's end."""
+    t = instant(verdict.when, verdict.zone)
+    if t == NO_TIME:
+        return None
+    try:
+        return _EPOCH + dt.timedelta(seconds=t - 86400)
+    except OverflowError:
+        return None
+
+
+_EPOCH = dt.datetime(1, 1, 1)
 
 
 @dataclass

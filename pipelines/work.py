@@ -94,7 +94,7 @@ def _runs(task: Task, offsets: list[int] | None, result: Result) -> Iterator[Run
 
 def process(task: Task) -> Result:
     """Read one chunk and build its batch (see the module's docstring)."""
-    from hh.cli import _failed  # the verdict hh validate gives an unparseable run
+    from hh.parallel import failed_verdict as _failed  # as hh validate judges it
 
     result = Result(task)
     batch = Batch()
@@ -159,7 +159,7 @@ class TextTask:
 def process_texts(task: TextTask) -> Result:
     """Parse and judge stored raw texts again: the same batch as an import
     of them would give (a text that no longer parses becomes a reject)."""
-    from hh.cli import _failed
+    from hh.parallel import failed_verdict as _failed
 
     result = Result(Task(Chunk(""), ""))
     batch = Batch()

@@ -1,0 +1,471 @@
+"""The checks that compare hands of a run (FORMAT.md, Settled details).
+
+A (site, id) seen twice is HEADER; STACK_CARRYOVER and DEALER_ROTATION
+compare consecutive hands of one table (same site and table name) ordered by
+time, then by input order; a hand that failed to parse breaks its table's
+chain.
+
+Two ways to run them:
+
+* :func:`cross_check` over a list of :class:`~hh.validate.Verdict` (the
+  library call: everything in memory);
+* :class:`CrossChecker`, which ``hh validate`` feeds one compact
+  :class:`Summary` per hand in input order and which hands each hand back as
+  soon as its checks are final. It keeps only what later hands need: per
+  table the last hand's end state, per (site, id) a 64-bit digest and where
+  it was first seen (about 21 bytes a hand). A table whose
+  hands do not come in time order (known beforehand from a cheap scan, see
+  :func:`hh.sources.scan_tables`) is held until its last hand has come.
+
+No hand can stop a run: a fault in these checks becomes an INTERNAL_ERROR
+on the hand being compared, as in the per-hand replay, and breaks the chain.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import NamedTuple, Protocol
+
+from hh.games import RULES
+from hh.model import Game
+
+_ZONES = {
+    "UTC": 0, "GMT": 0, "WET": 0, "WEST": 60, "CET": 60, "CEST": 120, "EET": 120, "EEST": 180,
+}
+_WHEN = re.compile(r"([0-9]{4})/([0-9]{2})/([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
+_OFFSET = re.compile(r"([+-])([0-9]{2}):([0-9]{2})")
+# Before every real time: a date that is no date sorts first, as if unknown.
+NO_TIME = -(1 << 62)
+
+
+def instant(when: str | None, zone: str | None) -> int:
+    """The time ``when`` ("YYYY/MM/DD HH:MM:SS") in seconds, in UTC where the
+    zone is known (the listed abbreviations and ``+hh:mm`` offsets), as
+    written otherwise (FORMAT.md). Integers, not datetimes: the calendar's
+    edges (year 1 in CET, year 9999 at -01:00) move past what ``datetime``
+    holds; a zone that is no zone (``+0100``, ``-``) is "as written"."""
+    m = _WHEN.fullmatch(when or "")
+    if m is None:
+        return NO_TIME
+    y, mo, d, h, mi, s = (int(x) for x in m.groups())
+    try:
+        day = dt.date(y, mo, d).toordinal()
+    except ValueError:
+        return NO_TIME
+    if h > 23 or mi > 59 or s > 59:
+        return NO_TIME
+    t = day * 86400 + h * 3600 + mi * 60 + s
+    if zone is None:
+        return t
+    if zone in _ZONES:
+        return t - _ZONES[zone] * 60
+    offset = _OFFSET.fullmatch(zone)
+    if offset is not None:
+        sign = 1 if offset.group(1) == "+" else -1
+        return t - sign * (int(offset.group(2)) * 3600 + int(offset.group(3)) * 60)
+    return t
+
+
+def _instant(v: Verdict) -> int:
+    return instant(v.when, v.zone)
+
+
+# ------------------------------------------------------------ the pair check
+
+
+class _Hand(Protocol):
+    """What :func:`_between` reads of a hand: a Verdict or a Summary."""
+
+    @property
+    def hand_id(self) -> str | None: ...
+    @property
+    def table_line(self) -> int: ...
+    @property
+    def dealer(self) -> int | None: ...
+    @property
+    def stacks(self) -> tuple[tuple[int, str, int, int, int], ...]: ...
+    @property
+    def dealt_in(self) -> tuple[str, ...]: ...
+    @property
+    def top_ups(self) -> tuple[tuple[str, int], ...]: ...
+
+
+def _between(prev: _Hand, v: _Hand, game: Game) -> list[Violation]:
+    out = []
+    ends = {name: end for _, name, _, end, _ in prev.stacks}
+    added = dict(v.top_ups)
+    for _, name, start, _, line in v.stacks:
+        if name in ends:
+            want = ends[name] + added.get(name, 0)
+            if start != want:
+                plus = f" plus the top-up of {added[name]}" if name in added else ""
+                out.append(
+                    Violation(
+                        "STACK_CARRYOVER",
+                        line,
+                        f"{name} starts with {start}, but ended the previous hand "
+                        f"#{prev.hand_id} with {ends[name]}{plus}",
+                    )
+                )
+    # dealer rotation: the first seat past the previous dealer, in the
+    # direction the deal passes, held by a player dealt in to this hand
+    if prev.dealer is not None and v.dealer is not None:
+        step = RULES[game].deal_passes
+        dealt = set(v.dealt_in)
+        seats = sorted(seat for seat, name, *_ in v.stacks if name in dealt)
+        if seats:
+            if step > 0:
+                later = [s for s in seats if s > prev.dealer]
+                want = later[0] if later else seats[0]
+            else:
+                earlier = [s for s in seats if s < prev.dealer]
+                want = earlier[-1] if earlier else seats[-1]
+            if v.dealer != want:
+                way = "clockwise" if step > 0 else "to the right"
+                out.append(
+                    Violation(
+                        "DEALER_ROTATION",
+                        v.table_line,
+                        f"the dealer is seat #{v.dealer}, but after seat #{prev.dealer} in "
+                        f"hand #{prev.hand_id} the deal passes {way} to seat #{want}",
+                    )
+                )
+    return out
+
+
+def _internal(line: int, exc: Exception) -> Violation:
+    return Violation(
+        "INTERNAL_ERROR",
+        line,
+        f"hh could not compare this hand with the others of its run "
+        f"({type(exc).__name__}: {exc}); this is a bug in hh, please report it with the hands",
+    )
+
+
+def _pair(prev: _Hand, v: _Hand, game: str, line: int) -> tuple[list[Violation], bool]:
+    """The checks between two consecutive hands, guarded: (violations, whether
+    the chain goes on)."""
+    try:
+        return _between(prev, v, Game(game)), True
+    except Exception as exc:  # a bug in hh must not stop the run
+        return [_internal(line, exc)], False
+
+
+# ------------------------------------------------------------ batch
+
+
+def cross_check(verdicts: Sequence[Verdict]) -> list[Verdict]:
+    """Add the checks that compare hands of a run: a (site, id) seen twice
+    (HEADER), STACK_CARRYOVER and DEALER_ROTATION between consecutive hands of
+    one table (same site and table name, by time, then by input order). A
+    hand that failed to parse breaks its table's chain."""
+    extra: dict[int, list[Violation]] = {}
+    seen: dict[tuple[str | None, str], int] = {}
+    for i, v in enumerate(verdicts):
+        if v.hand_id is None or v.pots is None:  # a failed hand has only its PARSE_ERROR
+            continue
+        key = (v.site, v.hand_id)
+        if key in seen:
+            first = verdicts[seen[key]]
+            extra.setdefault(i, []).append(_seen_twice(v.hand_id, v.line, first.file, first.line))
+        else:
+            seen[key] = i
+    tables: dict[tuple[str | None, str], list[int]] = {}
+    for i, v in enumerate(verdicts):
+        if v.table is None:
+            continue
+        tables.setdefault((v.site, v.table), []).append(i)
+    for members in tables.values():
+        members.sort(key=lambda i: (_instant(verdicts[i]), i))
+        prev: Verdict | None = None
+        for i in members:
+            v = verdicts[i]
+            if v.pots is None or v.game is None:  # failed: the chain breaks here
+                prev = None
+                continue
+            if prev is not None:
+                found, goes_on = _pair(prev, v, v.game, v.line)
+                extra.setdefault(i, []).extend(found)
+                if not goes_on:
+                    prev = None
+                    continue
+            prev = v
+    if not extra:
+        return list(verdicts)
+    out = []
+    for i, v in enumerate(verdicts):
+        more = extra.get(i)
+        if more:
+            v = replace(v, violations=tuple(sorted((*v.violations, *more), key=lambda x: x.line)))
+        out.append(v)
+    return out
+
+
+def _seen_twice(hand_id: str, line: int, file: str | None, first_line: int) -> Violation:
+    return Violation(
+        "HEADER",
+        line,
+        f"hand #{hand_id} was already seen in this run ({file or '-'} line {first_line})",
+    )
+
+
+# ------------------------------------------------------------ streaming
+
+_GAME_TITLES = (
+    ("Chiribito No Limit", "chiribito"),
+    ("Aces, Straights and Flushes Limit", "aces-straights-flushes"),
+    ("Calatone Spread Limit", "calatone"),
+)
+_TABLE = re.compile(r"Table '([^']*)'")
+_HEAD_WHEN = re.compile(
+    r" - ([0-9]{4}/[0-9]{2}/[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$"
+)
+_LOOKS_LIKE_HEADER = re.compile(r"(?:\S+ )?Hand #")
+_SITE = re.compile(r"(?:(\S+) )?Hand #[A-Za-z0-9_-]")
+
+
+class Place(NamedTuple):
+    """Where a run of lines sits among the hands of a run, read from its
+    first two lines as written: the same for a hand that parsed and one that
+    did not, and the same for the scan that orders tables beforehand."""
+
+    site: str | None
+    table: str | None
+    when: str | None
+    zone: str | None
+    game: str | None
+
+    @property
+    def instant(self) -> int:
+        return instant(self.when, self.zone)
+
+
+def placement(first: str, second: str | None) -> Place:
+    """Read a run's site, table, time and game from its first two lines (a
+    header and a Table line when the run is a hand)."""
+    head = first.lstrip("\ufeff").rstrip(" \t\r")
+    site = None
+    if _LOOKS_LIKE_HEADER.match(head):
+        m = _SITE.match(head)
+        site = m.group(1) if m else None
+    table = _TABLE.match(second) if second is not None else None
+    when = _HEAD_WHEN.search(head)
+    game = next((g for title, g in _GAME_TITLES if title in head), None)
+    return Place(
+        site,
+        table.group(1) if table else None,
+        f"{when.group(1)} {when.group(2)}" if when else None,
+        when.group(3) if when else None,
+        game,
+    )
+
+
+class Summary(NamedTuple):
+    """What the cross-hand checks need of one hand: small and flat, so that
+    workers ship it cheaply to the process that runs the checks."""
+
+    file: str | None
+    line: int
+    hand_id: str | None
+    site: str | None
+    table: str | None
+    instant: int
+    game: str | None
+    judged: bool  # False: the hand failed to parse (or to be judged): it breaks its chain
+    table_line: int
+    dealer: int | None
+    stacks: tuple[tuple[int, str, int, int, int], ...]
+    dealt_in: tuple[str, ...]
+    top_ups: tuple[tuple[str, int], ...]
+
+
+def summarize(v: Verdict, place: Place) -> Summary:
+    """The summary of a judged hand; its place comes from its text (see
+    :func:`placement`), so that it agrees with the scan."""
+    return Summary(
+        v.file,
+        v.line,
+        v.hand_id,
+        place.site,
+        place.table,
+        place.instant,
+        v.game,
+        v.pots is not None and v.game is not None,
+        v.table_line,
+        v.dealer,
+        v.stacks,
+        v.dealt_in,
+        v.top_ups,
+    )
+
+
+TableKey = tuple[str | None, str]
+
+
+class _Table:
+    __slots__ = ("held", "last", "left")
+
+    def __init__(self, held: bool, left: int) -> None:
+        self.last: Summary | None = None
+        self.held: list[tuple[int, Summary, object, list[Violation]]] | None = [] if held else None
+        self.left = left
+
+
+class _IdSet:
+    """The (site, id) pairs seen, as 64-bit digests in an open-addressing
+    table of two arrays, each with where it was first seen (a file number
+    and a line): 16 bytes a slot, at most 3/4 full, sized once from the
+    scan's count of hands, so 21 bytes a hand (a dict of tuples takes ~150).
+    Two pairs share a digest with odds of about n²/2⁶⁵: 10⁻⁹ at 200,000
+    hands."""
+
+    def __init__(self, expected: int = 0) -> None:
+        self._alloc(max(1024, expected * 4 // 3 + 1))
+        self._n = 0
+        self.files: list[str | None] = []
+        self._file_no: dict[str | None, int] = {}
+
+    def _alloc(self, size: int) -> None:
+        # by repetition, so that no temporary of the full size is made
+        self._keys = array("q", [0]) * size
+        self._where = array("q", [0]) * size
+
+    @staticmethod
+    def _digest(site: str | None, hand_id: str) -> int:
+        text = f"{site is None}\x00{site or ''}\x00{hand_id}".encode("utf-8", "surrogatepass")
+        h = int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little", signed=True)
+        return h or 1  # 0 marks an empty slot
+
+    def first(
+        self, site: str | None, hand_id: str, file: str | None, line: int
+    ) -> tuple[str | None, int] | None:
+        """Where (site, hand_id) was first seen, or None after recording it now."""
+        key = self._digest(site, hand_id)
+        keys = self._keys
+        size = len(keys)
+        i = key % size
+        while keys[i] != 0:
+            if keys[i] == key:
+                where = self._where[i]
+                return self.files[where >> 40], where & ((1 << 40) - 1)
+            i = i + 1 if i + 1 < size else 0
+        number = self._file_no.get(file)
+        if number is None:
+            number = self._file_no[file] = len(self.files)
+            self.files.append(file)
+        keys[i] = key
+        self._where[i] = (number << 40) | line
+        self._n += 1
+        if self._n * 4 > size * 3:
+            self._grow()
+        return None
+
+    def _grow(self) -> None:
+        old_keys, old_where = self._keys, self._where
+        self._alloc(len(old_keys) * 2)
+        keys, size = self._keys, len(self._keys)
+        for key, where in zip(old_keys, old_where, strict=True):
+            if key:
+                i = key % size
+                while keys[i] != 0:
+                    i = i + 1 if i + 1 < size else 0
+                keys[i] = key
+                self._where[i] = where
+
+
+class CrossChecker:
+    """The cross-hand checks over a stream of hands in input order.
+
+    ``add(summary, item)`` takes one hand (``item`` is whatever the caller
+    renders it from) and returns the hands whose checks are now final, each
+    as ``(item, extra violations)``; ``finish()`` returns the rest. A hand
+    of a table in time order comes back at once. ``disordered`` maps the
+    tables whose hands do not come in time order to their number of hands:
+    their hands come back together, in time order, when the last has come.
+    ``expected``: about how many hands will come (sizes the id table once).
+    """
+
+    def __init__(
+        self, disordered: dict[TableKey, int] | None = None, expected: int = 0
+    ) -> None:
+        self._disordered = dict(disordered or {})
+        self._tables: dict[TableKey, _Table] = {}
+        self._ids = _IdSet(expected)
+        self._index = 0
+
+    def add(self, s: Summary, item: object) -> list[tuple[object, list[Violation]]]:
+        self._index += 1
+        extra: list[Violation] = []
+        if s.hand_id is not None and s.judged:
+            try:
+                first = self._ids.first(s.site, s.hand_id, s.file, s.line)
+            except Exception as exc:  # a bug in hh must not stop the run
+                extra.append(_internal(s.line, exc))
+            else:
+                if first is not None:
+                    extra.append(_seen_twice(s.hand_id, s.line, first[0], first[1]))
+        if s.table is None:
+            return [(item, extra)]
+        key = (s.site, s.table)
+        table = self._tables.get(key)
+        if table is None:
+            left = self._disordered.get(key)
+            table = self._tables[key] = _Table(left is not None, left or 0)
+        if table.held is None:
+            self._chain(table, s, extra)
+            return [(item, extra)]
+        table.held.append((self._index, s, item, extra))
+        table.left -= 1
+        if table.left > 0:
+            return []
+        return self._release(key)
+
+    def finish(self) -> list[tuple[object, list[Violation]]]:
+        """The hands still held (a table with fewer hands than the scan
+        counted, should the input have changed since)."""
+        out = []
+        waiting = [(t.held[0][0], k) for k, t in self._tables.items() if t.held]
+        for _, key in sorted(waiting):
+            out.extend(self._release(key))
+        return out
+
+    def _release(self, key: TableKey) -> list[tuple[object, list[Violation]]]:
+        table = self._tables[key]
+        held = table.held or []
+        held.sort(key=lambda h: (h[1].instant, h[0]))
+        table.held = []
+        table.left = 0
+        for _, s, _, extra in held:
+            self._chain(table, s, extra)
+        return [(item, extra) for _, _, item, extra in held]
+
+    @staticmethod
+    def _chain(table: _Table, s: Summary, extra: list[Violation]) -> None:
+        prev = table.last
+        if not s.judged or s.game is None:  # failed: the chain breaks here
+            table.last = None
+            return
+        if prev is not None:
+            found, goes_on = _pair(prev, s, s.game, s.line)
+            extra.extend(found)
+            if not goes_on:
+                table.last = None
+                return
+        table.last = s
+
+
+def merged(violations: Iterable[Violation], extra: Sequence[Violation]) -> tuple[Violation, ...]:
+    """A hand's violations with the cross-hand ones, by line (stable)."""
+    if not extra:
+        return tuple(violations)
+    return tuple(sorted((*violations, *extra), key=lambda x: x.line))
+
+
+# Imported last: hh.validate re-exports cross_check from here, and either
+# module may be imported first.
+from hh.verdict import Verdict, Violation  # noqa: E402
