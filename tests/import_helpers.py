@@ -14,8 +14,8 @@ import typer
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO
 from typer.testing import CliRunner
 
-from hh.cli import _failed
 from hh.model import Game
+from hh.parallel import failed_verdict as _failed
 from hh.parse import parse_file
 from hh.simulate import Simulator
 from hh.validate import Verdict, cross_check, validate

@@ -289,7 +289,9 @@ def test_the_caret_follows_escapes(tmp_path: Path) -> None:
 
 
 def test_json_escapes_line_separators(tmp_path: Path) -> None:
-    path = tmp_path / "u.txt"
+    # the separators in the file's name (echoed as "file") and in a line
+    # (now refused with a message naming the character, not quoting it)
+    path = tmp_path / "u\u2028\u2029\x85.txt"
     path.write_text(CH.replace("Paco: folds", "Paco: folds\u2028\u2029\x85"), "utf-8")
     for command in ("validate", "parse"):
         result = runner.invoke(app, [command, "--json", str(path)])
