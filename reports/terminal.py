@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import polars as pl
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -29,7 +30,12 @@ def safe(text: object) -> Text:
     """Untrusted text as a rich Text: no markup, control characters shown
     as their code (``\\x1b``)."""
     s = "" if text is None else str(text)
-    return Text(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", s))
+    return Text(_CONTROL.sub(_escape, s))
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _cell(column: str, value: object, rates: set[str]) -> Text:
@@ -58,4 +64,26 @@ def table(df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
 
 def show(console: Console, df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
          rates: set[str]) -> None:  # fmt: skip
-    console.print(table(df, columns, title, rates))
+    """Print the table whole. Into a pipe or a file it is printed at its
+    natural width (nothing cut); on a terminal too narrow for every column,
+    the last columns are left out and a note says how to see them, rather
+    than squeezing every cell to an ellipsis."""
+    present = [(c, h) for c, h in columns if c in df.columns]
+    if not console.is_terminal:
+        wide = Console(file=console.file, width=10_000, color_system=None)
+        wide.print(table(df, present, title, rates), crop=False)
+        return
+    shown = list(present)
+    while len(shown) > 3:
+        t = table(df, shown, title, rates)
+        wide = console.options.update_width(10_000)
+        if Measurement.get(console, wide, t).maximum <= console.width:
+            break
+        shown.pop()
+    console.print(table(df, shown, title, rates))
+    hidden = [h for c, h in present[len(shown):]]
+    if hidden:
+        console.print(
+            Text(f"{len(hidden)} columns left out to fit the terminal ({', '.join(hidden)}): "
+                 "widen it, or use --format csv or json", style="dim")
+        )
