@@ -1,13 +1,16 @@
 """``make demo``: the main job on embedded defaults, end to end.
 
-Simulates a short session of each game, writes them under ``out/demo/``,
-validates the files as ``hh validate`` does, then shows the referee at work
-on one corrupted hand and the evaluators on the rules' own examples.
+Simulates sessions of each game (and a hero's-eye log, and a file with
+corrupted hands), writes them under ``out/demo/``, validates them, imports
+them into an embedded DuckDB file, imports them again (nothing twice),
+reports player statistics in the terminal and as an HTML report, and shows a
+disputed hand line by line and as an HTML replayer. The commands run as a
+user runs them (``python -m hh ...``), so the demo touches DuckDB and polars
+only through the layers above ``hh/``.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -15,55 +18,91 @@ from pathlib import Path
 
 from hh.evaluate import evaluator_for
 from hh.model import Game
-from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.testing.mutate import mutate
-from hh.validate import validate
 from hh.write import write_hand, write_hands
 
 OUT = Path("out/demo")
+DB = OUT / "hands.duckdb"
 
 
 def _say(title: str) -> None:
-    print(f"\n=== {title}")
+    print(f"\n=== {title}", flush=True)
+
+
+def _hh(*args: str, tail: int | None = None) -> int:
+    """Run ``hh ARGS`` as a user would; print its output (the last lines only
+    when ``tail`` is given)."""
+    print("$ hh " + " ".join(args), flush=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "hh", *args], capture_output=True, text=True, check=False
+    )
+    lines = (done.stdout + done.stderr).rstrip("\n").splitlines()
+    print("\n".join(lines[-tail:] if tail else lines))
+    print(f"(exit {done.returncode})", flush=True)
+    return done.returncode
+
+
+def _corrupted(path: Path) -> str:
+    """A file of hands each corrupted once by the mutator, plus a run of
+    lines that is no hand; returns the id of one disputed hand."""
+    rng = random.Random(3)
+    hands = list(Simulator(Game.CHIRIBITO, seed=11, tables=1).hands(60))
+    texts, disputed = [], ""
+    left = iter(hands)  # a hand of its own for each corruption
+    for kind in ("wrong_winner", "call_amount", "raise_size", "wrong_post"):
+        for hand in left:
+            bad = mutate(hand, kind, rng)
+            if bad is not None:
+                texts.append(write_hand(bad))
+                disputed = disputed or bad.header.hand_id
+                break
+    texts.append("Hand #broken: this is not a hand history\nSeat 1: nobody")
+    path.write_text("\n\n".join(texts) + "\n", "utf-8")
+    return disputed
 
 
 def main() -> None:
-    _say("hh --help")
-    subprocess.run([sys.executable, "-m", "hh", "--help"], check=True)
+    _say("hh --version")
+    _hh("--version")
 
-    _say("simulate: 200 hands of each game on 2 tables, seed 1")
+    _say("simulate: 300 hands of each game on 2 tables, a hero's view, a corrupted file")
     OUT.mkdir(parents=True, exist_ok=True)
-    files = []
+    for old in OUT.glob("hands.duckdb*"):
+        old.unlink()
     for game in Game:
         path = OUT / f"{game.value}.txt"
-        path.write_text(write_hands(Simulator(game, seed=1, tables=2).hands(200)), "utf-8")
-        files.append(path)
+        path.write_text(write_hands(Simulator(game, seed=1, tables=2).hands(300)), "utf-8")
         print(f"wrote {path}")
-
-    _say(f"hh validate {OUT}")
-    done = subprocess.run(
-        [sys.executable, "-m", "hh", "validate", str(OUT)], capture_output=True, text=True
+    hero = OUT / "hero-calatone.txt"
+    hero.write_text(
+        write_hands(Simulator(Game.CALATONE, seed=2, view="Ana María").hands(60)), "utf-8"
     )
-    print(done.stdout.strip().splitlines()[-1], f"(exit {done.returncode})")
+    print(f"wrote {hero} (what Ana María saw: the others' down cards are ??)")
+    disputed = _corrupted(OUT / "disputed.txt")
+    print(f"wrote {OUT / 'disputed.txt'} (each hand corrupted once)")
 
-    _say("one hand and its verdict (hh validate --json)")
-    hand = next(
-        h for h in Simulator(Game.CHIRIBITO, seed=7).hands(50)
-        if any(s.marker.street == "SHOWDOWN" for s in h.sections)
-    )
-    text = write_hand(hand)
-    print(text)
-    print(json.dumps(validate(parse_hand(text)).to_json(), ensure_ascii=False))
+    _say("validate every file: the referee's verdicts")
+    _hh("validate", str(OUT), tail=12)
 
-    _say("the referee on a corrupted copy: a call of the wrong amount, a wrong winner")
-    rng = random.Random(3)
-    for kind in ("call_amount", "wrong_winner"):
-        bad = mutate(hand, kind, rng)
-        if bad is None:
-            continue
-        for v in validate(parse_hand(write_hand(bad))).violations:
-            print(f"line {v.line}: {v.code}: {v.message}")
+    _say("import into DuckDB (parallel, idempotent, nothing lost)")
+    _hh("import", str(OUT), "--db", str(DB))
+    _say("the same import again: every hand is already there")
+    _hh("import", str(OUT), "--db", str(DB))
+
+    _say("player statistics")
+    _hh("report", "players", "--db", str(DB), "--min-hands", "100", "--sort", "net")
+    _hh("report", "players", "--db", str(DB), "--format", "html", "--out",
+        str(OUT / "report.html"))
+    print(f"open {OUT / 'report.html'} in a browser: charts and a sortable table, offline")
+
+    _say("what the referee found")
+    _hh("report", "violations", "--db", str(DB))
+
+    _say(f"a disputed hand, explained line by line (hh show {disputed})")
+    _hh("show", disputed, "--db", str(DB), tail=40)
+    _hh("show", disputed, "--db", str(DB), "--html", "--out", str(OUT / "hand.html"))
+    print(f"open {OUT / 'hand.html'}: step through it with the arrow keys; v jumps to the fault")
 
     _say("evaluators on the rules' examples")
     asf = evaluator_for(Game.ACES)
@@ -75,7 +114,7 @@ def main() -> None:
     print(f"Lucía, La Perla, with 7c Sc Re Cc 6o on the board: {lucia.description}")
     perla = evaluator_for(Game.CHIRIBITO, ["La Perla wins"])
     print(f"under 'La Perla wins': {perla.evaluate(['So', '7o'], ['7c', 'Sc', 'Re', 'Cc', '6o'])}")
-    print("\nNext: make test")
+    print("\nNext: make test (the tests), make bench (the benchmark table)")
 
 
 if __name__ == "__main__":

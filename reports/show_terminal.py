@@ -107,4 +107,7 @@ def render(rows: Sequence[dict[str, Any]], meta: dict[str, Any], console: Consol
             add(_t(f"{pad}{n}", "cyan"))
         if row["kind"] in ("action", "post", "uncalled", "summary"):
             add(Text(pad), _stacks(row))
-    console.print(out, overflow="fold")
+    if console.soft_wrap:  # into a file or a pipe: whole lines, never cut
+        console.print(out)
+    else:
+        console.print(out, overflow="fold")
