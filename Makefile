@@ -13,7 +13,8 @@ PIP := --quiet --disable-pip-version-check
 # and `make test` runs the referee's tests against it too.
 FAST := .venv-fast
 FAST_STAMP := $(FAST)/.installed-stamp
-SOURCES := $(wildcard hh/*.py hh/*/*.py grammar/*.lark)
+SOURCES := $(wildcard hh/*.py hh/*/*.py grammar/*.lark pipelines/*.py reports/*.py reports/*/*.py \
+	reports/*.js reports/*.css)
 # the referee's own tests, run again against the compiled build
 FAST_TESTS := tests/test_compiled.py tests/test_rules_chiribito.py tests/test_rules_aces.py \
 	tests/test_rules_calatone.py tests/test_rules_common.py tests/test_violation_codes.py \
@@ -21,7 +22,7 @@ FAST_TESTS := tests/test_compiled.py tests/test_rules_chiribito.py tests/test_ru
 	tests/test_parse_hardening.py tests/test_parse_errors.py tests/test_parse_files.py \
 	tests/test_referee_hardening.py tests/test_trace.py
 
-.PHONY: install demo test test-fast fast lint bench lock clean
+.PHONY: install demo test test-fast fast lint browser bench lock clean
 
 install: $(STAMP)
 
@@ -46,7 +47,15 @@ $(FAST_STAMP): pyproject.toml requirements.lock setup.py $(SOURCES)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint
+# Browser tests drive Debian's chromium with Playwright (its own browser
+# download is not reachable here); installed when missing and apt can.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+		{ command -v apt-get >/dev/null 2>&1 && \
+		  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+		   >/dev/null) ; } || echo "chromium is not installed: the browser tests will be skipped"
+
+test: lint browser
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-fast
 

@@ -23,6 +23,9 @@ from hh.testing.mutate import mutate
 from hh.write import write_hand, write_hands
 
 OUT = Path("out/demo")
+# the installed command beside this interpreter: ``python -m hh`` from the
+# checkout would import the source folder, not the build make demo installed
+_HH = str(Path(sys.executable).with_name("hh"))
 DB = OUT / "hands.duckdb"
 
 
@@ -34,9 +37,7 @@ def _hh(*args: str, tail: int | None = None) -> int:
     """Run ``hh ARGS`` as a user would; print its output (the last lines only
     when ``tail`` is given)."""
     print("$ hh " + " ".join(args), flush=True)
-    done = subprocess.run(
-        [sys.executable, "-m", "hh", *args], capture_output=True, text=True, check=False
-    )
+    done = subprocess.run([_HH, *args], capture_output=True, text=True, check=False)
     lines = (done.stdout + done.stderr).rstrip("\n").splitlines()
     print("\n".join(lines[-tail:] if tail else lines))
     print(f"(exit {done.returncode})", flush=True)
