@@ -41,6 +41,7 @@ MODULES = [
     "benchmarks.bench_evaluate",
     "benchmarks.bench_parse",
     "benchmarks.bench_validate",
+    "benchmarks.bench_cli",
     "benchmarks.bench_simulate",
     "benchmarks.bench_import",
     "benchmarks.bench_report",

@@ -1,0 +1,81 @@
+"""The referee as a user runs it: ``hh validate --json FILE``, whole process.
+
+Start-up, reading, parsing, judging and printing all count. Each game's file
+is simulated once (4,000 hands; 1,000 with --quick) and judged by the
+installed command of the fastest build (the compiled one in ``.venv-fast``
+when ``make fast`` has built it), with ``--workers 1`` and with the default
+(every core). The baseline is pokerkit's PHH load + replay measured in the
+same run by ``bench_validate``; the two-worker rows are also compared with
+the one-worker rows (the parallel speed-up).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.rows import PeakMemory, Row
+from hh.model import Game
+from hh.simulate import Simulator
+from hh.write import write_hands
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 2026
+BASELINE = "validate.pokerkit"  # measured by bench_validate in the same run
+
+
+def _command() -> tuple[str, str]:
+    """The fastest installed ``hh`` and what build it is."""
+    fast = ROOT / ".venv-fast" / "bin" / "hh"
+    hh = fast if fast.exists() else Path(sys.executable).with_name("hh")
+    build = subprocess.run([str(hh), "--version"], capture_output=True, text=True).stdout
+    return str(hh), build.strip().partition("(")[2].rstrip(")") or "?"
+
+
+def _best(argv: list[str], repeats: int) -> tuple[float, float]:
+    """(best wall seconds of ``repeats`` runs, peak MiB of the process tree)."""
+    best = float("inf")
+    with PeakMemory() as peak:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/")
+            best = min(best, time.perf_counter() - start)
+    return best, peak.mb
+
+
+def run(quick: bool = False) -> list[Row]:
+    hh, build = _command()
+    n = 1_000 if quick else 4_000
+    repeats = 2 if quick else 3
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        one = Path(tmp) / "one.txt"
+        one.write_text(write_hands(Simulator(Game.CHIRIBITO, seed=SEED).hands(1)), "utf-8")
+        took, mb = _best([hh, "validate", "--json", str(one)], 5)
+        rows.append(Row("cli.startup", f"hh validate --json, one hand, whole process ({build})",
+                        took, "s", None, mb))
+        for game in Game:
+            path = Path(tmp) / f"{game.value}.txt"
+            path.write_text(write_hands(Simulator(game, seed=SEED, tables=4).hands(n)), "utf-8")
+            w1 = f"cli.validate.w1.{game.value}"
+            for workers, key, base in (("1", w1, BASELINE),
+                                       (None, f"cli.validate.wall.{game.value}", BASELINE)):
+                argv = [hh, "validate", "--json", str(path)]
+                if workers:
+                    argv += ["--workers", workers]
+                took, mb = _best(argv, repeats)
+                how = f"--workers {workers}" if workers else "default workers (every core)"
+                rows.append(Row(key, f"hh validate --json {how}, {n:,} hands, {game.value} "
+                                f"({build})", n / took, "hands/s", base, mb))
+            rows.append(Row(f"cli.validate.speedup.{game.value}",
+                            f"  the same, every core against one core ({game.value})",
+                            rows[-1].figure, "hands/s", w1, None))
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run(quick="--quick" in sys.argv):
+        print(row)
