@@ -3,35 +3,54 @@ the presentation (terminal, files, HTML) and the command line call."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import duckdb
 import polars as pl
 
-from reports.db import Filters, Tables, load
+from reports.cache import Cache
+from reports.db import Filters
 from reports.stats.table import per_hand, players_table
+
+Progress = Callable[[str, int, int], None]
 
 
 def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool = True,
-              equity: bool = True) -> tuple[Tables, pl.LazyFrame]:  # fmt: skip
-    """The filtered tables and the per-(hand, player) rows with every count.
+              equity: bool = True, cache: str | Path | Cache | None = None,
+              progress: Progress | None = None) -> pl.LazyFrame:  # fmt: skip
+    """The per-(hand, player) rows with every count, for the hands the
+    filters keep (player and position filters apply later, see
+    :func:`reports.stats.table.select_players`).
 
-    ``cards`` adds the counts judged by the evaluator (joker-made hands,
-    under-declarations), ``equity`` the all-in adjusted net.
+    ``cache``: the cache file (reports.cache; None keeps it in memory for
+    this connection). Hands not cached yet are computed first: their counts
+    (with the card-judged ones; ``cards`` False shows those as 0) and, with
+    ``equity``, their all-in equity (``progress(stage, done, total)``
+    reports on that, the long part).
     """
-    tables = load(con, filters)
-    extra: list[pl.LazyFrame] = []
-    if cards:
-        from reports.stats.cards import card_counts
+    from reports.counts import fill
 
-        extra.append(card_counts(con, tables))
-    if equity:
-        from reports.equity import allin_adjusted
+    store = cache if isinstance(cache, Cache) else Cache(con, cache)
+    try:
+        cond, params = filters.where()
+        store.want(cond, params)
+        fill(con, store)
+        equity_table = None
+        if equity:
+            from reports.equity import fill_equity
 
-        extra.append(allin_adjusted(con, tables))
-    return tables, per_hand(tables, extra)
+            fill_equity(con, store, progress)
+            equity_table = store.table("equity")
+        return per_hand(con, store.table("counts"), equity_table, cards)
+    finally:
+        if store is not cache:
+            store.close()
 
 
 def players(con: duckdb.DuckDBPyConnection, filters: Filters, sort: str | None = None,
-            *, cards: bool = True, equity: bool = True) -> pl.DataFrame:  # fmt: skip
+            *, cards: bool = True, equity: bool = True,
+            cache: str | Path | Cache | None = None) -> pl.DataFrame:  # fmt: skip
     """One row per player and game (``hh report players``)."""
-    _, rows = hand_rows(con, filters, cards=cards, equity=equity)
+    rows = hand_rows(con, filters, cards=cards, equity=equity, cache=cache)
     return players_table(rows, filters, sort)

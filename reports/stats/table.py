@@ -1,64 +1,48 @@
 """The per-hand frame (one row per player dealt in, per hand) and the sums.
 
-:func:`per_hand` joins every family's per-hand counts onto the seat rows;
+:func:`per_hand` reads the cached per-hand counts (reports.counts) of the
+hands a report wants, with the all-in adjusted net (reports.equity);
 :func:`aggregate` sums them over any grouping and turns counts into rates.
-Everything is a lazy polars plan: one ``collect`` at the end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import duckdb
 import polars as pl
 
-from reports.db import Filters, Tables
-from reports.stats import FAMILIES, RATES
-from reports.stats.actions import enrich, round_two
+from reports.db import Filters, frame
+from reports.stats import RATES
 from reports.stats.aggression import ROUNDS
-from reports.stats.base import combine
-
-HAND_COLUMNS = (
-    "hk", "site", "hand_id", "game", "table_name", "started_at", "forced", "n_players",
-    "max_seats", "last_round", "showdown", "valid", "house_rules",
-)  # fmt: skip
+from reports.stats.cards import CARD_COLUMNS
 
 # per-hand amounts that add up (besides the cnt_ columns)
 SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
 
 
-def per_hand(tables: Tables, extra: Sequence[pl.LazyFrame] = ()) -> pl.LazyFrame:
-    """One row per (hand, player dealt in) with every ``cnt_`` column.
-
-    ``extra`` frames keyed by (hk, player) (card-judged counts, all-in
-    equity) are joined on; their missing rows count 0.
-    """
-    acts = enrich(tables.actions).cache()
-    flags = tuple(f for family in FAMILIES for f in getattr(family, "ACTION_FLAGS", ()))
-    after = tuple(e for family in FAMILIES for e in getattr(family, "AFTER", ()))
-    two = tuple(f for family in FAMILIES for f in getattr(family, "ROUND_TWO_FLAGS", ()))
-    seat_counts = [e for family in FAMILIES for e in family.SEAT_COUNTS]
-    by_player = combine(acts, flags, after)
-    in_round_two = combine(round_two(acts), two)
-    rows = (
-        tables.seats.join(tables.hands.select(HAND_COLUMNS), on="hk", how="inner")
-        .with_columns(seat_counts)
-        .join(by_player, on="pk", how="left")
-        .join(in_round_two, on="pk", how="left")
+def per_hand_sql(counts: str, equity: str | None, cards: bool) -> str:
+    """The SELECT of the per-hand rows of the wanted hands (``_want``):
+    ``counts`` and ``equity`` name the cache tables (None: no equity, the
+    adjusted net is the net); without ``cards`` the card-judged counts are 0."""
+    drop = "" if cards else f" EXCLUDE ({', '.join(n for n, _ in CARD_COLUMNS)})"
+    zeros = "" if cards else "".join(f", 0::{t} AS {n}" for n, t in CARD_COLUMNS)
+    if equity is None:
+        return (f"SELECT c.*{drop}{zeros}, w.valid, c.net::DOUBLE AS allin_adjusted_net, "
+                f"NULL::DOUBLE AS allin_se "
+                f"FROM {counts} c JOIN _want w ON w.hk = c.hk")  # fmt: skip
+    return (
+        f"SELECT c.*{drop}{zeros}, w.valid, "
+        "coalesce(c.net - c.won + e.expected_won, c.net::DOUBLE) AS allin_adjusted_net, "
+        f"e.se AS allin_se FROM {counts} c JOIN _want w ON w.hk = c.hk "
+        f"LEFT JOIN {equity} e ON e.hk = c.hk AND e.player = c.player"
     )
-    for frame in extra:
-        rows = rows.join(frame, on=["hk", "player"], how="left")
-    names = rows.collect_schema().names()
-    absent = [c for rate in RATES for c in (rate.n, rate.opp) if c not in names]
-    rows = rows.with_columns(pl.lit(0, pl.Int64).alias(c) for c in absent)
-    counts = [c for c in (*names, *absent) if c.startswith(("cnt_", "agg_"))]
-    rows = rows.with_columns(pl.col(counts).fill_null(0))
-    if "allin_adjusted_net" in names:
-        rows = rows.with_columns(pl.col("allin_adjusted_net").fill_null(pl.col("net")))
-    else:
-        rows = rows.with_columns(pl.col("net").cast(pl.Float64).alias("allin_adjusted_net"))
-    if "under_declared_cost" not in names:
-        rows = rows.with_columns(pl.lit(0, pl.Int64).alias("under_declared_cost"))
-    return rows
+
+
+def per_hand(con: duckdb.DuckDBPyConnection, counts: str, equity: str | None,
+             cards: bool = True) -> pl.LazyFrame:  # fmt: skip
+    """One row per (hand, player dealt in) with every ``cnt_`` column."""
+    return frame(con, per_hand_sql(counts, equity, cards)).lazy()
 
 
 def select_players(rows: pl.LazyFrame, filters: Filters) -> pl.LazyFrame:
