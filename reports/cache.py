@@ -8,13 +8,20 @@ file cannot be opened (another report holds it, a read-only folder, a lake
 on object storage) the same tables live in memory for this report only:
 the figures are the same, only the next report is not faster.
 
-Each kind of cached data has a table of the hands it holds, ``<kind>_hands
-(hk, ck)``: ``hk`` is ``hash(site, hand_id)``, ``ck`` is ``hash(site,
-hand_id, content_hash, hh_version)``. A hand is cached when its current
-``ck`` is there; a hand whose text or referee changed (``hh import
---revalidate`` rewrites ``hh_version``) has another ``ck`` and is computed
-again, its old rows replaced. ``_meta`` records each kind's version (a
-digest of its definitions): a new version empties that kind's tables.
+A hand's key is ``hk = hash(content_hash, hh_version, site, hand_id)``: its
+text (``content_hash``, SHA-256) and the referee that judged it
+(``hh_version``). Each kind of cached data has a table of the hands it
+holds, ``<kind>_hands (hk)``, and rows keyed by ``hk``. A hand whose text
+or referee changed (``hh import --revalidate`` rewrites ``hh_version``) has
+another key and is computed again; rows of keys no longer in the database
+are dropped when a report over all hands runs. ``_meta`` records each kind's
+version (a digest of its definitions): a new version empties that kind.
+
+Why not ``hash(site, hand_id)``: DuckDB's string hash is weak for short
+strings (``AS-101-5-128~152`` and ``AS-101-2-128~155`` share a hash), while
+the SHA-256 in ``content_hash`` makes the key effectively random. The key is
+checked to be unique among the hands a report reads (:meth:`Cache.want`);
+actions and seats get it through an exact join on ``(site, hand_id)``.
 """
 
 from __future__ import annotations
@@ -26,6 +33,9 @@ from pathlib import Path
 import duckdb
 
 _ALIAS = "hh_reports_cache"
+# what _want and _todo keep of each hand (the counts rows carry them)
+HAND_COLUMNS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.forced, h.players, "
+                "h.max_seats, h.last_round, h.showdown, h.house_rules")
 _count = itertools.count()
 
 
@@ -39,7 +49,7 @@ class Cache:
         # unique: connections to one file in one process share their attachments
         self.db = f"{_ALIAS}_{next(_count)}"
         self.wanted = 0
-        self._total: int | None = None
+        self.filtered = False
         if self.path is not None:
             try:
                 con.execute(f"ATTACH '{_quote(self.path)}' AS {self.db} (READ_WRITE)")
@@ -60,13 +70,19 @@ class Cache:
         """The hands a report reads (``hands h`` with the filter ``cond``) as
         the temporary table ``_want``; returns how many."""
         self.con.execute(
-            "CREATE OR REPLACE TEMP TABLE _want AS SELECT hash(h.site, h.hand_id) AS hk, "
-            "hash(h.site, h.hand_id, h.content_hash, h.hh_version) AS ck, h.site, h.hand_id, "
-            "h.game, h.game = 'chiribito' AS blind, h.valid "
-            f"FROM hands h WHERE {cond}",
+            "CREATE OR REPLACE TEMP TABLE _want AS "
+            "SELECT hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk, "
+            f"{HAND_COLUMNS}, h.game = 'chiribito' AS blind, h.valid FROM hands h WHERE {cond}",
             list(params) or None,
         )
-        self.wanted = _one(self.con, "SELECT count(*) FROM _want")
+        rows = self.con.execute("SELECT count(*), count(DISTINCT hk) FROM _want").fetchall()
+        self.wanted, distinct = int(rows[0][0]), int(rows[0][1])
+        if distinct != self.wanted:
+            raise CacheError(
+                f"{self.wanted - distinct} hands share a key hash(content_hash, hh_version, "
+                "site, hand_id): hands without content_hash? (docs/schema.md requires it)"
+            )
+        self.filtered = cond != "TRUE"
         return self.wanted
 
     def ensure(self, kind: str, version: str, columns: Sequence[tuple[str, str]]) -> None:
@@ -77,7 +93,7 @@ class Cache:
             return
         cols = ", ".join(f"{n} {t}" for n, t in columns)
         con.execute(f"CREATE OR REPLACE TABLE {db}.{kind} ({cols})")
-        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind}_hands (hk UBIGINT, ck UBIGINT)")
+        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind}_hands (hk UBIGINT)")
         con.execute(f"DELETE FROM {db}._meta WHERE kind = ?", [kind])
         con.execute(f"INSERT INTO {db}._meta VALUES (?, ?)", [kind, version])
 
@@ -86,26 +102,35 @@ class Cache:
         (``where``: a further condition on ``_want w``); returns how many."""
         self.con.execute(
             "CREATE OR REPLACE TEMP TABLE _todo AS SELECT w.* FROM _want w "
-            f"ANTI JOIN {self.db}.{kind}_hands c ON c.hk = w.hk AND c.ck = w.ck "
+            f"ANTI JOIN {self.db}.{kind}_hands c ON c.hk = w.hk "
             f"{'WHERE ' + where if where else ''}"
         )
         return _one(self.con, "SELECT count(*) FROM _todo")
 
-    def all_wanted(self, todo: int) -> bool:
-        """Whether ``_todo`` is every hand of the database (no filter needed)."""
-        if self._total is None:
-            self._total = _one(self.con, "SELECT count(*) FROM hands")
-        return todo == self._total
-
     def done(self, kind: str) -> None:
-        """Record the hands of ``_todo`` as cached for ``kind``."""
+        """Record the hands of ``_todo`` as cached for ``kind``; when the
+        report reads every hand, drop the rows of keys gone from the database
+        (hands revalidated or re-imported with other text)."""
         db = self.db
-        self.con.execute(f"DELETE FROM {db}.{kind}_hands WHERE hk IN (SELECT hk FROM _todo)")
-        self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT hk, ck FROM _todo")
+        self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT hk FROM _todo")
+        if not self.filtered:
+            for table in (kind, f"{kind}_hands"):
+                self.con.execute(f"DELETE FROM {db}.{table} WHERE hk NOT IN "
+                                 "(SELECT hk FROM _want)")  # fmt: skip
+
+    def complete(self, kind: str) -> bool:
+        """Whether the cache of ``kind`` holds exactly the wanted hands, all
+        of them (no join with ``_want`` is then needed to read it)."""
+        cached = _one(self.con, f"SELECT count(*) FROM {self.db}.{kind}_hands")
+        return not self.filtered and cached == self.wanted
 
     def close(self) -> None:
         """Detach the cache (a file is then free for another process)."""
         self.con.execute(f"DETACH {self.db}")
+
+
+class CacheError(Exception):
+    """The hands cannot be keyed (a database not written by hh import)."""
 
 
 def default_path(db: str | Path) -> str:

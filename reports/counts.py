@@ -18,15 +18,17 @@ player dealt in a hand.
 from __future__ import annotations
 
 import hashlib
+import re
 
 import duckdb
 
 from reports.cache import Cache
 from reports.stats import FAMILIES
-from reports.stats.actions import ACTION_COLUMNS, HAND_FACTS
+from reports.stats.actions import ACTION_COLUMNS, ACTS, HAND_FACTS
 from reports.stats.cards import CARD_COLUMNS, card_counts
 
-# the hand and seat columns each row carries (the groupings read them)
+# the hand and seat columns each row carries (the groupings read them); the
+# hand's come from _todo (reports.cache.HAND_COLUMNS), h here
 IDENTITY = (
     ("site", "h.site", "VARCHAR"), ("hand_id", "h.hand_id", "VARCHAR"),
     ("game", "h.game", "VARCHAR"), ("table_name", "h.table_name", "VARCHAR"),
@@ -37,12 +39,42 @@ IDENTITY = (
     ("position", "s.position", "SMALLINT"), ("won", "s.won", "BIGINT"),
 )  # fmt: skip
 
-ACTION_COUNTS = tuple(c for f in FAMILIES for c in getattr(f, "ACTION_COUNTS", ()))
+FLAGS = tuple(c for f in FAMILIES for c in getattr(f, "ACTION_FLAGS", ()))
 AFTER = tuple(c for f in FAMILIES for c in getattr(f, "AFTER", ()))
 SEAT_COUNTS = tuple(c for f in FAMILIES for c in f.SEAT_COUNTS)
 SEAT_VALUES = tuple(c for f in FAMILIES for c in getattr(f, "SEAT_VALUES", ()))
 
 COUNT_TYPE = "USMALLINT"  # per hand and player; sums widen to Int64 in polars
+
+# How the action flags leave the GROUP BY: every "any" flag is one bit of an
+# INTEGER combined by bit_or, every "count" flag one byte of a HUGEINT
+# combined by sum (15 to a HUGEINT). Two or three aggregates instead of
+# thirty make the per-(hand, player) GROUP BY and the join after it several
+# times cheaper; a byte cannot overflow because no count exceeds the
+# player's actions in the hand, checked to be under 256.
+_ANY = [name for name, _, how in FLAGS if how == "any"]
+_COUNT = [name for name, _, how in FLAGS if how == "count"]
+_PER_SUM = 15
+assert len(_ANY) <= 31
+
+
+def _packed() -> tuple[list[str], dict[str, str]]:
+    """The aggregates over one player's actions in a hand, and for each flag
+    the SQL that unpacks it from them (on the aggregate row ``p``)."""
+    cond = {name: c for name, c, _ in FLAGS}
+    aggs = ["count(*) AS n_acts"]
+    bits = " + ".join(f"(CASE WHEN {cond[n]} THEN {1 << i} ELSE 0 END)"
+                      for i, n in enumerate(_ANY))  # fmt: skip
+    aggs.append(f"bit_or({bits}) AS anys")
+    unpack = {n: f"((p.anys >> {i}) & 1)" for i, n in enumerate(_ANY)}
+    for k in range(0, len(_COUNT), _PER_SUM):
+        part = _COUNT[k : k + _PER_SUM]
+        terms = " + ".join(f"(CASE WHEN {cond[n]} THEN {1 << (8 * j)}::HUGEINT ELSE 0 END)"
+                           for j, n in enumerate(part))  # fmt: skip
+        aggs.append(f"sum({terms}) AS counts{k}")
+        unpack |= {n: f"((p.counts{k} >> {8 * j}) & 255)" for j, n in enumerate(part)}
+    return aggs, unpack
+
 
 # every column a counts row has, in order (name, SQL type)
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -50,7 +82,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     *((n, t) for n, _, t in IDENTITY),
     *((n, t) for n, _, t in SEAT_VALUES),
     *((n, COUNT_TYPE) for n, _ in SEAT_COUNTS),
-    *((n, COUNT_TYPE) for n, _ in ACTION_COUNTS if not n.startswith("_")),
+    *((n, COUNT_TYPE) for n, _, _ in FLAGS if not n.startswith("_")),
     *((n, COUNT_TYPE) for n, _ in AFTER),
     *((n, t) for n, t in CARD_COLUMNS),
 )
@@ -59,32 +91,32 @@ NAMES = tuple(n for n, _ in COLUMNS)
 
 def _counts_sql() -> str:
     """The SELECT giving every counts row of the hands in ``_todo``."""
-    acts = ", ".join(f"{expr} AS {name}" for name, expr in ACTION_COUNTS)
-    out = ["t.hk"]
+    aggs, unpack = _packed()
+    flag = {n: f"coalesce({u}, 0)" for n, u in unpack.items()}
+    # AFTER's SQL names flags: each becomes the condition "that flag is set"
+    names = re.compile(r"\b(" + "|".join(map(re.escape, flag)) + r")\b")
+    after = {n: names.sub(lambda m: f"({flag[m.group(1)]} > 0)", expr) for n, expr in AFTER}
+    out = ["h.hk"]
     out += [f"{expr}::{kind} AS {name}" for name, expr, kind in IDENTITY]
     out += [f"({expr})::{kind} AS {name}" for name, expr, kind in SEAT_VALUES]
     out += [f"coalesce(({expr}), FALSE)::{COUNT_TYPE} AS {name}" for name, expr in SEAT_COUNTS]
-    out += [f"coalesce(p.{name}, 0)::{COUNT_TYPE} AS {name}" for name, _ in ACTION_COUNTS
-            if not name.startswith("_")]  # fmt: skip
-    out += [f"coalesce(({expr}), FALSE)::{COUNT_TYPE} AS {name}" for name, expr in AFTER]
+    out += [f"{flag[n]}::{COUNT_TYPE} AS {n}" for n, _, _ in FLAGS if not n.startswith("_")]
+    out += [f"({after[n]})::{COUNT_TYPE} AS {n}" for n, _ in AFTER]
     out += [f"coalesce(c.{name}, 0)::{kind} AS {name}" for name, kind in CARD_COLUMNS]
     return f"""
-WITH acts AS (
-    SELECT x.site, x.hand_id, x.seq, x.round, x.player, x.kind FROM actions x
-    {{semi}} WHERE x.round >= 0 AND x.kind <> 'uncalled'),
+WITH {ACTS},
 {HAND_FACTS},
-hfb AS (SELECT hf.*, t.blind FROM hf JOIN _todo t USING (site, hand_id)),
 p AS (
-    SELECT site, hand_id, player, {acts}
-    FROM (SELECT a.site, a.hand_id, {ACTION_COLUMNS.replace("hf.", "hf.")}
-          FROM acts a LEFT JOIN hfb hf ON hf.site = a.site AND hf.hand_id = a.hand_id)
-    GROUP BY site, hand_id, player)
+    SELECT hk, player, {", ".join(aggs)}
+    FROM (SELECT {ACTION_COLUMNS} FROM acts a LEFT JOIN hf ON hf.hk = a.hk)
+    GROUP BY hk, player)
 SELECT {", ".join(out)}
-FROM seats s JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id
-JOIN hands h ON h.site = s.site AND h.hand_id = s.hand_id
-LEFT JOIN p ON p.site = s.site AND p.hand_id = s.hand_id AND p.player = s.player
-LEFT JOIN _cards c ON c.hk = t.hk AND c.player = s.player
+FROM seats s JOIN _todo h ON h.site = s.site AND h.hand_id = s.hand_id
+LEFT JOIN p ON p.hk = h.hk AND p.player = s.player
+LEFT JOIN _cards c ON c.hk = h.hk AND c.player = s.player
 WHERE NOT coalesce(s.sitting_out, FALSE)
+  AND (p.n_acts IS NULL OR p.n_acts < 256
+       OR error('a player with 256 or more betting actions in one hand: ' || s.hand_id))
 """
 
 
@@ -100,11 +132,8 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache) -> int:
     todo = cache.todo("counts")
     if not todo:
         return 0
-    semi = "" if cache.all_wanted(todo) else (
-        "SEMI JOIN _todo t ON t.site = x.site AND t.hand_id = x.hand_id")  # fmt: skip
     card_counts(con)  # the temp table _cards, for the hands in _todo
     target = cache.table("counts")
-    con.execute(f"DELETE FROM {target} WHERE hk IN (SELECT hk FROM _todo)")
-    con.execute(f"INSERT INTO {target} ({', '.join(NAMES)}) {COUNTS_SQL.format(semi=semi)}")
+    con.execute(f"INSERT INTO {target} ({', '.join(NAMES)}) {COUNTS_SQL}")
     cache.done("counts")
     return todo

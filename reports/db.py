@@ -4,11 +4,10 @@ DuckDB does what it is best at (scanning, filtering on the hands, projecting
 the few columns a report needs) and hands the result over as Arrow; polars
 does the statistics. Nothing here loops over rows in Python.
 
-A hand's key ``(site, hand_id)`` becomes one integer, ``hk = hash(site,
-hand_id)`` computed inside DuckDB, because joining and grouping millions of
-rows on two strings costs several times more than on one ``UInt64`` (a
-collision needs ~4e9 hands to be likely; the tests compare against a SQL
-oracle keyed on the strings).
+A hand's key ``(site, hand_id)`` becomes one integer ``hk`` (reports.cache),
+because joining and grouping millions of rows on two strings costs several
+times more than on one ``UInt64``; the tests compare against a SQL oracle
+keyed on the strings.
 """
 
 from __future__ import annotations
@@ -45,6 +44,7 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as error:
         raise ReportError(f"cannot open {p} as a DuckDB database: {error}") from error
+    con.execute("SET enable_progress_bar = false")  # the report draws its own
     missing = {"hands", "seats", "actions", "pots"} - {
         row[0] for row in con.sql("SELECT table_name FROM information_schema.tables").fetchall()
     }
@@ -77,6 +77,7 @@ def connect_lake(url: str, filters: Filters | None = None) -> duckdb.DuckDBPyCon
         con = lake_connect(url, games=f.games or None, since=since, until=until)
     except (LakeError, duckdb.Error, OSError) as error:
         raise ReportError(f"cannot read the lake at {url}: {error}") from error
+    con.execute("SET enable_progress_bar = false")
     return con
 
 

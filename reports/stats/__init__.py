@@ -1,9 +1,10 @@
 """Player statistics, one module per family; see docs/statistics.md.
 
 Each family contributes SQL, run by DuckDB in one pass (reports.counts):
-``ACTION_COUNTS`` (name, aggregate over one player's betting actions in one
-hand, with the context columns of :mod:`reports.stats.actions`), ``AFTER``
-(derived from those), ``SEAT_COUNTS`` (conditions on his seat row ``s``
+``ACTION_FLAGS`` (name, condition on one of a player's betting actions in a
+hand, with the context columns of :mod:`reports.stats.actions`, and "any":
+he did it at least once, or "count": how many times), ``AFTER`` (derived
+from those), ``SEAT_COUNTS`` (conditions on his seat row ``s``
 joined with the hand ``h``) and ``SEAT_VALUES`` (amounts). They produce the
 per-hand ``cnt_x`` / ``cnt_x_opp`` columns, cached per hand;
 :func:`reports.stats.table.aggregate` (polars) sums them over any grouping

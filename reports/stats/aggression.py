@@ -22,13 +22,13 @@ ROUNDS = (1, 2, 3, 4, 5)  # schema round numbers after round 1
 _CALL = "kind = 'call'"
 _FOLD = "kind = 'fold'"
 
-ACTION_COUNTS = (
-    ("cnt_af", "count(*) FILTER (round >= 1 AND aggr)"),
-    ("cnt_af_opp", f"count(*) FILTER (round >= 1 AND {_CALL})"),
-    ("cnt_afq", "count(*) FILTER (round >= 1 AND aggr)"),
-    ("cnt_afq_opp", f"count(*) FILTER (round >= 1 AND (aggr OR {_CALL} OR {_FOLD}))"),
+ACTION_FLAGS = (
+    ("cnt_af", "round >= 1 AND aggr", "count"),
+    ("cnt_af_opp", f"round >= 1 AND {_CALL}", "count"),
+    ("cnt_afq", "round >= 1 AND aggr", "count"),
+    ("cnt_afq_opp", f"round >= 1 AND (aggr OR {_CALL} OR {_FOLD})", "count"),
     *(
-        (f"agg_r{r}_{name}", f"count(*) FILTER (round = {r} AND {cond})")
+        (f"agg_r{r}_{name}", f"round = {r} AND {cond}", "count")
         for r in ROUNDS
         for name, cond in (("aggr", "aggr"), ("calls", _CALL), ("folds", _FOLD))
     ),

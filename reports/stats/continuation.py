@@ -21,11 +21,11 @@ _CHANCE = "round = 1 AND player = pfa AND seq = pfa_first AND (b1 IS NULL OR seq
 # another player's turn after the c-bet, no raise since (exactly one bet before him)
 _FACING = "round = 1 AND seq > cbet_seq AND (b2 IS NULL OR seq <= b2) AND player <> pfa"
 
-ACTION_COUNTS = (
-    ("cnt_cbet_opp", f"bool_or({_CHANCE})"),
-    ("cnt_cbet", f"bool_or({_CHANCE} AND kind = 'bet')"),
-    ("cnt_fold_to_cbet_opp", f"bool_or({_FACING})"),
-    ("cnt_fold_to_cbet", f"bool_or({_FACING} AND kind = 'fold')"),
+ACTION_FLAGS = (
+    ("cnt_cbet_opp", _CHANCE, "any"),
+    ("cnt_cbet", f"{_CHANCE} AND kind = 'bet'", "any"),
+    ("cnt_fold_to_cbet_opp", _FACING, "any"),
+    ("cnt_fold_to_cbet", f"{_FACING} AND kind = 'fold'", "any"),
 )
 
 SEAT_COUNTS: tuple[tuple[str, str], ...] = ()

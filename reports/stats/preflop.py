@@ -21,22 +21,23 @@ RATES = (
 
 _R1 = "round = 0"
 
-# (name, SQL aggregate over one player's actions in one hand; see reports.stats.actions)
-ACTION_COUNTS = (
-    ("cnt_vpip_opp", f"bool_or({_R1})"),
-    ("cnt_vpip", f"bool_or({_R1} AND kind IN ('call', 'bet', 'raise'))"),
-    ("cnt_pfr_opp", f"bool_or({_R1})"),
-    ("cnt_pfr", f"bool_or({_R1} AND aggr)"),
-    ("cnt_three_bet_opp", f"bool_or({_R1} AND lvl = 2)"),
-    ("cnt_three_bet", f"bool_or({_R1} AND lvl = 2 AND aggr)"),
+# (name, condition on one of his betting actions in the hand, "any" or "count";
+# the columns are those of reports.stats.actions.ACTION_COLUMNS)
+ACTION_FLAGS = (
+    ("cnt_vpip_opp", _R1, "any"),
+    ("cnt_vpip", f"{_R1} AND kind IN ('call', 'bet', 'raise')", "any"),
+    ("cnt_pfr_opp", _R1, "any"),
+    ("cnt_pfr", f"{_R1} AND aggr", "any"),
+    ("cnt_three_bet_opp", f"{_R1} AND lvl = 2", "any"),
+    ("cnt_three_bet", f"{_R1} AND lvl = 2 AND aggr", "any"),
     # he made the second bet (the first raise) of round 1 ...
-    ("_made_two", f"bool_or({_R1} AND aggr AND lvl = 1)"),
+    ("_made_two", f"{_R1} AND aggr AND lvl = 1", "any"),
     # ... and then had to answer a third
-    ("_faced_three", f"bool_or({_R1} AND lvl = 3)"),
-    ("_folded_three", f"bool_or({_R1} AND lvl = 3 AND kind = 'fold')"),
+    ("_faced_three", f"{_R1} AND lvl = 3", "any"),
+    ("_folded_three", f"{_R1} AND lvl = 3 AND kind = 'fold'", "any"),
 )
 
-# computed on the per-hand row from the counts above (temporaries start with _)
+# computed on the per-hand row from the flags above (temporaries start with _)
 AFTER = (
     ("cnt_fold_to_three_bet_opp", "_made_two AND _faced_three"),
     ("cnt_fold_to_three_bet", "_made_two AND _folded_three"),
