@@ -11,38 +11,46 @@ import polars as pl
 
 from reports.cache import Cache
 from reports.db import Filters
-from reports.stats.table import per_hand, players_table
+from reports.stats.table import finish, per_hand, per_hand_sql, rates, summed
 
 Progress = Callable[[str, int, int], None]
+
+
+def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
+            cards: bool = True, equity: bool = True,
+            progress: Progress | None = None) -> str:  # fmt: skip
+    """Fill the cache for the hands the filters keep (player and position
+    filters apply later, see :func:`reports.stats.table.select_players`)
+    and return the SELECT of their per-hand rows.
+
+    Hands not cached yet are computed first: their counts (with the
+    card-judged ones; ``cards`` False shows those as 0) and, with
+    ``equity``, their all-in equity (``progress(stage, done, total)``
+    reports on that, the long part)."""
+    from reports.counts import fill
+
+    cond, params = filters.where()
+    store.want(cond, params)
+    fill(con, store)
+    equity_table = None
+    if equity:
+        from reports.equity import fill_equity
+
+        fill_equity(con, store, progress)
+        equity_table = store.table("equity")
+    return per_hand_sql(store.table("counts"), equity_table, cards, store.complete("counts"))
 
 
 def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool = True,
               equity: bool = True, cache: str | Path | Cache | None = None,
               progress: Progress | None = None) -> pl.LazyFrame:  # fmt: skip
-    """The per-(hand, player) rows with every count, for the hands the
-    filters keep (player and position filters apply later, see
-    :func:`reports.stats.table.select_players`).
-
+    """The per-(hand, player) rows with every count (see :func:`prepare`);
     ``cache``: the cache file (reports.cache; None keeps it in memory for
-    this connection). Hands not cached yet are computed first: their counts
-    (with the card-judged ones; ``cards`` False shows those as 0) and, with
-    ``equity``, their all-in equity (``progress(stage, done, total)``
-    reports on that, the long part).
-    """
-    from reports.counts import fill
-
+    this call)."""
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
-        cond, params = filters.where()
-        store.want(cond, params)
-        fill(con, store)
-        equity_table = None
-        if equity:
-            from reports.equity import fill_equity
-
-            fill_equity(con, store, progress)
-            equity_table = store.table("equity")
-        return per_hand(con, store.table("counts"), equity_table, cards)
+        return per_hand(con, prepare(con, filters, store, cards=cards, equity=equity,
+                                     progress=progress))  # fmt: skip
     finally:
         if store is not cache:
             store.close()
@@ -50,7 +58,15 @@ def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool =
 
 def players(con: duckdb.DuckDBPyConnection, filters: Filters, sort: str | None = None,
             *, cards: bool = True, equity: bool = True,
-            cache: str | Path | Cache | None = None) -> pl.DataFrame:  # fmt: skip
-    """One row per player and game (``hh report players``)."""
-    rows = hand_rows(con, filters, cards=cards, equity=equity, cache=cache)
-    return players_table(rows, filters, sort)
+            cache: str | Path | Cache | None = None,
+            progress: Progress | None = None) -> pl.DataFrame:  # fmt: skip
+    """One row per player and game (``hh report players``): the per-hand
+    rows are summed inside DuckDB, polars computes the rates."""
+    store = cache if isinstance(cache, Cache) else Cache(con, cache)
+    try:
+        source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress)
+        by = ("player", "game")
+        return finish(rates(summed(con, source, filters, by), by), filters, sort)
+    finally:
+        if store is not cache:
+            store.close()

@@ -21,28 +21,56 @@ from reports.stats.cards import CARD_COLUMNS
 SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
 
 
-def per_hand_sql(counts: str, equity: str | None, cards: bool) -> str:
+def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = False) -> str:
     """The SELECT of the per-hand rows of the wanted hands (``_want``):
     ``counts`` and ``equity`` name the cache tables (None: no equity, the
-    adjusted net is the net); without ``cards`` the card-judged counts are 0."""
+    adjusted net is the net); without ``cards`` the card-judged counts are 0.
+    ``complete``: the counts table holds exactly the wanted hands (every
+    hand, reports.cache.Cache.complete), so no join with ``_want`` is needed
+    and ``valid`` is left out."""
     drop = "" if cards else f" EXCLUDE ({', '.join(n for n, _ in CARD_COLUMNS)})"
     zeros = "" if cards else "".join(f", 0::{t} AS {n}" for n, t in CARD_COLUMNS)
+    want = "" if complete else " JOIN _want w ON w.hk = c.hk"
+    valid = "" if complete else ", w.valid"
     if equity is None:
-        return (f"SELECT c.*{drop}{zeros}, w.valid, c.net::DOUBLE AS allin_adjusted_net, "
-                f"NULL::DOUBLE AS allin_se "
-                f"FROM {counts} c JOIN _want w ON w.hk = c.hk")  # fmt: skip
+        return (f"SELECT c.*{drop}{zeros}{valid}, c.net::DOUBLE AS allin_adjusted_net, "
+                f"NULL::DOUBLE AS allin_se FROM {counts} c{want}")  # fmt: skip
     return (
-        f"SELECT c.*{drop}{zeros}, w.valid, "
+        f"SELECT c.*{drop}{zeros}{valid}, "
         "coalesce(c.net - c.won + e.expected_won, c.net::DOUBLE) AS allin_adjusted_net, "
-        f"e.se AS allin_se FROM {counts} c JOIN _want w ON w.hk = c.hk "
+        f"e.se AS allin_se FROM {counts} c{want} "
         f"LEFT JOIN {equity} e ON e.hk = c.hk AND e.player = c.player"
     )
 
 
-def per_hand(con: duckdb.DuckDBPyConnection, counts: str, equity: str | None,
-             cards: bool = True) -> pl.LazyFrame:  # fmt: skip
-    """One row per (hand, player dealt in) with every ``cnt_`` column."""
-    return frame(con, per_hand_sql(counts, equity, cards)).lazy()
+def per_hand(con: duckdb.DuckDBPyConnection, source: str) -> pl.LazyFrame:
+    """One row per (hand, player dealt in) with every ``cnt_`` column, from
+    the SELECT ``source`` (:func:`per_hand_sql`)."""
+    return frame(con, source).lazy()
+
+
+def summed(con: duckdb.DuckDBPyConnection, source: str, filters: Filters,
+           by: Sequence[str] = ("player", "game")) -> pl.LazyFrame:  # fmt: skip
+    """The per-hand rows of ``source`` summed over ``by`` inside DuckDB (the
+    player and position filters applied first): what :func:`aggregate`
+    computes before the rates, without moving every row to polars."""
+    from reports.counts import COLUMNS
+
+    names = [n for n, _ in COLUMNS if n.startswith(("cnt_", "agg_"))]
+    sums = [f"sum({c})::BIGINT AS {c}" for c in ("hands", "net", "rake_paid", "won",
+                                                "under_declared_cost", *names)]  # fmt: skip
+    sums.append("sum(allin_adjusted_net)::DOUBLE AS allin_adjusted_net")
+    sums.append("CASE WHEN count(blinds_won) > 0 THEN sum(blinds_won) * 100 / "
+                "count(blinds_won) END AS blinds_won_per_100")
+    where, params = [], []
+    for column, values in (("player", filters.players), ("position", filters.positions)):
+        if values:
+            where.append(f"{column} IN ({', '.join('?' * len(values))})")
+            params += list(values)
+    cond = " AND ".join(where) or "TRUE"
+    keys = ", ".join(by)
+    sql = f"SELECT {keys}, {', '.join(sums)} FROM ({source}) WHERE {cond} GROUP BY {keys}"
+    return frame(con, sql, params).lazy()
 
 
 def select_players(rows: pl.LazyFrame, filters: Filters) -> pl.LazyFrame:
@@ -70,6 +98,11 @@ def aggregate(rows: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
         *sums,
         pl.when(pl.col("blinds_won").count() > 0).then(blinds).alias("blinds_won_per_100"),
     )
+    return rates(out, by)
+
+
+def rates(out: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
+    """Every rate from the summed counts (:func:`aggregate`, :func:`summed`)."""
     game = pl.col("game") if "game" in by else None
     columns: list[pl.Expr] = [
         _ratio(pl.col("net") * 100, pl.col("hands")).alias("net_per_100"),
@@ -93,7 +126,11 @@ def aggregate(rows: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
 
 def players_table(rows: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
     """One row per player and game, the columns of :func:`column_order`."""
-    table = aggregate(select_players(rows, filters), ("player", "game"))
+    return finish(aggregate(select_players(rows, filters), ("player", "game")), filters, sort)
+
+
+def finish(table: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
+    """The players table from its rates: ``--min-hands``, columns, order."""
     if filters.min_hands:
         table = table.filter(pl.col("hands") >= filters.min_hands)
     df = table.collect()
