@@ -128,6 +128,8 @@ def _deals(spot: Spot, unseen: list[str]) -> Iterator[tuple[dict[str, tuple[str,
 
 def exact(spot: Spot) -> dict[str, float]:
     """Expected chips from the pots, enumerating every completion."""
+    if spot.game == CHIRIBITO and not any(spot.to_come.values()):
+        return _exact_board(spot)
     value = _value_function(spot)
     total = dict.fromkeys(spot.own, 0.0)
     n = 0
@@ -136,6 +138,46 @@ def exact(spot: Spot) -> dict[str, float]:
             total[p] += chips
         n += 1
     return {p: t / n for p, t in total.items()}
+
+
+def _exact_board(spot: Spot) -> dict[str, float]:
+    """:func:`exact` for Chiribito, where only common cards are to come (every
+    all-in spot): each player's hand is valued once per board with the
+    evaluator's integer ``value`` (no description built), pots are shared by
+    index, and the sums are kept in a list: ~3 times fewer Python steps per
+    board than the general enumeration, the same figures."""
+    from hh.evaluate import evaluator_for
+
+    value = evaluator_for(spot.game, spot.house_rules).value
+    players = list(spot.own)
+    owns = [spot.own[p] for p in players]
+    pots = [(amount, [players.index(p) for p in eligible])
+            for amount, eligible in spot.pots if eligible]  # fmt: skip
+    heads_up = len(pots) == 1 and len(pots[0][1]) == 2
+    totals = [0.0] * len(players)
+    base = tuple(spot.board)
+    n = 0
+    for new in combinations(spot.unseen(), spot.board_to_come):
+        board = base + new
+        n += 1
+        if heads_up:  # the common case: one pot, two players
+            (amount, (i, j)) = pots[0]
+            a, b = value(owns[i], board), value(owns[j], board)
+            if a > b:
+                totals[i] += amount
+            elif b > a:
+                totals[j] += amount
+            else:
+                totals[i] += amount / 2
+                totals[j] += amount / 2
+            continue
+        values = [value(own, board) for own in owns]
+        for amount, eligible in pots:
+            best = max(values[i] for i in eligible)
+            winners = [i for i in eligible if values[i] == best]
+            for i in winners:
+                totals[i] += amount / len(winners)
+    return {p: totals[k] / n for k, p in enumerate(players)}
 
 
 def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], dict[str, float]]:
