@@ -9,9 +9,10 @@ option, unknown column), with a message saying what and where.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
@@ -19,6 +20,8 @@ if TYPE_CHECKING:
     import polars as pl
 
     from reports.db import Filters
+
+T = TypeVar("T")
 
 report = typer.Typer(help="Player statistics and the referee's findings, from the database.",
                      no_args_is_help=True)  # fmt: skip
@@ -130,15 +133,15 @@ def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str
     _emit(render(report_data(table, rows, found, title)), out)
 
 
-def _rows(con: Any, filters: Filters, cache_path: str | None) -> pl.LazyFrame:
-    """The per-hand rows; a progress bar on the terminal while hands not
-    cached yet have their all-in equity computed (the long part)."""
+def _with_progress(call: Callable[[Any], T]) -> T:
+    """``call(progress)`` with a progress bar on the terminal (standard error)
+    while hands not cached yet have their all-in equity computed."""
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from reports.players import hand_rows
-
     bar = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn(), transient=True, disable=not sys.stderr.isatty())
+                   TimeRemainingColumn(), transient=True,
+                   console=Console(stderr=True), disable=not sys.stderr.isatty())  # fmt: skip
     with bar:
         tasks: dict[str, Any] = {}
 
@@ -147,7 +150,14 @@ def _rows(con: Any, filters: Filters, cache_path: str | None) -> pl.LazyFrame:
                 tasks[stage] = bar.add_task(f"{stage} (hands not cached yet)", total=total)
             bar.update(tasks[stage], completed=done)
 
-        return hand_rows(con, filters, cache=cache_path, progress=progress).cache()
+        return call(progress)
+
+
+def _rows(con: Any, filters: Filters, cache: Any) -> pl.LazyFrame:
+    """The per-hand rows (reports.players.hand_rows), with progress."""
+    from reports.players import hand_rows
+
+    return _with_progress(lambda p: hand_rows(con, filters, cache=cache, progress=p)).cache()
 
 
 @report.command("players")
@@ -162,11 +172,12 @@ def players_command(
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
-    from reports.stats.table import players_table
+    from reports.cache import Cache
+    from reports.players import players
 
-    rows = _rows(con, filters, cache_path)
+    store = Cache(con, cache_path)
     try:
-        df = players_table(rows, filters, sort)
+        df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p))
     except KeyError:
         _fail(f"--sort {sort!r}: no such column")
     if fmt == "table":
@@ -178,6 +189,7 @@ def players_command(
                  "wsd", "wwsr2"}  # fmt: skip
         show(Console(), df, PLAYER_COLUMNS, f"Players ({df.height} rows)", rates)
     elif fmt == "html":
+        rows = _rows(con, filters, store)
         _html(df, rows, con, filters, "hh player report", out)
     else:
         _write_frame(df.drop([c for c in df.columns if c.startswith(("cnt_", "agg_"))]), fmt,

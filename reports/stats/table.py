@@ -59,9 +59,11 @@ def summed(con: duckdb.DuckDBPyConnection, source: str, filters: Filters,
     names = [n for n, _ in COLUMNS if n.startswith(("cnt_", "agg_"))]
     sums = [f"sum({c})::BIGINT AS {c}" for c in ("hands", "net", "rake_paid", "won",
                                                 "under_declared_cost", *names)]  # fmt: skip
-    sums.append("sum(allin_adjusted_net)::DOUBLE AS allin_adjusted_net")
-    sums.append("CASE WHEN count(blinds_won) > 0 THEN sum(blinds_won) * 100 / "
-                "count(blinds_won) END AS blinds_won_per_100")
+    # floats summed as fixed-point decimals (each rounded to 1e-9 first): the
+    # same figure whatever order the rows come in (a lake's files, threads)
+    sums.append("sum(allin_adjusted_net::DECIMAL(38, 9))::DOUBLE AS allin_adjusted_net")
+    sums.append("CASE WHEN count(blinds_won) > 0 THEN sum(blinds_won::DECIMAL(38, 9))::DOUBLE "
+                "* 100 / count(blinds_won) END AS blinds_won_per_100")
     where, params = [], []
     for column, values in (("player", filters.players), ("position", filters.positions)):
         if values:
@@ -92,13 +94,25 @@ def aggregate(rows: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
     ``x_opp`` and ``x_n``. Rates of another game are null."""
     names = rows.collect_schema().names()
     counts = [c for c in names if c.startswith(("cnt_", "agg_"))]
-    sums = [pl.col(c).sum() for c in (*SUMS, *counts) if c in names]
-    blinds = pl.col("blinds_won").sum() * 100 / pl.col("blinds_won").count()
+    sums = [_sum(c, names) for c in (*SUMS, *counts) if c in names]
+    blinds = _exact_sum("blinds_won") * 100 / pl.col("blinds_won").count()
     out = rows.group_by(list(by)).agg(
         *sums,
         pl.when(pl.col("blinds_won").count() > 0).then(blinds).alias("blinds_won_per_100"),
     )
     return rates(out, by)
+
+
+def _exact_sum(column: str) -> pl.Expr:
+    """A float column summed as fixed-point decimals (each value rounded to
+    1e-9 first): the same figure whatever order the rows come in (a lake's
+    files, DuckDB's threads), as :func:`summed` does in SQL."""
+    return pl.col(column).cast(pl.Decimal(38, 9)).sum().cast(pl.Float64)
+
+
+def _sum(column: str, names: Sequence[str]) -> pl.Expr:
+    return _exact_sum(column).alias(column) if column == "allin_adjusted_net" else (
+        pl.col(column).sum())  # fmt: skip
 
 
 def rates(out: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
