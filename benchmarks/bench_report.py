@@ -32,8 +32,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import duckdb
-
 from benchmarks.bighands import base, grow
 from benchmarks.rows import PeakMemory, Row, seconds
 

@@ -96,6 +96,7 @@ def lake(db: str, folder: str) -> None:
     from pipelines.lake import MANIFEST, TABLES
 
     con = duckdb.connect(db, read_only=True)
+    os.makedirs(folder, exist_ok=True)
     parts = []
     for table in TABLES:
         if table == "rejects":
