@@ -91,9 +91,8 @@ def _equity_rate(base_db: str) -> tuple[float, float, int]:
 
 def run(quick: bool = False) -> list[Row]:
     from reports.db import Filters, connect
-    from reports.html import render, report_data
-    from reports.players import hand_rows, players
-    from reports.violations import violations
+    from reports.html import players_page
+    from reports.players import players
 
     n = HANDS // 10 if quick else HANDS
     per_game = BASE_PER_GAME // 4 if quick else BASE_PER_GAME
@@ -134,12 +133,7 @@ def run(quick: bool = False) -> list[Row]:
         rows.append(Row("report.players.warm", f"players report, {total:,} hands, warm (target "
                         "<= 3 s at 1,000,000)", t_warm, "s", scan, mb))  # fmt: skip
 
-        def html() -> None:
-            table = players(con, f, cache=cache)
-            per_hand = hand_rows(con, f, cache=cache).cache()
-            render(report_data(table, per_hand, violations(con, f)["by_code"], "bench"))
-
-        t_html, mb = seconds(html)
+        t_html, mb = seconds(lambda: players_page(con, f, cache))
         rows.append(Row("report.html.warm", f"HTML report, {total:,} hands, warm (target "
                         "<= 10 s)", t_html, "s", scan, mb))  # fmt: skip
         con.close()

@@ -189,8 +189,9 @@ def players_command(
                  "wsd", "wwsr2"}  # fmt: skip
         show(Console(), df, PLAYER_COLUMNS, f"Players ({df.height} rows)", rates)
     elif fmt == "html":
-        rows = _rows(con, filters, store)
-        _html(df, rows, con, filters, "hh player report", out)
+        from reports.html import players_page
+
+        _emit(players_page(con, filters, store, table=df), out)
     else:
         _write_frame(df.drop([c for c in df.columns if c.startswith(("cnt_", "agg_"))]), fmt,
                      out)  # fmt: skip

@@ -3,7 +3,7 @@ the presentation (terminal, files, HTML) and the command line call."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import duckdb
@@ -43,14 +43,19 @@ def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
 
 def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool = True,
               equity: bool = True, cache: str | Path | Cache | None = None,
-              progress: Progress | None = None) -> pl.LazyFrame:  # fmt: skip
+              progress: Progress | None = None,
+              only: Sequence[str] | None = None) -> pl.LazyFrame:  # fmt: skip
     """The per-(hand, player) rows with every count (see :func:`prepare`);
     ``cache``: the cache file (reports.cache; None keeps it in memory for
-    this call)."""
+    this call); ``only``: just these players' rows (the others' hands still
+    count for them, as opponents)."""
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
-        return per_hand(con, prepare(con, filters, store, cards=cards, equity=equity,
-                                     progress=progress))  # fmt: skip
+        source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress)
+        if only is None:
+            return per_hand(con, source)
+        return per_hand(con, f"SELECT * FROM ({source}) WHERE list_contains(?, player)",
+                        [list(only)])  # fmt: skip
     finally:
         if store is not cache:
             store.close()

@@ -43,10 +43,11 @@ def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = 
     )
 
 
-def per_hand(con: duckdb.DuckDBPyConnection, source: str) -> pl.LazyFrame:
+def per_hand(con: duckdb.DuckDBPyConnection, source: str,
+             params: list[object] | None = None) -> pl.LazyFrame:  # fmt: skip
     """One row per (hand, player dealt in) with every ``cnt_`` column, from
     the SELECT ``source`` (:func:`per_hand_sql`)."""
-    return frame(con, source).lazy()
+    return frame(con, source, params).lazy()
 
 
 def summed(con: duckdb.DuckDBPyConnection, source: str, filters: Filters,
