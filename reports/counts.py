@@ -58,22 +58,27 @@ _PER_SUM = 15
 assert len(_ANY) <= 31
 
 
-def _packed() -> tuple[list[str], dict[str, str]]:
-    """The aggregates over one player's actions in a hand, and for each flag
-    the SQL that unpacks it from them (on the aggregate row ``p``)."""
+def _packed() -> tuple[list[str], list[str], dict[str, str]]:
+    """The terms of one action, the aggregates over one player's actions
+    (and card-judged rows) in a hand, and for each flag the SQL that unpacks
+    it from them (on the aggregate row ``p``)."""
     cond = {name: c for name, c, _ in FLAGS}
-    aggs = ["count(*) AS n_acts"]
+    terms = ["1 AS is_act"]
+    aggs = ["count(is_act) AS n_acts"]
     bits = " + ".join(f"(CASE WHEN {cond[n]} THEN {1 << i} ELSE 0 END)"
                       for i, n in enumerate(_ANY))  # fmt: skip
-    aggs.append(f"bit_or({bits}) AS anys")
+    terms.append(f"{bits} AS anys")
+    aggs.append("bit_or(anys) AS anys")
     unpack = {n: f"((p.anys >> {i}) & 1)" for i, n in enumerate(_ANY)}
     for k in range(0, len(_COUNT), _PER_SUM):
         part = _COUNT[k : k + _PER_SUM]
-        terms = " + ".join(f"(CASE WHEN {cond[n]} THEN {1 << (8 * j)}::HUGEINT ELSE 0 END)"
-                           for j, n in enumerate(part))  # fmt: skip
-        aggs.append(f"sum({terms}) AS counts{k}")
+        packed = " + ".join(f"(CASE WHEN {cond[n]} THEN {1 << (8 * j)}::HUGEINT ELSE 0 END)"
+                            for j, n in enumerate(part))  # fmt: skip
+        terms.append(f"{packed} AS counts{k}")
+        aggs.append(f"sum(counts{k}) AS counts{k}")
         unpack |= {n: f"((p.counts{k} >> {8 * j}) & 255)" for j, n in enumerate(part)}
-    return aggs, unpack
+    aggs += [f"sum({n}) AS {n}" for n, _ in CARD_COLUMNS]
+    return terms, aggs, unpack
 
 
 # every column a counts row has, in order (name, SQL type)
@@ -91,7 +96,7 @@ NAMES = tuple(n for n, _ in COLUMNS)
 
 def _counts_sql() -> str:
     """The SELECT giving every counts row of the hands in ``_todo``."""
-    aggs, unpack = _packed()
+    terms, aggs, unpack = _packed()
     flag = {n: f"coalesce({u}, 0)" for n, u in unpack.items()}
     # AFTER's SQL names flags: each becomes the condition "that flag is set"
     names = re.compile(r"\b(" + "|".join(map(re.escape, flag)) + r")\b")
@@ -102,18 +107,19 @@ def _counts_sql() -> str:
     out += [f"coalesce(({expr}), FALSE)::{COUNT_TYPE} AS {name}" for name, expr in SEAT_COUNTS]
     out += [f"{flag[n]}::{COUNT_TYPE} AS {n}" for n, _, _ in FLAGS if not n.startswith("_")]
     out += [f"({after[n]})::{COUNT_TYPE} AS {n}" for n, _ in AFTER]
-    out += [f"coalesce(c.{name}, 0)::{kind} AS {name}" for name, kind in CARD_COLUMNS]
+    out += [f"coalesce(p.{name}, 0)::{kind} AS {name}" for name, kind in CARD_COLUMNS]
     return f"""
 WITH {ACTS},
 {HAND_FACTS},
-p AS (
+p AS (  -- his actions and his card-judged counts, one GROUP BY (no join)
     SELECT hk, player, {", ".join(aggs)}
-    FROM (SELECT {ACTION_COLUMNS} FROM acts a LEFT JOIN hf ON hf.hk = a.hk)
+    FROM (SELECT hk, player, {", ".join(terms)}
+          FROM (SELECT {ACTION_COLUMNS} FROM acts a LEFT JOIN hf ON hf.hk = a.hk)
+          UNION ALL BY NAME SELECT * FROM _cards)
     GROUP BY hk, player)
 SELECT {", ".join(out)}
 FROM seats s JOIN _todo h ON h.site = s.site AND h.hand_id = s.hand_id
 LEFT JOIN p ON p.hk = h.hk AND p.player = s.player
-LEFT JOIN _cards c ON c.hk = h.hk AND c.player = s.player
 WHERE NOT coalesce(s.sitting_out, FALSE)
   AND (p.n_acts IS NULL OR p.n_acts < 256
        OR error('a player with 256 or more betting actions in one hand: ' || s.hand_id))
