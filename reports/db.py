@@ -1,8 +1,9 @@
 """From the DuckDB file of docs/schema.md to polars frames, filtered.
 
-DuckDB does what it is best at (scanning, filtering on the hands, projecting
-the few columns a report needs) and hands the result over as Arrow; polars
-does the statistics. Nothing here loops over rows in Python.
+DuckDB does what it is best at (scanning, filtering on the hands, reducing
+the actions to per-hand counts: reports.counts) and hands the result over as
+Arrow; polars computes the rates and the groupings. Nothing here loops over
+rows in Python.
 
 A hand's key ``(site, hand_id)`` becomes one integer ``hk`` (reports.cache),
 because joining and grouping millions of rows on two strings costs several
