@@ -32,6 +32,8 @@ from pathlib import Path
 
 import duckdb
 
+from reports.db import ReportError
+
 _ALIAS = "hh_reports_cache"
 # what _want and _todo keep of each hand (the counts rows carry them)
 HAND_COLUMNS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.forced, h.players, "
@@ -129,7 +131,7 @@ class Cache:
         self.con.execute(f"DETACH {self.db}")
 
 
-class CacheError(Exception):
+class CacheError(ReportError):
     """The hands cannot be keyed (a database not written by hh import)."""
 
 

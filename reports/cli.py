@@ -155,9 +155,14 @@ def _with_progress(call: Callable[[Any], T]) -> T:
 
 def _rows(con: Any, filters: Filters, cache: Any) -> pl.LazyFrame:
     """The per-hand rows (reports.players.hand_rows), with progress."""
+    from reports.db import ReportError
     from reports.players import hand_rows
 
-    return _with_progress(lambda p: hand_rows(con, filters, cache=cache, progress=p)).cache()
+    try:
+        return _with_progress(lambda p: hand_rows(con, filters, cache=cache, progress=p)).cache()
+    except ReportError as error:
+        _fail(str(error))
+        raise
 
 
 @report.command("players")
@@ -173,6 +178,7 @@ def players_command(
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
     from reports.cache import Cache
+    from reports.db import ReportError
     from reports.players import players
 
     store = Cache(con, cache_path)
@@ -180,6 +186,8 @@ def players_command(
         df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p))
     except KeyError:
         _fail(f"--sort {sort!r}: no such column")
+    except ReportError as error:
+        _fail(str(error))
     if fmt == "table":
         from rich.console import Console
 
