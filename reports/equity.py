@@ -17,6 +17,12 @@ players' up cards) are dead; hidden cards of folded players are unseen.
 ``adjusted net = net - won + expected won``; over all contenders the
 expected shares add up to the pots, so per game the adjusted net still sums
 to minus the rake.
+
+A hand's expected chips depend only on the hand, so they are kept per hand
+in the reports' cache (reports.cache: keyed by the hand's text and referee
+version) and computed only for hands not cached yet (:func:`fill_equity`),
+in worker processes when there are many. The Monte Carlo seed is the
+hand's key, the same in a database and in a lake.
 """
 
 from __future__ import annotations
@@ -24,15 +30,19 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import duckdb
 import polars as pl
 
 from reports.db import frame
 from reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
+
+if TYPE_CHECKING:
+    from reports.cache import Cache
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
 SAMPLES = 3_000  # Monte Carlo deals per hand
@@ -308,7 +318,8 @@ def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
     return [row for task in tasks for row in hand_equity(task)]
 
 
-def fill_equity(con: duckdb.DuckDBPyConnection, cache, progress=None) -> int:
+def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
+                progress: Callable[[str, int, int], None] | None = None) -> int:  # fmt: skip
     """Compute and keep the all-in equity of the wanted hands the cache
     lacks (reports.cache); in worker processes when there are many, with
     ``progress(stage, done, total)``. Returns the candidate hands computed."""
@@ -328,7 +339,8 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache, progress=None) -> int:
     return len(tasks)
 
 
-def _compute(tasks: list[dict], progress) -> list[tuple[int, str, float, float]]:
+def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None
+             ) -> list[tuple[int, str, float, float]]:  # fmt: skip
     total = len(tasks)
     if total < PARALLEL_FROM:
         out = []
