@@ -1,4 +1,4 @@
-"""The players report and the HTML report over 1,000,000 hands (100,000
+"""The players report and the HTML report over 1,000,000 hands (50,000
 with ``--quick``), beside scans of ``actions`` measured in the same run.
 
 The database is realistic (benchmarks/bighands.py): simulated sessions of
@@ -81,7 +81,7 @@ def run(quick: bool = False) -> list[Row]:
     from reports.html import players_page
     from reports.players import players
 
-    n = HANDS // 10 if quick else HANDS
+    n = HANDS // 20 if quick else HANDS
     per_game = BASE_PER_GAME // 10 if quick else BASE_PER_GAME
     tmp = Path(tempfile.mkdtemp(prefix="hh-bench-report-"))
     rows: list[Row] = []
