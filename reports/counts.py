@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 
 import duckdb
 
@@ -131,15 +132,21 @@ COUNTS_SQL = _counts_sql()
 VERSION = hashlib.sha256((COUNTS_SQL + repr(COLUMNS)).encode()).hexdigest()[:16]
 
 
-def fill(con: duckdb.DuckDBPyConnection, cache: Cache) -> int:
+def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
+         progress: Callable[[str, int, int], None] | None = None) -> int:  # fmt: skip
     """Compute and keep the counts of the wanted hands (``_want``, see
-    :meth:`Cache.want`) that the cache lacks; return how many hands."""
+    :meth:`Cache.want`) that the cache lacks; return how many hands.
+    ``progress(stage, done, total)`` hears of the start and the end."""
     cache.ensure("counts", VERSION, COLUMNS)
     todo = cache.todo("counts")
     if not todo:
         return 0
+    if progress:
+        progress("per-hand counts", 0, todo)
     card_counts(con)  # the temp table _cards, for the hands in _todo
     target = cache.table("counts")
     con.execute(f"INSERT INTO {target} ({', '.join(NAMES)}) {COUNTS_SQL}")
     cache.done("counts")
+    if progress:
+        progress("per-hand counts", todo, todo)
     return todo

@@ -31,7 +31,7 @@ def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
 
     cond, params = filters.where()
     store.want(cond, params)
-    fill(con, store)
+    fill(con, store, progress)
     equity_table = None
     if equity:
         from reports.equity import fill_equity
