@@ -164,3 +164,28 @@ def test_chiribito_board_enumeration_matches_the_general_one() -> None:
     general = {p: t / n for p, t in total.items()}
     assert exact(spot) == pytest.approx(general, abs=1e-9)
     assert expected(spot, seed=1)[2] == "exact"
+
+
+def test_cli_cache_beside_the_database_unless_told(sim: Path, tmp_path: Path) -> None:
+    import json
+
+    import typer
+    from typer.testing import CliRunner
+
+    from reports.cli import register
+
+    app = typer.Typer()
+    register(app)
+    db = _copy(sim, tmp_path / "c.duckdb")
+
+    def run(*args: str) -> list:
+        out = CliRunner().invoke(app, ["report", "players", "--db", str(db), "--format", "json",
+                                       "--game", "calatone", *args])  # fmt: skip
+        assert out.exit_code == 0, out.output
+        return json.loads(out.stdout)
+
+    plain = run("--no-cache")
+    assert not Path(f"{db}.reports.duckdb").exists()
+    assert run() == plain and Path(f"{db}.reports.duckdb").exists()
+    other = tmp_path / "elsewhere.duckdb"
+    assert run("--cache", str(other)) == plain and other.exists()
