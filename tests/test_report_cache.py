@@ -189,3 +189,18 @@ def test_cli_cache_beside_the_database_unless_told(sim: Path, tmp_path: Path) ->
     assert run() == plain and Path(f"{db}.reports.duckdb").exists()
     other = tmp_path / "elsewhere.duckdb"
     assert run("--cache", str(other)) == plain and other.exists()
+
+
+def test_equity_in_worker_processes_equals_in_process(sim: Path, monkeypatch) -> None:
+    con = connect(sim)
+    f = Filters(games=("chiribito",))
+    cols = ["hk", "player", "allin_adjusted_net", "allin_se"]
+    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 10**9)
+    serial = hand_rows(con, f).collect().select(cols).sort("hk", "player")
+    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(reports.equity, "_BATCH", 2)
+    seen: list[tuple[str, int, int]] = []
+    pooled = hand_rows(con, f, progress=lambda *event: seen.append(event))
+    assert_frame_equal(pooled.collect().select(cols).sort("hk", "player"), serial)
+    equity = [(done, total) for stage, done, total in seen if stage == "all-in equity"]
+    assert len(equity) > 1 and equity[-1][0] == equity[-1][1] > 1  # batch by batch, to the end
