@@ -16,7 +16,8 @@ What is timed (each the median of 3 runs):
   first one does); the target is 3 s for 1,000,000 hands;
 - the HTML report warm (target 10 s);
 - the all-in equity a first report computes for hands not cached yet, as
-  hands per second on the imported base (two worker processes).
+  hands per second on the imported base (in worker processes from
+  ``reports.equity.PARALLEL_FROM`` hands).
 
 The all-in equity of the repeated hands is not computed again for every
 copy (it would take ~15 minutes at 1,000,000 hands on two cores): the cache
@@ -125,7 +126,7 @@ def run(quick: bool = False) -> list[Row]:
                         "<= 10 s)", t_html, "s", scan, mb))  # fmt: skip
         con.close()
         rows.append(Row("report.equity.fill", f"all-in equity of hands not cached ({computed} "
-                        "all-in hands, 2 workers)", computed / took, "hands/s", None,
+                        "all-in hands)", computed / took, "hands/s", None,
                         equity_mb))  # fmt: skip
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

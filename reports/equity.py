@@ -267,7 +267,8 @@ def spot_of(raw_text: str, game: str, house_rules: Sequence[str], contenders: Se
 EQUITY_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("expected_won", "DOUBLE"),
                   ("se", "DOUBLE"))  # fmt: skip
 VERSION = f"1:{EXACT_LIMIT}:{SAMPLES}"  # bump when the computation changes
-PARALLEL_FROM = 64  # candidate hands from which worker processes share the work
+PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (starting
+# one costs ~2 s: imports and evaluator tables)
 _BATCH = 16  # hands per worker task
 
 # hands whose betting stopped with every contender but at most one all-in
