@@ -9,9 +9,10 @@ option, unknown column), with a message saying what and where.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
@@ -20,10 +21,17 @@ if TYPE_CHECKING:
 
     from reports.db import Filters
 
+T = TypeVar("T")
+
 report = typer.Typer(help="Player statistics and the referee's findings, from the database.",
                      no_args_is_help=True)  # fmt: skip
 
 _DB = typer.Option(None, "--db", help="The database (default: $HH_DB or hands.duckdb).")
+_LAKE = typer.Option(None, "--lake", help="Read this lake (hh import --engine dask) instead "
+                     "of a database; --game, --since and --until prune its partitions.")
+_CACHE = typer.Option(None, "--cache", help="The per-hand cache file (default: beside the "
+                      "database, <db>.reports.duckdb, or the lake's _reports.duckdb).")
+_NO_CACHE = typer.Option(False, "--no-cache", help="Keep no cache: compute every hand.")
 _GAME = typer.Option([], "--game", help="Only this game (repeatable).")
 _PLAYER = typer.Option([], "--player", help="Only this player (repeatable).")
 _SITE = typer.Option([], "--site", help="Only this site (repeatable; '' for none).")
@@ -67,13 +75,28 @@ def _filters(game: list[str], player: list[str], site: list[str], table: list[st
                    positions=tuple(position), min_hands=min_hands)  # fmt: skip
 
 
-def _connect(db: Path | None) -> Any:
-    from reports.db import ReportError, connect, default_db
+def _connect(db: Path | None, lake: str | None = None, filters: Filters | None = None,
+             cache: Path | None = None, no_cache: bool = False) -> tuple[Any, str | None]:
+    """The connection (a database file, or a lake's views) and the cache
+    file to use (None: in memory)."""
+    from reports.cache import default_path
+    from reports.db import ReportError, connect, connect_lake, default_db
 
+    if db is not None and lake is not None:
+        _fail("--db and --lake: give one of them")
     try:
-        return connect(db or default_db())
+        if lake is not None:
+            con = connect_lake(lake, filters)
+            where = None if "://" in lake else str(Path(lake) / "_reports.duckdb")
+        else:
+            path = db or default_db()
+            con = connect(path)
+            where = default_path(path)
     except ReportError as error:
         _fail(str(error))
+    if no_cache:
+        return con, None
+    return con, str(cache) if cache is not None else where
 
 
 def _check_format(fmt: str) -> None:
@@ -110,9 +133,42 @@ def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str
     _emit(render(report_data(table, rows, found, title)), out)
 
 
+def _with_progress(call: Callable[[Any], T]) -> T:
+    """``call(progress)`` with a progress bar on the terminal (standard error)
+    while hands not cached yet have their all-in equity computed."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    bar = Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn(), transient=True,
+                   console=Console(stderr=True), disable=not sys.stderr.isatty())  # fmt: skip
+    with bar:
+        tasks: dict[str, Any] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(f"{stage} (hands not cached yet)", total=total)
+            bar.update(tasks[stage], completed=done)
+
+        return call(progress)
+
+
+def _rows(con: Any, filters: Filters, cache: Any) -> pl.LazyFrame:
+    """The per-hand rows (reports.players.hand_rows), with progress."""
+    from reports.db import ReportError
+    from reports.players import hand_rows
+
+    try:
+        return _with_progress(lambda p: hand_rows(con, filters, cache=cache, progress=p)).cache()
+    except ReportError as error:
+        _fail(str(error))
+        raise
+
+
 @report.command("players")
 def players_command(
-    db: Path = _DB, game: list[str] = _GAME, player: list[str] = _PLAYER, site: list[str] = _SITE,
+    db: Path = _DB, lake: str = _LAKE, cache: Path = _CACHE, no_cache: bool = _NO_CACHE,
+    game: list[str] = _GAME, player: list[str] = _PLAYER, site: list[str] = _SITE,
     table: list[str] = _TABLE, since: str = _SINCE, until: str = _UNTIL, min_hands: int = _MIN,
     valid_only: bool = _VALID, position: list[int] = _POS, fmt: str = _FMT, out: Path = _OUT,
     sort: str = _SORT,
@@ -120,28 +176,30 @@ def players_command(
     """One row per player and game."""
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
-    con = _connect(db)
-    from rich.console import Console
+    con, cache_path = _connect(db, lake, filters, cache, no_cache)
+    from reports.cache import Cache
+    from reports.db import ReportError
+    from reports.players import players
 
-    from reports.players import hand_rows
-    from reports.stats.table import players_table
-
-    console = Console(stderr=True)
-    with console.status("computing statistics (all-in equity included)..."):
-        _, rows = hand_rows(con, filters)
-        rows = rows.cache()
-        try:
-            df = players_table(rows, filters, sort)
-        except KeyError:
-            _fail(f"--sort {sort!r}: no such column")
+    store = Cache(con, cache_path)
+    try:
+        df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p))
+    except KeyError:
+        _fail(f"--sort {sort!r}: no such column")
+    except ReportError as error:
+        _fail(str(error))
     if fmt == "table":
+        from rich.console import Console
+
         from reports.terminal import PLAYER_COLUMNS, show
 
         rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd",
                  "wsd", "wwsr2"}  # fmt: skip
         show(Console(), df, PLAYER_COLUMNS, f"Players ({df.height} rows)", rates)
     elif fmt == "html":
-        _html(df, rows, con, filters, "hh player report", out)
+        from reports.html import players_page
+
+        _emit(players_page(con, filters, store, table=df), out)
     else:
         _write_frame(df.drop([c for c in df.columns if c.startswith(("cnt_", "agg_"))]), fmt,
                      out)  # fmt: skip
@@ -150,22 +208,22 @@ def players_command(
 @report.command("player")
 def player_command(
     name: str = typer.Argument(..., help="The player, exactly as in the logs."),
-    db: Path = _DB, game: list[str] = _GAME, site: list[str] = _SITE, table: list[str] = _TABLE,
+    db: Path = _DB, lake: str = _LAKE, cache: Path = _CACHE, no_cache: bool = _NO_CACHE,
+    game: list[str] = _GAME, site: list[str] = _SITE, table: list[str] = _TABLE,
     since: str = _SINCE, until: str = _UNTIL, valid_only: bool = _VALID,
     position: list[int] = _POS, fmt: str = _FMT, out: Path = _OUT,
 ) -> None:  # fmt: skip
     """One player in depth: per position, round, table size, session, day."""
     _check_format(fmt)
     filters = _filters(game, [name], site, table, since, until, 0, valid_only, position)
-    con = _connect(db)
+    con, cache_path = _connect(db, lake, filters, cache, no_cache)
     import polars as pl
     from rich.console import Console
 
     from reports.player import in_depth
-    from reports.players import hand_rows
     from reports.stats.table import players_table, select_players
 
-    _, rows = hand_rows(con, filters)
+    rows = _rows(con, filters, cache_path)
     mine = select_players(rows, filters).cache()
     sections = in_depth(mine)
     if sections["overall"].is_empty():
@@ -200,14 +258,14 @@ def player_command(
 
 @report.command("violations")
 def violations_command(
-    db: Path = _DB, game: list[str] = _GAME, player: list[str] = _PLAYER,
+    db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, player: list[str] = _PLAYER,
     site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
     until: str = _UNTIL, fmt: str = _FMT, out: Path = _OUT,
 ) -> None:  # fmt: skip
     """What the referee found: by code, by table, by player."""
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, 0, False, [])
-    con = _connect(db)
+    con, _ = _connect(db, lake, filters, None, True)
     import polars as pl
 
     from reports.violations import violations

@@ -1,15 +1,14 @@
 """From the DuckDB file of docs/schema.md to polars frames, filtered.
 
-DuckDB does what it is best at (scanning, filtering on the hands, projecting
-the few columns a report needs) and hands the result over as Arrow; polars
-does the statistics. Nothing here loops over rows in Python.
+DuckDB does what it is best at (scanning, filtering on the hands, reducing
+the actions to per-hand counts: reports.counts) and hands the result over as
+Arrow; polars computes the rates and the groupings. Nothing here loops over
+rows in Python.
 
-A hand's key ``(site, hand_id)`` becomes one integer, ``hk = hash(site,
-hand_id)`` computed inside DuckDB (and a player's seat in a hand ``pk =
-hash(site, hand_id, player)``), because joining and grouping millions of
-action rows on two strings costs several times more than on one ``UInt64``
-(a collision needs ~4e9 hands to be likely; the tests compare against a SQL
-oracle keyed on the strings).
+A hand's key ``(site, hand_id)`` becomes one integer ``hk`` (reports.cache),
+because joining and grouping millions of rows on two strings costs several
+times more than on one ``UInt64``; the tests compare against a SQL oracle
+keyed on the strings.
 """
 
 from __future__ import annotations
@@ -46,6 +45,7 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as error:
         raise ReportError(f"cannot open {p} as a DuckDB database: {error}") from error
+    con.execute("SET enable_progress_bar = false")  # the report draws its own
     missing = {"hands", "seats", "actions", "pots"} - {
         row[0] for row in con.sql("SELECT table_name FROM information_schema.tables").fetchall()
     }
@@ -55,6 +55,30 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
             f"{p} is not an hh database: tables {', '.join(sorted(missing))} are missing "
             "(expected the tables of docs/schema.md)"
         )
+    return con
+
+
+def connect_lake(url: str, filters: Filters | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection whose views are the database's tables over a lake's
+    Parquet (``pipelines.lake.connect``), the partitions of other games and
+    days pruned: a report runs on it exactly as on a database file (the
+    filters' exact conditions still apply in SQL)."""
+    import datetime as dt
+
+    from pipelines.lake import LakeError
+    from pipelines.lake import connect as lake_connect
+
+    f = filters or Filters()
+    if "://" not in url and not Path(url).is_dir():
+        raise ReportError(f"no lake at {url} (run `hh import --engine dask --lake DIR` first)")
+    since = f.since.date() if f.since else None
+    # ``until`` excludes its instant; the lake's date bound includes its day
+    until = (f.until - dt.timedelta(microseconds=1)).date() if f.until else None
+    try:
+        con = lake_connect(url, games=f.games or None, since=since, until=until)
+    except (LakeError, duckdb.Error, OSError) as error:
+        raise ReportError(f"cannot read the lake at {url}: {error}") from error
+    con.execute("SET enable_progress_bar = false")
     return con
 
 
@@ -100,67 +124,3 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[object] | None 
           ) -> pl.DataFrame:  # fmt: skip
     """Run a query and take its result as a polars frame through Arrow."""
     return pl.from_arrow(con.sql(sql, params=params or None).to_arrow_table())  # type: ignore[return-value]
-
-
-def _hand_filter(filters: Filters) -> tuple[str, list[object]]:
-    """A join clause restricting a table aliased x to the filtered hands."""
-    cond, params = filters.where()
-    if cond == "TRUE":
-        return "", []
-    return f" SEMI JOIN hands h ON h.site = x.site AND h.hand_id = x.hand_id AND {cond}", params
-
-
-@dataclass
-class Tables:
-    """The filtered tables a report reads, as lazy polars frames keyed by hk."""
-
-    hands: pl.LazyFrame
-    seats: pl.LazyFrame
-    actions: pl.LazyFrame
-    pots: pl.LazyFrame
-
-
-def load(con: duckdb.DuckDBPyConnection, filters: Filters) -> Tables:
-    """The hands, seats (dealt in), betting actions and pots the filters keep.
-
-    Only the columns the statistics read are transferred; ``actions`` leaves
-    out forced bets and returned bets (no statistic counts them as acting).
-    """
-    cond, params = filters.where()
-    hands = frame(
-        con,
-        "SELECT hash(h.site, h.hand_id) AS hk, h.site, h.hand_id, h.game, h.table_name, "
-        "h.started_at, h.forced, h.players AS n_players, h.max_seats, h.rake, h.last_round, "
-        "h.showdown, h.valid, h.n_violations, h.house_rules "
-        f"FROM hands h WHERE {cond}",
-        params,
-    )
-    join, jparams = _hand_filter(filters)
-    seats = frame(
-        con,
-        "SELECT hash(x.site, x.hand_id) AS hk, hash(x.site, x.hand_id, x.player) AS pk, "
-        "x.player, x.seat, x.position, x.net, x.won, "
-        "x.put_in, x.rake_paid, x.went_to_showdown, x.folded_round, x.all_in_round, "
-        "x.down_cards, x.up_cards, x.shown, x.hand_category "
-        f"FROM seats x{join} WHERE NOT x.sitting_out",
-        jparams,
-    )
-    # joined with the (filtered) hands in DuckDB, which also sorts them by
-    # hand and order: cheaper there than in polars, and the statistics'
-    # running sums need that order (reports.stats.actions)
-    actions = frame(
-        con,
-        "SELECT hash(x.site, x.hand_id) AS hk, hash(x.site, x.hand_id, x.player) AS pk, "
-        "x.seq, x.round, x.kind, "
-        "h.game = 'chiribito' AS blind_game "
-        "FROM actions x JOIN hands h ON h.site = x.site AND h.hand_id = x.hand_id "
-        f"WHERE x.round >= 0 AND x.kind <> 'uncalled' AND {cond} ORDER BY hk, x.seq",
-        params,
-    ).with_columns(pl.col("hk").set_sorted())
-    pots = frame(
-        con,
-        "SELECT hash(x.site, x.hand_id) AS hk, x.pot_index, x.amount, x.eligible, x.winners, "
-        f"x.shares FROM pots x{join}",
-        jparams,
-    )
-    return Tables(hands.lazy(), seats.lazy(), actions.lazy(), pots.lazy())

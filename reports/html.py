@@ -68,7 +68,7 @@ def cumulative(rows: pl.LazyFrame, players: list[tuple[str, str]]) -> list[dict]
 def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
                 violations: pl.DataFrame | None, title: str) -> dict:  # fmt: skip
     """Everything the page shows, as plain JSON-able data."""
-    top = table.sort("hands", descending=True).head(MAX_LINES)
+    drawn = top(table)
     sums = table.group_by("game").agg(pl.col(c).sum() for c in table.columns
                                       if c.startswith("agg_r")).sort("game")  # fmt: skip
     aggression = []
@@ -84,10 +84,31 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
         "columns": TABLE_COLUMNS,
         "rates": sorted(RATE_COLUMNS),
         "players": to_records(table.select([c for c in TABLE_COLUMNS if c in table.columns])),
-        "series": cumulative(rows, list(top.select("player", "game").iter_rows())),
+        "series": cumulative(rows, list(drawn.select("player", "game").iter_rows())),
         "aggression": aggression,
         "violations": [] if violations is None else to_records(violations),
     }
+
+
+def players_page(con: Any, filters: Any, cache: Any = None, title: str = "hh player report",
+                 progress: Any = None, table: pl.DataFrame | None = None) -> str:  # fmt: skip
+    """The HTML players report (``hh report players --format html``): the
+    table from the counts summed in DuckDB (reports.players.players); the
+    cumulative series read the per-hand rows of the players drawn only.
+    ``table``: that players table when already made."""
+    from reports.players import hand_rows, players
+    from reports.violations import violations
+
+    if table is None:
+        table = players(con, filters, cache=cache, progress=progress)
+    drawn = top(table)["player"].unique().to_list()
+    rows = hand_rows(con, filters, cache=cache, only=drawn)
+    return render(report_data(table, rows, violations(con, filters)["by_code"], title))
+
+
+def top(table: pl.DataFrame) -> pl.DataFrame:
+    """The (player, game) rows drawn in the cumulative chart: most hands."""
+    return table.sort("hands", descending=True).head(MAX_LINES)
 
 
 def render(data: dict) -> str:

@@ -3,35 +3,75 @@ the presentation (terminal, files, HTML) and the command line call."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
 import duckdb
 import polars as pl
 
-from reports.db import Filters, Tables, load
-from reports.stats.table import per_hand, players_table
+from reports.cache import Cache
+from reports.db import Filters
+from reports.stats.table import finish, per_hand, per_hand_sql, rates, summed
+
+Progress = Callable[[str, int, int], None]
+
+
+def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
+            cards: bool = True, equity: bool = True,
+            progress: Progress | None = None) -> str:  # fmt: skip
+    """Fill the cache for the hands the filters keep (player and position
+    filters apply later, see :func:`reports.stats.table.select_players`)
+    and return the SELECT of their per-hand rows.
+
+    Hands not cached yet are computed first: their counts (with the
+    card-judged ones; ``cards`` False shows those as 0) and, with
+    ``equity``, their all-in equity (``progress(stage, done, total)``
+    reports on that, the long part)."""
+    from reports.counts import fill
+
+    cond, params = filters.where()
+    store.want(cond, params)
+    fill(con, store, progress)
+    equity_table = None
+    if equity:
+        from reports.equity import fill_equity
+
+        fill_equity(con, store, progress)
+        equity_table = store.table("equity")
+    return per_hand_sql(store.table("counts"), equity_table, cards, store.complete("counts"))
 
 
 def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool = True,
-              equity: bool = True) -> tuple[Tables, pl.LazyFrame]:  # fmt: skip
-    """The filtered tables and the per-(hand, player) rows with every count.
-
-    ``cards`` adds the counts judged by the evaluator (joker-made hands,
-    under-declarations), ``equity`` the all-in adjusted net.
-    """
-    tables = load(con, filters)
-    extra: list[pl.LazyFrame] = []
-    if cards:
-        from reports.stats.cards import card_counts
-
-        extra.append(card_counts(con, tables))
-    if equity:
-        from reports.equity import allin_adjusted
-
-        extra.append(allin_adjusted(con, tables))
-    return tables, per_hand(tables, extra)
+              equity: bool = True, cache: str | Path | Cache | None = None,
+              progress: Progress | None = None,
+              only: Sequence[str] | None = None) -> pl.LazyFrame:  # fmt: skip
+    """The per-(hand, player) rows with every count (see :func:`prepare`);
+    ``cache``: the cache file (reports.cache; None keeps it in memory for
+    this call); ``only``: just these players' rows (the others' hands still
+    count for them, as opponents)."""
+    store = cache if isinstance(cache, Cache) else Cache(con, cache)
+    try:
+        source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress)
+        if only is None:
+            return per_hand(con, source)
+        return per_hand(con, f"SELECT * FROM ({source}) WHERE list_contains(?, player)",
+                        [list(only)])  # fmt: skip
+    finally:
+        if store is not cache:
+            store.close()
 
 
 def players(con: duckdb.DuckDBPyConnection, filters: Filters, sort: str | None = None,
-            *, cards: bool = True, equity: bool = True) -> pl.DataFrame:  # fmt: skip
-    """One row per player and game (``hh report players``)."""
-    _, rows = hand_rows(con, filters, cards=cards, equity=equity)
-    return players_table(rows, filters, sort)
+            *, cards: bool = True, equity: bool = True,
+            cache: str | Path | Cache | None = None,
+            progress: Progress | None = None) -> pl.DataFrame:  # fmt: skip
+    """One row per player and game (``hh report players``): the per-hand
+    rows are summed inside DuckDB, polars computes the rates."""
+    store = cache if isinstance(cache, Cache) else Cache(con, cache)
+    try:
+        source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress)
+        by = ("player", "game")
+        return finish(rates(summed(con, source, filters, by), by), filters, sort)
+    finally:
+        if store is not cache:
+            store.close()

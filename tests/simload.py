@@ -9,6 +9,7 @@ row and slow on purpose-free simplicity: a few thousand hands, tests only.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -112,6 +113,7 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
             hand_category=(show.description or "").split(",")[0] or None if show else None,
         ))  # fmt: skip
     when = datetime.strptime(f"{h.date} {h.time}", "%Y/%m/%d %H:%M:%S")
+    text = write_hand(hand).rstrip("\n")
     hands = [dict(
         key, game=hand.game.value, table_name=hand.table.name, max_seats=hand.table.max_seats,
         dealer_seat=hand.table.dealer, started_at=when, started_local=f"{h.date} {h.time}",
@@ -120,7 +122,8 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
         players=len(dealt), total_pot=hand.summary.total.total, rake=rake,
         last_round=len(betting) - 1, showdown=showdown, valid=verdict.valid,
         n_violations=len(verdict.violations), n_unchecked=len(verdict.unchecked),
-        file=file, line=hand.line,
+        file=file, line=hand.line, hh_version="test",
+        content_hash=hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
     )]  # fmt: skip
     pot_rows = [dict(key, pot_index=i, amount=p.amount, eligible=list(p.eligible),
                      winners=list(p.winners), shares=list(p.shares))
@@ -129,7 +132,7 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
                        source="hand") for v in verdict.violations]  # fmt: skip
     return {"hands": hands, "seats": seats, "actions": actions, "pots": pot_rows,
             "violations": violations,
-            "hand_text": [dict(key, raw_text=write_hand(hand).rstrip("\n"))]}  # fmt: skip
+            "hand_text": [dict(key, raw_text=text)]}  # fmt: skip
 
 
 def _rake_shares(rake: int, main) -> dict[str, int]:

@@ -220,3 +220,37 @@ def test_position_and_player_filters(tmp_path) -> None:
     assert one["player"].to_list() == ["C"] and one["cbet_n"].to_list() == [1]
     few = players(con, Filters(min_hands=3), cards=False, equity=False)
     assert sorted(few["player"]) == ["A", "B", "C"]
+
+
+def test_hands_whose_ids_share_a_duckdb_hash_stay_apart(tmp_path) -> None:
+    """Regression: hands were keyed by DuckDB's hash(site, hand_id), and these
+    two ids share one, so their actions were counted as one hand's."""
+    import duckdb
+
+    ids = ("AS-101-5-128~152", "AS-101-2-128~155")
+    con = duckdb.connect()
+    assert len({con.execute("SELECT hash('test', ?)", [i]).fetchall()[0][0] for i in ids}) == 1
+    con.close()
+    parts = []
+    for i, hand_id in enumerate(ids):
+        part = hand(AS, hand_id, [("D", 1, 2, 1), ("E", -1, 0, 1, {"folded_round": 0})],
+                    """0 D bet 1
+                       0 E fold
+                       0 D uncalled 1""", forced=1, last_round=0, showdown=False)
+        part["hands"][0]["content_hash"] = f"text {i}"
+        parts.append(part)
+    table = players(connect(build(tmp_path / "h.duckdb", **merge(*parts))), Filters(),
+                    cards=False, equity=False)  # fmt: skip
+    d = _row(table, "D")
+    assert (d["hands"], d["pfr_n"], d["pfr_opp"], d["net"]) == (2, 2, 2, 2)
+    assert _row(table, "E")["vpip_opp"] == 2
+
+
+def test_hands_without_a_content_hash_that_collide_are_refused(tmp_path) -> None:
+    from reports.cache import CacheError
+
+    parts = [hand(AS, i, [("D", 0, 0, 0)], "0 D check", forced=1, last_round=0,
+                  showdown=False) for i in ("AS-101-5-128~152", "AS-101-2-128~155")]  # fmt: skip
+    con = connect(build(tmp_path / "h.duckdb", **merge(*parts)))
+    with pytest.raises(CacheError, match="share a key"):
+        players(con, Filters(), cards=False, equity=False)

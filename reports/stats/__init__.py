@@ -1,13 +1,14 @@
 """Player statistics, one module per family; see docs/statistics.md.
 
-Each family contributes polars expressions: ``ACTION_FLAGS`` (name,
-condition on one action, "any" or "sum") are combined over one player's
-betting actions in one hand (the enriched actions of
-:mod:`reports.stats.actions`; ``ROUND_TWO_FLAGS`` over round 2 only,
-``AFTER`` derived from them), ``SEAT_COUNTS`` are computed on his seat row
-(joined with the hand). Both produce per-hand
-``cnt_x`` / ``cnt_x_opp`` columns; :func:`reports.stats.table.aggregate`
-sums them over any grouping and divides.
+Each family contributes SQL, run by DuckDB in one pass (reports.counts):
+``ACTION_FLAGS`` (name, condition on one of a player's betting actions in a
+hand, with the context columns of :mod:`reports.stats.actions`, and "any":
+he did it at least once, or "count": how many times), ``AFTER`` (derived
+from those), ``SEAT_COUNTS`` (conditions on his seat row ``s``
+joined with the hand ``h``) and ``SEAT_VALUES`` (amounts). They produce the
+per-hand ``cnt_x`` / ``cnt_x_opp`` columns, cached per hand;
+:func:`reports.stats.table.aggregate` (polars) sums them over any grouping
+and divides.
 """
 
 from reports.stats import aggression, basic, continuation, games, preflop, showdown

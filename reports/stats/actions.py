@@ -1,57 +1,65 @@
-"""The betting actions with the context a statistic needs, as columns.
+"""The betting actions with the context a statistic needs, in SQL.
 
 What a tracker's parser keeps in its head while reading a hand becomes
-columns: how many bets and raises came before an action in its round
-(``aggr_before``), the bet level it faced (``level_before``: Chiribito's
-blind counts as the first bet of round 1, the stud games have no bring-in),
-the hand's last round-1 aggressor (``pfa``, as his ``pk``), and in round 2 whether this is
-the player's first action and whether it is (or faces) a c-bet.
+columns, computed by DuckDB in one pass over ``actions`` (betting only:
+round >= 0, returned bets left out) without sorting them:
 
-The frame arrives sorted by hand and order (reports.db); counts within a
-hand's round are then differences of one running sum (no per-group
-window), and the per-hand facts (``pfa``, the c-bet's position) are small
-group-bys joined back: this keeps millions of actions within seconds.
+- per hand (``HAND_FACTS``, a GROUP BY over rounds 1 and 2): the order
+  numbers (``seq``) of round 1's first four bets and raises (``a1`` ..
+  ``a4``), its last aggressor (``pfa``), round 2's first two bets and
+  raises (``b1``, ``b2``), the kind of ``b1`` and ``pfa``'s first action of
+  round 2 (``pfa_first``). A c-bet (``cbet_seq``) is ``b1`` when it is a bet
+  and ``pfa``'s first action of round 2.
+- per action (``ACTION_COLUMNS``): how many bets and raises came before it
+  in its round follows from those order numbers: ``aggr_before`` in round 1
+  is how many of ``a1`` .. ``a4`` are before it, and the bet level it
+  faced, ``lvl``, adds Chiribito's blind (the first bet of round 1; the
+  stud games open round 1 unbet). In round 2, "no bet or raise before it"
+  is ``seq <= b1`` and "exactly one" ``b1 < seq <= b2``.
+
+Counting the earlier bets from four order numbers is exact for the levels
+the statistics ask about (0 to 3 before the action; 4 means "4 or more").
 """
 
 from __future__ import annotations
 
-import polars as pl
+AGGR = "kind IN ('bet', 'raise')"
 
-from reports.stats.base import AGGRESSIVE
+# The betting actions of the hands in _todo with their hand's key ``hk``
+# (reports.cache), taken by an exact join on (site, hand_id) once, so that
+# every join and GROUP BY after this one runs on an integer.
+ACTS = """
+acts AS MATERIALIZED (
+    SELECT t.hk, x.player, x.seq, x.round, x.kind
+    FROM actions x JOIN _todo t ON t.site = x.site AND t.hand_id = x.hand_id
+    WHERE x.round >= 0 AND x.kind <> 'uncalled')
+"""
 
+# per hand, over rounds 1 and 2
+HAND_FACTS = f"""
+hf0 AS (
+    SELECT hk,
+           list(seq ORDER BY seq) FILTER (round = 0 AND {AGGR}) AS r0,
+           arg_max(player, seq) FILTER (round = 0 AND {AGGR}) AS pfa,
+           list(seq ORDER BY seq) FILTER (round = 1 AND {AGGR}) AS r1,
+           arg_min(kind, seq) FILTER (round = 1 AND {AGGR}) AS b1_kind
+    FROM acts WHERE round <= 1 GROUP BY hk),
+hf1 AS (  -- pfa's first action of round 2 needs pfa: a second, smaller pass
+    SELECT a.hk, min(a.seq) AS pfa_first
+    FROM acts a JOIN hf0 f ON f.hk = a.hk AND f.pfa = a.player
+    WHERE a.round = 1 GROUP BY a.hk),
+hf AS (
+    SELECT hf0.hk, r0[1] AS a1, r0[2] AS a2, r0[3] AS a3, r0[4] AS a4, pfa,
+           r1[1] AS b1, r1[2] AS b2, pfa_first,
+           CASE WHEN pfa_first = r1[1] AND b1_kind = 'bet' THEN r1[1] END AS cbet_seq,
+           t.blind
+    FROM hf0 JOIN _todo t ON t.hk = hf0.hk LEFT JOIN hf1 ON hf1.hk = hf0.hk)
+"""
 
-def enrich(actions: pl.LazyFrame) -> pl.LazyFrame:
-    """Actions (betting only, round >= 0, sorted by hk and seq) with
-    ``is_aggr``, ``aggr_before``, ``level_before`` and ``pfa``."""
-    kind, rnd, hk = pl.col("kind"), pl.col("round"), pl.col("hk")
-    a = actions.with_columns(is_aggr=kind.is_in(AGGRESSIVE))
-    aggr = pl.col("is_aggr").cast(pl.Int32)
-    before = aggr.cum_sum() - aggr  # aggressive actions before this one, in the whole frame
-    start = ((hk != hk.shift()) | (rnd != rnd.shift())).fill_null(True)
-    a = a.with_columns(
-        aggr_before=before - pl.when(start).then(before).otherwise(None).forward_fill(),
-    ).with_columns(
-        level_before=pl.col("aggr_before")
-        + (pl.col("blind_game") & (rnd == 0)).cast(pl.Int32),
-    )
-    pfa = a.filter((rnd == 0) & pl.col("is_aggr")).group_by("hk").agg(pfa=pl.col("pk").last())
-    return a.join(pfa, on="hk", how="left", maintain_order="left")
-
-
-def round_two(enriched: pl.LazyFrame) -> pl.LazyFrame:
-    """Round 2's actions with ``first_r2`` (the player's first action of the
-    round), ``cbet_chance`` (round 1's last aggressor at his first turn, nobody
-    having bet before him) and ``cbet_seq`` (where the c-bet is, if any)."""
-    r2 = enriched.filter(pl.col("round") == 1).with_columns(
-        first_r2=pl.col("pk").is_first_distinct()
-    )
-    r2 = r2.with_columns(
-        cbet_chance=(pl.col("first_r2") & (pl.col("pk") == pl.col("pfa"))
-                     & (pl.col("aggr_before") == 0)).fill_null(False)
-    )  # fmt: skip
-    cbets = (
-        r2.filter(pl.col("cbet_chance") & (pl.col("kind") == "bet"))
-        .group_by("hk")
-        .agg(cbet_seq=pl.col("seq").min())
-    )
-    return r2.join(cbets, on="hk", how="left", maintain_order="left")
+_before = " + ".join(f"coalesce(hf.a{i} < a.seq, FALSE)::INTEGER" for i in range(1, 5))
+# columns of one action, given its hand's facts (hf, with the hand's blind)
+ACTION_COLUMNS = f"""
+a.hk, a.player, a.seq, a.round, a.kind, a.{AGGR} AS aggr,
+{_before} + (a.round = 0 AND hf.blind)::INTEGER AS lvl,
+hf.pfa, hf.b1, hf.b2, hf.pfa_first, hf.cbet_seq
+"""

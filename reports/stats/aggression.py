@@ -10,8 +10,6 @@ round numbers): ``agg_r<r>_aggr``, ``_calls``, ``_folds``.
 
 from __future__ import annotations
 
-import polars as pl
-
 from reports.stats.base import Rate
 
 RATES = (
@@ -21,23 +19,19 @@ RATES = (
 
 ROUNDS = (1, 2, 3, 4, 5)  # schema round numbers after round 1
 
-_later = pl.col("round") >= 1
-_kind = pl.col("kind")
-_aggr = _kind.is_in(("bet", "raise"))
-_calls = _kind == "call"
-_folds = _kind == "fold"
-
+_CALL = "kind = 'call'"
+_FOLD = "kind = 'fold'"
 
 ACTION_FLAGS = (
-    ("cnt_af", _later & _aggr, "sum"),
-    ("cnt_af_opp", _later & _calls, "sum"),
-    ("cnt_afq", _later & _aggr, "sum"),
-    ("cnt_afq_opp", _later & (_aggr | _calls | _folds), "sum"),
+    ("cnt_af", "round >= 1 AND aggr", "count"),
+    ("cnt_af_opp", f"round >= 1 AND {_CALL}", "count"),
+    ("cnt_afq", "round >= 1 AND aggr", "count"),
+    ("cnt_afq_opp", f"round >= 1 AND (aggr OR {_CALL} OR {_FOLD})", "count"),
     *(
-        (f"agg_r{r}_{name}", (pl.col("round") == r) & cond, "sum")
+        (f"agg_r{r}_{name}", f"round = {r} AND {cond}", "count")
         for r in ROUNDS
-        for name, cond in (("aggr", _aggr), ("calls", _calls), ("folds", _folds))
+        for name, cond in (("aggr", "aggr"), ("calls", _CALL), ("folds", _FOLD))
     ),
 )
 
-SEAT_COUNTS: tuple[pl.Expr, ...] = ()
+SEAT_COUNTS: tuple[tuple[str, str], ...] = ()

@@ -4,14 +4,14 @@ is neither put in nor won)."""
 
 from __future__ import annotations
 
-import polars as pl
-
 from reports.stats.base import Rate
 
 RATES: tuple[Rate, ...] = ()
 
-SEAT_COUNTS: tuple[pl.Expr, ...] = (
-    pl.lit(1, pl.Int64).alias("hands"),
-    pl.col("net").cast(pl.Int64).alias("net"),
-    pl.col("rake_paid").cast(pl.Int64).alias("rake_paid"),
+SEAT_COUNTS: tuple[tuple[str, str], ...] = ()
+
+SEAT_VALUES = (
+    ("hands", "1", "INTEGER"),
+    ("net", "s.net", "BIGINT"),
+    ("rake_paid", "s.rake_paid", "BIGINT"),
 )

@@ -23,32 +23,40 @@ import dataclasses
 import duckdb
 import polars as pl
 
-from reports.db import Tables, frame
+from reports.db import frame
 from reports.stats.base import ACES, CALATONE, LAST_ROUND
 
 _JOKER_CATEGORIES = {"five aces", "a straight", "a flush", "a straight flush"}
 _DECLARES = r"(?m)^(.+): shows \[[^\]]*\] and declares \[([^\]]*)\]"
 
-_SCHEMA = {"hk": pl.UInt64, "player": pl.String, "cnt_joker_made_opp": pl.Int64,
-           "cnt_joker_made": pl.Int64, "cnt_joker_made_won_opp": pl.Int64,
-           "cnt_joker_made_won": pl.Int64, "cnt_under_declared_opp": pl.Int64,
-           "cnt_under_declared": pl.Int64, "under_declared_cost": pl.Int64}  # fmt: skip
+# the columns a counts row takes from here (name, SQL type)
+CARD_COLUMNS = (
+    ("cnt_joker_made_opp", "USMALLINT"), ("cnt_joker_made", "USMALLINT"),
+    ("cnt_joker_made_won_opp", "USMALLINT"), ("cnt_joker_made_won", "USMALLINT"),
+    ("cnt_under_declared_opp", "USMALLINT"), ("cnt_under_declared", "USMALLINT"),
+    ("under_declared_cost", "BIGINT"),
+)  # fmt: skip
+_SCHEMA = {"hk": pl.UInt64, "player": pl.String} | {n: pl.Int64 for n, _ in CARD_COLUMNS}
+
+# the wanted hands' seats, as (hk, player, won, own cards, house rules, raw text)
+_SEATS = """
+SELECT t.hk, s.player, s.won, list_concat(s.down_cards, s.up_cards) AS own
+FROM seats s JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id
+"""
 
 
-def _known(cards: pl.Expr) -> pl.Expr:
-    return cards.is_not_null() & ~cards.list.contains("??")
+def _known(cards: str) -> str:
+    return f"{cards} IS NOT NULL AND NOT list_contains({cards}, '??')"
 
 
-def _joker_rows(tables: Tables) -> list[dict]:
+def _joker_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
     from hh.evaluate import evaluator_for
 
     ev = evaluator_for(ACES)
-    seats = (
-        tables.seats.join(tables.hands.select("hk", "game"), on="hk")
-        .filter((pl.col("game") == ACES) & pl.col("went_to_showdown").fill_null(False)
-                & _known(pl.col("down_cards")) & _known(pl.col("up_cards")))
-        .select("hk", "player", "won", own=pl.concat_list("down_cards", "up_cards"))
-        .collect()
+    seats = frame(
+        con,
+        f"{_SEATS} WHERE t.game = '{ACES}' AND coalesce(s.went_to_showdown, FALSE) "
+        f"AND {_known('s.down_cards')} AND {_known('s.up_cards')}",
     )
     out = []
     for hk, player, won, own in seats.iter_rows():
@@ -64,38 +72,31 @@ def _joker_rows(tables: Tables) -> list[dict]:
     return out
 
 
-def _declaration_rows(con: duckdb.DuckDBPyConnection, tables: Tables) -> list[dict]:
+def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
     from hh.evaluate import evaluator_for
 
-    hands = (
-        tables.hands.filter((pl.col("game") == CALATONE) & pl.col("showdown")
-                            & (pl.col("last_round") == LAST_ROUND[CALATONE]))
-        .select("hk", "site", "hand_id", "house_rules")
-        .collect()
-    )
-    if hands.is_empty():
-        return []
-    declared = frame(
+    rows = frame(
         con,
-        "SELECT hash(t.site, t.hand_id) AS hk, t.site, t.hand_id, t.raw_text, "
-        f"regexp_extract_all(t.raw_text, '{_DECLARES}', 1) AS names, "
-        f"regexp_extract_all(t.raw_text, '{_DECLARES}', 2) AS declared "
-        "FROM hand_text t WHERE hash(t.site, t.hand_id) IN (SELECT unnest(?::UBIGINT[]))",
-        [hands["hk"].to_list()],
-    ).explode("names", "declared").filter(pl.col("names").is_not_null())
-    seats = tables.seats.select("hk", "player", "won", own=pl.concat_list("down_cards",
-                                                                           "up_cards"))  # fmt: skip
-    rows = (
-        declared.lazy().rename({"names": "player"})
-        .join(seats, on=["hk", "player"], how="inner")
-        .join(hands.lazy().select("hk", "house_rules"), on="hk")
-        .collect()
+        f"""
+        WITH d AS (
+            SELECT t.hk, x.site, x.hand_id, x.raw_text, h.house_rules,
+                   unnest(regexp_extract_all(x.raw_text, '{_DECLARES}', 1)) AS player,
+                   unnest(regexp_extract_all(x.raw_text, '{_DECLARES}', 2)) AS declared
+            FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
+            JOIN hand_text x ON x.site = t.site AND x.hand_id = t.hand_id
+            WHERE t.game = '{CALATONE}' AND h.showdown
+              AND h.last_round = {LAST_ROUND[CALATONE]})
+        SELECT d.hk, d.player, d.declared, d.raw_text, d.house_rules, s.won,
+               list_concat(s.down_cards, s.up_cards) AS own
+        FROM d JOIN seats s ON s.site = d.site AND s.hand_id = d.hand_id
+                           AND s.player = d.player
+        """,
     )
     out = []
     for r in rows.iter_rows(named=True):
         ev = evaluator_for(CALATONE, r["house_rules"] or ())
         five = r["declared"].split(" ")
-        own = r["own"]
+        own = r["own"] or []
         row = {"hk": r["hk"], "player": r["player"], "cnt_under_declared_opp": 1,
                "cnt_under_declared": 0, "under_declared_cost": 0}  # fmt: skip
         if "??" not in own and len(five) == 5 and set(five) <= set(own):
@@ -131,8 +132,10 @@ def _cost(raw_text: str, player: str, best: tuple[str, ...], won: int) -> int:
     return max(0, (verdict.payouts or {}).get(player, 0) - won)
 
 
-def card_counts(con: duckdb.DuckDBPyConnection, tables: Tables) -> pl.LazyFrame:
-    """The evaluator-judged counts, keyed by (hk, player)."""
-    rows = _joker_rows(tables) + _declaration_rows(con, tables)
+def card_counts(con: duckdb.DuckDBPyConnection) -> None:
+    """The evaluator-judged counts of the hands in ``_todo``, keyed by (hk,
+    player), as the temporary table ``_cards`` (joined on by reports.counts)."""
+    rows = _joker_rows(con) + _declaration_rows(con)
     df = pl.DataFrame(rows, schema=_SCHEMA) if rows else pl.DataFrame(schema=_SCHEMA)
-    return df.group_by("hk", "player").agg(pl.all().fill_null(0).sum()).lazy()
+    cards = df.group_by("hk", "player").agg(pl.all().fill_null(0).sum())  # noqa: F841
+    con.execute("CREATE OR REPLACE TEMP TABLE _cards AS SELECT * FROM cards")

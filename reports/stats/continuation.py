@@ -9,8 +9,6 @@ raise of the round so far); count, he folds.
 
 from __future__ import annotations
 
-import polars as pl
-
 from reports.stats.base import Rate
 
 RATES = (
@@ -18,17 +16,16 @@ RATES = (
     Rate("fold_to_cbet", "fold to c-bet"),
 )
 
-_facing = (
-    (pl.col("seq") > pl.col("cbet_seq"))
-    & (pl.col("aggr_before") == 1) & (pl.col("pk") != pl.col("pfa"))
-)  # fmt: skip
+# round 1's last aggressor at his first turn of round 2, nobody having bet before him
+_CHANCE = "round = 1 AND player = pfa AND seq = pfa_first AND (b1 IS NULL OR seq <= b1)"
+# another player's turn after the c-bet, no raise since (exactly one bet before him)
+_FACING = "round = 1 AND seq > cbet_seq AND (b2 IS NULL OR seq <= b2) AND player <> pfa"
 
-# over round 2's actions only (reports.stats.actions.round_two)
-ROUND_TWO_FLAGS = (
-    ("cnt_cbet_opp", pl.col("cbet_chance"), "any"),
-    ("cnt_cbet", pl.col("cbet_chance") & (pl.col("kind") == "bet"), "any"),
-    ("cnt_fold_to_cbet_opp", _facing, "any"),
-    ("cnt_fold_to_cbet", _facing & (pl.col("kind") == "fold"), "any"),
+ACTION_FLAGS = (
+    ("cnt_cbet_opp", _CHANCE, "any"),
+    ("cnt_cbet", f"{_CHANCE} AND kind = 'bet'", "any"),
+    ("cnt_fold_to_cbet_opp", _FACING, "any"),
+    ("cnt_fold_to_cbet", f"{_FACING} AND kind = 'fold'", "any"),
 )
 
-SEAT_COUNTS: tuple[pl.Expr, ...] = ()
+SEAT_COUNTS: tuple[tuple[str, str], ...] = ()

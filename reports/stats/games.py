@@ -11,9 +11,7 @@ joker-made hands, Calatone under-declarations) need cards judged by
 
 from __future__ import annotations
 
-import polars as pl
-
-from reports.stats.base import CALATONE, CHIRIBITO, LAST_ROUND, Rate, flag
+from reports.stats.base import CALATONE, CHIRIBITO, LAST_ROUND, Rate
 
 RATES = (
     Rate("la_perla", "La Perla dealt", games=(CHIRIBITO,)),
@@ -24,23 +22,25 @@ RATES = (
     Rate("under_declared", "under-declared", games=(CALATONE,)),
 )
 
-_game = pl.col("game")
-_down = pl.col("down_cards")
-_perla = pl.any_horizontal(
-    *(_down.list.contains(f"S{s}") & _down.list.contains(f"7{s}") for s in "oceb")
-)
-_chiri = _game == CHIRIBITO
-_checked_end = (
-    (_game == CALATONE) & pl.col("showdown") & (pl.col("last_round") < LAST_ROUND[CALATONE])
-)
-_sd = pl.col("went_to_showdown").fill_null(False)
+_CHIRI = f"h.game = '{CHIRIBITO}'"
+_PERLA = "(" + " OR ".join(
+    f"(list_contains(s.down_cards, 'S{x}') AND list_contains(s.down_cards, '7{x}'))"
+    for x in "oceb"
+) + ")"
+_CHECKED_END = (f"h.game = '{CALATONE}' AND h.showdown "
+                f"AND h.last_round < {LAST_ROUND[CALATONE]}")  # fmt: skip
+_SD = "coalesce(s.went_to_showdown, FALSE)"
 
 SEAT_COUNTS = (
-    flag("cnt_la_perla_opp", _chiri),
-    flag("cnt_la_perla", _chiri & _perla),
-    flag("cnt_la_perla_won_opp", _chiri & _perla),
-    flag("cnt_la_perla_won", _chiri & _perla & (pl.col("won") > 0)),
-    pl.when(_chiri).then(pl.col("net") / pl.col("forced")).alias("blinds_won"),
-    flag("cnt_checked_round_won_opp", _checked_end & _sd),
-    flag("cnt_checked_round_won", _checked_end & _sd & (pl.col("won") > 0)),
+    ("cnt_la_perla_opp", _CHIRI),
+    ("cnt_la_perla", f"{_CHIRI} AND {_PERLA}"),
+    ("cnt_la_perla_won_opp", f"{_CHIRI} AND {_PERLA}"),
+    ("cnt_la_perla_won", f"{_CHIRI} AND {_PERLA} AND s.won > 0"),
+    ("cnt_checked_round_won_opp", f"{_CHECKED_END} AND {_SD}"),
+    ("cnt_checked_round_won", f"{_CHECKED_END} AND {_SD} AND s.won > 0"),
+)
+
+# chip amounts and other per-hand values (name, SQL, type)
+SEAT_VALUES = (
+    ("blinds_won", f"CASE WHEN {_CHIRI} THEN s.net / h.forced END", "DOUBLE"),
 )

@@ -10,9 +10,7 @@ first bet; in the stud games round 1 opens unbet.
 
 from __future__ import annotations
 
-import polars as pl
-
-from reports.stats.base import AGGRESSIVE, VOLUNTARY, Rate
+from reports.stats.base import Rate
 
 RATES = (
     Rate("vpip", "VPIP"),
@@ -21,29 +19,28 @@ RATES = (
     Rate("fold_to_three_bet", "fold to 3-bet"),
 )
 
-_r1 = pl.col("round") == 0
-_kind = pl.col("kind")
-_level = pl.col("level_before")
+_R1 = "round = 0"
 
-# (name, per-action condition, how the hand's actions combine: "any" or "sum")
+# (name, condition on one of his betting actions in the hand, "any" or "count";
+# the columns are those of reports.stats.actions.ACTION_COLUMNS)
 ACTION_FLAGS = (
-    ("cnt_vpip_opp", _r1, "any"),
-    ("cnt_vpip", _r1 & _kind.is_in(VOLUNTARY), "any"),
-    ("cnt_pfr_opp", _r1, "any"),
-    ("cnt_pfr", _r1 & _kind.is_in(AGGRESSIVE), "any"),
-    ("cnt_three_bet_opp", _r1 & (_level == 2), "any"),
-    ("cnt_three_bet", _r1 & (_level == 2) & _kind.is_in(AGGRESSIVE), "any"),
+    ("cnt_vpip_opp", _R1, "any"),
+    ("cnt_vpip", f"{_R1} AND kind IN ('call', 'bet', 'raise')", "any"),
+    ("cnt_pfr_opp", _R1, "any"),
+    ("cnt_pfr", f"{_R1} AND aggr", "any"),
+    ("cnt_three_bet_opp", f"{_R1} AND lvl = 2", "any"),
+    ("cnt_three_bet", f"{_R1} AND lvl = 2 AND aggr", "any"),
     # he made the second bet (the first raise) of round 1 ...
-    ("_made_two", _r1 & _kind.is_in(AGGRESSIVE) & (_level == 1), "any"),
+    ("_made_two", f"{_R1} AND aggr AND lvl = 1", "any"),
     # ... and then had to answer a third
-    ("_faced_three", _r1 & (_level == 3), "any"),
-    ("_folded_three", _r1 & (_level == 3) & (_kind == "fold"), "any"),
+    ("_faced_three", f"{_R1} AND lvl = 3", "any"),
+    ("_folded_three", f"{_R1} AND lvl = 3 AND kind = 'fold'", "any"),
 )
 
 # computed on the per-hand row from the flags above (temporaries start with _)
 AFTER = (
-    (pl.col("_made_two") * pl.col("_faced_three")).alias("cnt_fold_to_three_bet_opp"),
-    (pl.col("_made_two") * pl.col("_folded_three")).alias("cnt_fold_to_three_bet"),
+    ("cnt_fold_to_three_bet_opp", "_made_two AND _faced_three"),
+    ("cnt_fold_to_three_bet", "_made_two AND _folded_three"),
 )
 
-SEAT_COUNTS: tuple[pl.Expr, ...] = ()
+SEAT_COUNTS: tuple[tuple[str, str], ...] = ()

@@ -9,9 +9,7 @@ he collected chips from a pot (``won > 0``; an uncalled bet returned is not
 
 from __future__ import annotations
 
-import polars as pl
-
-from reports.stats.base import Rate, flag
+from reports.stats.base import Rate
 
 RATES = (
     Rate("wtsd", "WTSD"),
@@ -19,17 +17,16 @@ RATES = (
     Rate("wwsr2", "WWSR2"),
 )
 
-_saw2 = (pl.col("last_round") >= 1) & (
-    pl.col("folded_round").is_null() | (pl.col("folded_round") >= 1)
-)
-_sd = pl.col("went_to_showdown").fill_null(False)
-_won = pl.col("won") > 0
+_SAW2 = "h.last_round >= 1 AND (s.folded_round IS NULL OR s.folded_round >= 1)"
+_SD = "coalesce(s.went_to_showdown, FALSE)"
+_WON = "s.won > 0"
 
+# (name, SQL over the seat row s and its hand h; null counts as 0)
 SEAT_COUNTS = (
-    flag("cnt_wtsd_opp", _saw2),
-    flag("cnt_wtsd", _saw2 & _sd),
-    flag("cnt_wsd_opp", _sd),
-    flag("cnt_wsd", _sd & _won),
-    flag("cnt_wwsr2_opp", _saw2),
-    flag("cnt_wwsr2", _saw2 & _won),
+    ("cnt_wtsd_opp", _SAW2),
+    ("cnt_wtsd", f"{_SAW2} AND {_SD}"),
+    ("cnt_wsd_opp", _SD),
+    ("cnt_wsd", f"{_SD} AND {_WON}"),
+    ("cnt_wwsr2_opp", _SAW2),
+    ("cnt_wwsr2", f"{_SAW2} AND {_WON}"),
 )

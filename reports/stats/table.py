@@ -1,64 +1,79 @@
 """The per-hand frame (one row per player dealt in, per hand) and the sums.
 
-:func:`per_hand` joins every family's per-hand counts onto the seat rows;
+:func:`per_hand` reads the cached per-hand counts (reports.counts) of the
+hands a report wants, with the all-in adjusted net (reports.equity);
 :func:`aggregate` sums them over any grouping and turns counts into rates.
-Everything is a lazy polars plan: one ``collect`` at the end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import duckdb
 import polars as pl
 
-from reports.db import Filters, Tables
-from reports.stats import FAMILIES, RATES
-from reports.stats.actions import enrich, round_two
+from reports.db import Filters, frame
+from reports.stats import RATES
 from reports.stats.aggression import ROUNDS
-from reports.stats.base import combine
-
-HAND_COLUMNS = (
-    "hk", "site", "hand_id", "game", "table_name", "started_at", "forced", "n_players",
-    "max_seats", "last_round", "showdown", "valid", "house_rules",
-)  # fmt: skip
+from reports.stats.cards import CARD_COLUMNS
 
 # per-hand amounts that add up (besides the cnt_ columns)
 SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
 
 
-def per_hand(tables: Tables, extra: Sequence[pl.LazyFrame] = ()) -> pl.LazyFrame:
-    """One row per (hand, player dealt in) with every ``cnt_`` column.
-
-    ``extra`` frames keyed by (hk, player) (card-judged counts, all-in
-    equity) are joined on; their missing rows count 0.
-    """
-    acts = enrich(tables.actions).cache()
-    flags = tuple(f for family in FAMILIES for f in getattr(family, "ACTION_FLAGS", ()))
-    after = tuple(e for family in FAMILIES for e in getattr(family, "AFTER", ()))
-    two = tuple(f for family in FAMILIES for f in getattr(family, "ROUND_TWO_FLAGS", ()))
-    seat_counts = [e for family in FAMILIES for e in family.SEAT_COUNTS]
-    by_player = combine(acts, flags, after)
-    in_round_two = combine(round_two(acts), two)
-    rows = (
-        tables.seats.join(tables.hands.select(HAND_COLUMNS), on="hk", how="inner")
-        .with_columns(seat_counts)
-        .join(by_player, on="pk", how="left")
-        .join(in_round_two, on="pk", how="left")
+def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = False) -> str:
+    """The SELECT of the per-hand rows of the wanted hands (``_want``):
+    ``counts`` and ``equity`` name the cache tables (None: no equity, the
+    adjusted net is the net); without ``cards`` the card-judged counts are 0.
+    ``complete``: the counts table holds exactly the wanted hands (every
+    hand, reports.cache.Cache.complete), so no join with ``_want`` is needed
+    and ``valid`` is left out."""
+    drop = "" if cards else f" EXCLUDE ({', '.join(n for n, _ in CARD_COLUMNS)})"
+    zeros = "" if cards else "".join(f", 0::{t} AS {n}" for n, t in CARD_COLUMNS)
+    want = "" if complete else " JOIN _want w ON w.hk = c.hk"
+    valid = "" if complete else ", w.valid"
+    if equity is None:
+        return (f"SELECT c.*{drop}{zeros}{valid}, c.net::DOUBLE AS allin_adjusted_net, "
+                f"NULL::DOUBLE AS allin_se FROM {counts} c{want}")  # fmt: skip
+    return (
+        f"SELECT c.*{drop}{zeros}{valid}, "
+        "coalesce(c.net - c.won + e.expected_won, c.net::DOUBLE) AS allin_adjusted_net, "
+        f"e.se AS allin_se FROM {counts} c{want} "
+        f"LEFT JOIN {equity} e ON e.hk = c.hk AND e.player = c.player"
     )
-    for frame in extra:
-        rows = rows.join(frame, on=["hk", "player"], how="left")
-    names = rows.collect_schema().names()
-    absent = [c for rate in RATES for c in (rate.n, rate.opp) if c not in names]
-    rows = rows.with_columns(pl.lit(0, pl.Int64).alias(c) for c in absent)
-    counts = [c for c in (*names, *absent) if c.startswith(("cnt_", "agg_"))]
-    rows = rows.with_columns(pl.col(counts).fill_null(0))
-    if "allin_adjusted_net" in names:
-        rows = rows.with_columns(pl.col("allin_adjusted_net").fill_null(pl.col("net")))
-    else:
-        rows = rows.with_columns(pl.col("net").cast(pl.Float64).alias("allin_adjusted_net"))
-    if "under_declared_cost" not in names:
-        rows = rows.with_columns(pl.lit(0, pl.Int64).alias("under_declared_cost"))
-    return rows
+
+
+def per_hand(con: duckdb.DuckDBPyConnection, source: str,
+             params: list[object] | None = None) -> pl.LazyFrame:  # fmt: skip
+    """One row per (hand, player dealt in) with every ``cnt_`` column, from
+    the SELECT ``source`` (:func:`per_hand_sql`)."""
+    return frame(con, source, params).lazy()
+
+
+def summed(con: duckdb.DuckDBPyConnection, source: str, filters: Filters,
+           by: Sequence[str] = ("player", "game")) -> pl.LazyFrame:  # fmt: skip
+    """The per-hand rows of ``source`` summed over ``by`` inside DuckDB (the
+    player and position filters applied first): what :func:`aggregate`
+    computes before the rates, without moving every row to polars."""
+    from reports.counts import COLUMNS
+
+    names = [n for n, _ in COLUMNS if n.startswith(("cnt_", "agg_"))]
+    sums = [f"sum({c})::BIGINT AS {c}" for c in ("hands", "net", "rake_paid", "won",
+                                                "under_declared_cost", *names)]  # fmt: skip
+    # floats summed as fixed-point decimals (each rounded to 1e-9 first): the
+    # same figure whatever order the rows come in (a lake's files, threads)
+    sums.append("sum(allin_adjusted_net::DECIMAL(38, 9))::DOUBLE AS allin_adjusted_net")
+    sums.append("CASE WHEN count(blinds_won) > 0 THEN sum(blinds_won::DECIMAL(38, 9))::DOUBLE "
+                "* 100 / count(blinds_won) END AS blinds_won_per_100")
+    where, params = [], []
+    for column, values in (("player", filters.players), ("position", filters.positions)):
+        if values:
+            where.append(f"{column} IN ({', '.join('?' * len(values))})")
+            params += list(values)
+    cond = " AND ".join(where) or "TRUE"
+    keys = ", ".join(by)
+    sql = f"SELECT {keys}, {', '.join(sums)} FROM ({source}) WHERE {cond} GROUP BY {keys}"
+    return frame(con, sql, params).lazy()
 
 
 def select_players(rows: pl.LazyFrame, filters: Filters) -> pl.LazyFrame:
@@ -80,12 +95,29 @@ def aggregate(rows: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
     ``x_opp`` and ``x_n``. Rates of another game are null."""
     names = rows.collect_schema().names()
     counts = [c for c in names if c.startswith(("cnt_", "agg_"))]
-    sums = [pl.col(c).sum() for c in (*SUMS, *counts) if c in names]
-    blinds = pl.col("blinds_won").sum() * 100 / pl.col("blinds_won").count()
+    sums = [_sum(c, names) for c in (*SUMS, *counts) if c in names]
+    blinds = _exact_sum("blinds_won") * 100 / pl.col("blinds_won").count()
     out = rows.group_by(list(by)).agg(
         *sums,
         pl.when(pl.col("blinds_won").count() > 0).then(blinds).alias("blinds_won_per_100"),
     )
+    return rates(out, by)
+
+
+def _exact_sum(column: str) -> pl.Expr:
+    """A float column summed as fixed-point decimals (each value rounded to
+    1e-9 first): the same figure whatever order the rows come in (a lake's
+    files, DuckDB's threads), as :func:`summed` does in SQL."""
+    return pl.col(column).cast(pl.Decimal(38, 9)).sum().cast(pl.Float64)
+
+
+def _sum(column: str, names: Sequence[str]) -> pl.Expr:
+    return _exact_sum(column).alias(column) if column == "allin_adjusted_net" else (
+        pl.col(column).sum())  # fmt: skip
+
+
+def rates(out: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
+    """Every rate from the summed counts (:func:`aggregate`, :func:`summed`)."""
     game = pl.col("game") if "game" in by else None
     columns: list[pl.Expr] = [
         _ratio(pl.col("net") * 100, pl.col("hands")).alias("net_per_100"),
@@ -109,7 +141,11 @@ def aggregate(rows: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
 
 def players_table(rows: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
     """One row per player and game, the columns of :func:`column_order`."""
-    table = aggregate(select_players(rows, filters), ("player", "game"))
+    return finish(aggregate(select_players(rows, filters), ("player", "game")), filters, sort)
+
+
+def finish(table: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
+    """The players table from its rates: ``--min-hands``, columns, order."""
     if filters.min_hands:
         table = table.filter(pl.col("hands") >= filters.min_hands)
     df = table.collect()

@@ -1,0 +1,149 @@
+"""Where reports keep what they computed per hand: the counts
+(reports.counts) and the all-in equity (reports.equity).
+
+A second DuckDB file beside the database (``<db>.reports.duckdb``), attached
+read-write to the report's read-only connection: the database itself is
+never written, so a report never blocks or alters an import. When that
+file cannot be opened (another report holds it, a read-only folder, a lake
+on object storage) the same tables live in memory for this report only:
+the figures are the same, only the next report is not faster.
+
+A hand's key is ``hk = hash(content_hash, hh_version, site, hand_id)``: its
+text (``content_hash``, SHA-256) and the referee that judged it
+(``hh_version``). Each kind of cached data has a table of the hands it
+holds, ``<kind>_hands (hk)``, and rows keyed by ``hk``. A hand whose text
+or referee changed (``hh import --revalidate`` rewrites ``hh_version``) has
+another key and is computed again; rows of keys no longer in the database
+are dropped when a report over all hands runs. ``_meta`` records each kind's
+version (a digest of its definitions): a new version empties that kind.
+
+Why not ``hash(site, hand_id)``: DuckDB's string hash is weak for short
+strings (``AS-101-5-128~152`` and ``AS-101-2-128~155`` share a hash), while
+the SHA-256 in ``content_hash`` makes the key effectively random. The key is
+checked to be unique among the hands a report reads (:meth:`Cache.want`);
+actions and seats get it through an exact join on ``(site, hand_id)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from pathlib import Path
+
+import duckdb
+
+from reports.db import ReportError
+
+_ALIAS = "hh_reports_cache"
+# what _want and _todo keep of each hand (the counts rows carry them)
+HAND_COLUMNS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.forced, h.players, "
+                "h.max_seats, h.last_round, h.showdown, h.house_rules")
+_count = itertools.count()
+
+
+class Cache:
+    """The cache of one report's connection; :meth:`want` says which hands
+    the report needs (its filters), :meth:`todo` which of them are missing."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str | Path | None) -> None:
+        self.con = con
+        self.path = str(path) if path else None
+        # unique: connections to one file in one process share their attachments
+        self.db = f"{_ALIAS}_{next(_count)}"
+        self.wanted = 0
+        self.filtered = False
+        if self.path is not None:
+            try:
+                con.execute(f"ATTACH '{_quote(self.path)}' AS {self.db} (READ_WRITE)")
+            except duckdb.Error:
+                self.path = None  # held by another process, or not writable: in memory
+        if self.path is None:
+            con.execute(f"ATTACH ':memory:' AS {self.db} (READ_WRITE)")
+        con.execute(f"CREATE TABLE IF NOT EXISTS {self.db}._meta (kind VARCHAR, version VARCHAR)")
+
+    @property
+    def persistent(self) -> bool:
+        return self.path is not None
+
+    def table(self, name: str) -> str:
+        return f"{self.db}.{name}"
+
+    def want(self, cond: str, params: Sequence[object]) -> int:
+        """The hands a report reads (``hands h`` with the filter ``cond``) as
+        the temporary table ``_want``; returns how many."""
+        self.con.execute(
+            "CREATE OR REPLACE TEMP TABLE _want AS "
+            "SELECT hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk, "
+            f"{HAND_COLUMNS}, h.game = 'chiribito' AS blind, h.valid FROM hands h WHERE {cond}",
+            list(params) or None,
+        )
+        rows = self.con.execute("SELECT count(*), count(DISTINCT hk) FROM _want").fetchall()
+        self.wanted, distinct = int(rows[0][0]), int(rows[0][1])
+        if distinct != self.wanted:
+            raise CacheError(
+                f"{self.wanted - distinct} hands share a key hash(content_hash, hh_version, "
+                "site, hand_id): hands without content_hash? (docs/schema.md requires it)"
+            )
+        self.filtered = cond != "TRUE"
+        return self.wanted
+
+    def ensure(self, kind: str, version: str, columns: Sequence[tuple[str, str]]) -> None:
+        """The tables of ``kind`` exist at ``version`` (emptied if older)."""
+        con, db = self.con, self.db
+        row = con.execute(f"SELECT version FROM {db}._meta WHERE kind = ?", [kind]).fetchall()
+        if row and row[0][0] == version:
+            return
+        cols = ", ".join(f"{n} {t}" for n, t in columns)
+        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind} ({cols})")
+        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind}_hands (hk UBIGINT)")
+        con.execute(f"DELETE FROM {db}._meta WHERE kind = ?", [kind])
+        con.execute(f"INSERT INTO {db}._meta VALUES (?, ?)", [kind, version])
+
+    def todo(self, kind: str, where: str = "") -> int:
+        """The wanted hands ``kind`` lacks, as the temporary table ``_todo``
+        (``where``: a further condition on ``_want w``); returns how many."""
+        self.con.execute(
+            "CREATE OR REPLACE TEMP TABLE _todo AS SELECT w.* FROM _want w "
+            f"ANTI JOIN {self.db}.{kind}_hands c ON c.hk = w.hk "
+            f"{'WHERE ' + where if where else ''}"
+        )
+        return _one(self.con, "SELECT count(*) FROM _todo")
+
+    def done(self, kind: str) -> None:
+        """Record the hands of ``_todo`` as cached for ``kind``; when the
+        report reads every hand, drop the rows of keys gone from the database
+        (hands revalidated or re-imported with other text)."""
+        db = self.db
+        self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT hk FROM _todo")
+        if not self.filtered:
+            for table in (kind, f"{kind}_hands"):
+                self.con.execute(f"DELETE FROM {db}.{table} WHERE hk NOT IN "
+                                 "(SELECT hk FROM _want)")  # fmt: skip
+
+    def complete(self, kind: str) -> bool:
+        """Whether the cache of ``kind`` holds exactly the wanted hands, all
+        of them (no join with ``_want`` is then needed to read it)."""
+        cached = _one(self.con, f"SELECT count(*) FROM {self.db}.{kind}_hands")
+        return not self.filtered and cached == self.wanted
+
+    def close(self) -> None:
+        """Detach the cache (a file is then free for another process)."""
+        self.con.execute(f"DETACH {self.db}")
+
+
+class CacheError(ReportError):
+    """The hands cannot be keyed (a database not written by hh import)."""
+
+
+def default_path(db: str | Path) -> str:
+    """The cache file of a database file: beside it."""
+    return f"{db}.reports.duckdb"
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    rows = con.execute(sql).fetchall()
+    return int(rows[0][0]) if rows else 0
+
+
+def _quote(text: str) -> str:
+    return text.replace("'", "''")
