@@ -261,9 +261,15 @@ def violations_command(
     db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, player: list[str] = _PLAYER,
     site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
     until: str = _UNTIL, fmt: str = _FMT, out: Path = _OUT,
+    pages: Path = typer.Option(  # noqa: B008
+        None, "--pages", help="Also write a replayer page for each invalid hand into this "
+        "folder, with an index.html that links them."),
 ) -> None:  # fmt: skip
     """What the referee found: by code, by table, by player."""
     _check_format(fmt)
+    if fmt == "html":
+        _fail("--format html is for `hh report players` and `player`; here use json, or "
+              "--pages DIR for a replayer page per invalid hand")
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
     import polars as pl
@@ -271,13 +277,21 @@ def violations_command(
     from reports.violations import violations
 
     found = violations(con, filters)
+    if pages is not None:
+        from reports.violations import write_violation_pages
+
+        found["by_hand"] = write_violation_pages(con, filters, pages)
+        typer.echo(f"{found['by_hand'].height} hand pages written: open "
+                   f"{pages / 'index.html'}", err=True)
     if fmt == "table":
         from rich.console import Console
 
         from reports.terminal import show
 
         console = Console()
-        for key in ("by_code", "by_table", "by_player"):
+        for key in ("by_code", "by_table", "by_player", "by_hand"):
+            if key not in found:
+                continue
             df = found[key]
             show(console, df, [(c, c) for c in df.columns], key.replace("_", " "), set())
     elif fmt == "json":
@@ -287,11 +301,6 @@ def violations_command(
 
         text = {k: json.loads(to_json(v)) for k, v in found.items()}
         _emit(json.dumps(text, ensure_ascii=False, indent=1) + "\n", out)
-    elif fmt == "html":
-        from reports.html import render
-
-        _fail("--format html is for `hh report players` and `player`; use json here")
-        render({})
     else:
         long = pl.concat([v.with_columns(pl.lit(k).alias("section"))
                           for k, v in found.items() if k != "hands"], how="diagonal")

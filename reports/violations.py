@@ -5,6 +5,9 @@ the schema and the row counts under no player (shown as null)."""
 
 from __future__ import annotations
 
+import html
+from pathlib import Path
+
 import duckdb
 import polars as pl
 
@@ -37,3 +40,49 @@ def violations(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, pl
                  .sort(["violations", "player"], descending=[True, False]))  # fmt: skip
     return {"by_code": by_code, "by_table": by_table, "by_player": by_player,
             "hands": total}  # fmt: skip
+
+
+def write_violation_pages(
+    con: duckdb.DuckDBPyConnection, filters: Filters, folder: Path
+) -> pl.DataFrame:
+    """A replayer page (``hh show --html``) for every invalid hand the
+    filters keep, and ``index.html`` linking them; returns one row per hand
+    (site, hand_id, table, codes, page). The pages are built from the stored
+    raw text, re-refereed as ``hh show`` does; every string from the log is
+    escaped in the index."""
+    from reports.replayer import write_pages
+
+    cond, params = filters.where()
+    hands = frame(
+        con,
+        "SELECT h.site, h.hand_id, h.table_name, h.line, h.file, t.raw_text, "
+        "string_agg(DISTINCT v.code, ' ' ORDER BY v.code) AS codes "
+        "FROM violations v JOIN hands h ON h.site = v.site AND h.hand_id = v.hand_id "
+        "JOIN hand_text t ON t.site = h.site AND t.hand_id = h.hand_id "
+        f"WHERE NOT coalesce(v.unchecked, FALSE) AND {cond} "
+        "GROUP BY ALL ORDER BY h.file, h.line",
+        params,
+    )
+    written = write_pages(
+        ((raw, line, file) for raw, line, file in
+         hands.select("raw_text", "line", "file").iter_rows()),
+        folder,
+    )  # fmt: skip
+    paths = [str(written[(s, h)]) for s, h in hands.select("site", "hand_id").iter_rows()]
+    out = hands.select("site", "hand_id", "table_name", "codes").with_columns(
+        pl.Series("page", paths, dtype=pl.String)
+    )
+    items = "\n".join(
+        f'<li><a href="{html.escape(Path(p).name, quote=True)}">'
+        f"{html.escape(s + ' ' if s else '')}#{html.escape(h)}</a> "
+        f"<span>{html.escape(t or '')}</span> <code>{html.escape(c)}</code></li>"
+        for s, h, t, c, p in out.iter_rows()
+    )
+    (Path(folder) / "index.html").write_text(
+        "<!doctype html><meta charset=utf-8><title>hh: invalid hands</title>"
+        "<style>body{font:15px system-ui;margin:2em}li{margin:.3em 0}"
+        "code{color:#b00}</style>"
+        f"<h1>Invalid hands ({out.height})</h1><ul>\n{items}\n</ul>\n",
+        encoding="utf-8",
+    )
+    return out
