@@ -253,18 +253,18 @@ def validate_command(
                 invalid += not valid
 
         work = plan(inputs, n, names)
-        order = table_order(work)  # which tables must wait for their last hand
-        checker = CrossChecker(order.disordered, expected=order.hands)
-        hands = judged(work, as_json, n)
+        hands = judged(work, as_json, n)  # the workers start now, while the scan runs
         try:
+            order = table_order(work)  # which tables must wait for their last hand
+            checker = CrossChecker(order.disordered, expected=order.hands)
             for summary, rendered in hands:
                 emit(checker.add(summary, rendered))
+            emit(checker.finish())
         except WorkerDied as error:
             out.flush()
             _fail(str(error))
         finally:
             hands.close()  # stops the workers, should the output fail
-        emit(checker.finish())
         if not as_json:
             out.write(f"{total} hands: {total - invalid} valid, {invalid} invalid\n")
     if invalid:

@@ -22,7 +22,7 @@ import os
 from collections import deque
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from typing import Any
+from typing import Any, Protocol
 
 from hh.crosshand import Place, Summary, placement, summarize
 from hh.output import Rendered, render
@@ -150,39 +150,73 @@ class WorkerDied(RuntimeError):
     the run cannot be completed, which no hand can cause."""
 
 
-def judged(work: Iterable[Chunk | Unreadable], as_json: bool, workers: int) -> Iterator[Judged]:
+class Results(Protocol):
+    """The judged hands of a run, in input order; ``close()`` stops early."""
+
+    def __iter__(self) -> Iterator[Judged]: ...
+    def __next__(self) -> Judged: ...
+    def close(self) -> None: ...
+
+
+def judged(work: Iterable[Chunk | Unreadable], as_json: bool, workers: int) -> Results:
     """The judged hands of a run, in input order. ``workers`` > 1 uses a pool
-    of processes when the input is big enough to gain from it. Closing the
-    iterator early (the reader went away) stops the workers at once."""
+    of processes when the input is big enough to gain from it; the workers
+    start at once, so that they judge while the caller prepares (the scan
+    for the order of tables). Closing early (the reader went away) stops
+    them at once."""
     items = list(work)
     size = sum(_size(c) for c in items if isinstance(c, Chunk))
     if workers <= 1 or len(items) < 2 or size < POOL_MIN_BYTES:
-        for item in items:
-            yield from judge_chunk(item, as_json)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+        return _serial(items, as_json)
+    return _Pooled(items, as_json, min(workers, len(items)))
 
-    n = min(workers, len(items))
-    pool = ProcessPoolExecutor(n, mp_context=_context(), initializer=_init, initargs=(as_json,))
-    try:
-        # A few tasks ahead per worker, no more: when the output is slow (a
-        # pager, a full pipe) the workers wait instead of piling up results.
-        todo = iter(items)
-        pending = deque(pool.submit(_work, item) for item in islice(todo, AHEAD * n))
-        while pending:
-            batch = pending.popleft().result()
-            for item in islice(todo, 1):
-                pending.append(pool.submit(_work, item))
-            yield from batch
-    except BrokenProcessPool as error:
-        raise WorkerDied(f"a worker process ended abruptly ({error})") from None
-    finally:
-        # idle or no longer wanted: end the workers without waiting for them
-        processes = getattr(pool, "_processes", None) or {}
+
+def _serial(items: list[Chunk | Unreadable], as_json: bool) -> Iterator[Judged]:
+    for item in items:
+        yield from judge_chunk(item, as_json)
+
+
+class _Pooled:
+    """Chunks judged by forked workers, a few tasks ahead per worker and no
+    more: when the output is slow (a pager, a full pipe) the workers wait
+    instead of piling up results."""
+
+    def __init__(self, items: list[Chunk | Unreadable], as_json: bool, n: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._pool = ProcessPoolExecutor(
+            n, mp_context=_context(), initializer=_init, initargs=(as_json,)
+        )
+        self._todo = iter(items)
+        self._pending = deque(self._pool.submit(_work, c) for c in islice(self._todo, AHEAD * n))
+        self._results = self._run()
+
+    def __iter__(self) -> Iterator[Judged]:
+        return self
+
+    def __next__(self) -> Judged:
+        return next(self._results)
+
+    def _run(self) -> Iterator[Judged]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            while self._pending:
+                batch = self._pending.popleft().result()
+                for item in islice(self._todo, 1):
+                    self._pending.append(self._pool.submit(_work, item))
+                yield from batch
+        except BrokenProcessPool as error:
+            raise WorkerDied(f"a worker process ended abruptly ({error})") from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """End the workers, idle or no longer wanted, without waiting for them."""
+        processes = getattr(self._pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _size(chunk: Chunk) -> int:
