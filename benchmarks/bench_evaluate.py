@@ -10,13 +10,12 @@ functions, so they are real builds even if the tables already exist.
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from collections.abc import Callable, Sequence
 
 from pokerkit import StandardHighHand
 
-from benchmarks.rows import PeakMemory, Row
+from benchmarks.rows import Row, rate
 from hh.cards import FRENCH_52, JOKER, SPANISH_28
 from hh.evaluate import evaluator_for
 from hh.evaluate._tables import STANDARD_ORDER, french_tables
@@ -27,16 +26,6 @@ SEED = 2026
 HANDS = 20_000
 POKERKIT_HANDS = 300
 REPEATS = 5
-
-
-def _rate(call: Callable[[], None], count: int, repeats: int = REPEATS) -> tuple[float, float]:
-    rates = []
-    with PeakMemory() as peak:
-        for _ in range(repeats):
-            start = time.perf_counter()
-            call()
-            rates.append(count / (time.perf_counter() - start))
-    return statistics.median(rates), peak.mb
 
 
 def _build_time(build: Callable[[], object]) -> float:
@@ -102,7 +91,7 @@ def run(quick: bool = False) -> list[Row]:
         for hole, board in pk_hands:
             from_game(hole, board)
 
-    pk, pk_mb = _rate(bench_pokerkit, POKERKIT_HANDS, repeats=3)
+    pk, pk_mb = rate(bench_pokerkit, POKERKIT_HANDS, repeats=3)
     base = "eval.pokerkit"
     rows.append(Row(base, "evaluate: pokerkit 7-card standard high hand", pk, "hands/s",
                     None, pk_mb))
@@ -111,6 +100,6 @@ def run(quick: bool = False) -> list[Row]:
         ("calatone", "evaluate: Calatone 7 cards", bench_calatone),
         ("aces", "evaluate: Aces Straights and Flushes 6 + joker", bench_aces),
     ):
-        r, mb = _rate(call, n)
+        r, mb = rate(call, n, REPEATS)
         rows.append(Row(f"eval.{key}", what, r, "hands/s", base, mb))
     return rows
