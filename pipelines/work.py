@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from hh.parse import Run, lines_of_stream, parse_run, split_runs
 from hh.sources import Chunk, is_compressed
-from hh.validate import LineState, validate
+from hh.validate import ActionFigures, validate
 from pipelines.rows import Batch, content_hash
 
 
@@ -141,9 +141,9 @@ def _one(  # type: ignore[no-untyped-def]
     if record.hand is None:
         batch.add_reject(record, failed(record), digest)
         return
-    trace: list[LineState] = []
-    verdict = validate(record.hand, name, trace)
-    batch.add_hand(record.hand, verdict, trace, record.raw, digest, name, version)
+    figures = ActionFigures()
+    verdict = validate(record.hand, name, figures=figures)
+    batch.add_hand(record.hand, verdict, figures, record.raw, digest, name, version)
 
 
 
