@@ -13,7 +13,7 @@ PIP := --quiet --disable-pip-version-check
 # and `make test` runs the referee's tests against it too.
 FAST := .venv-fast
 FAST_STAMP := $(FAST)/.installed-stamp
-SOURCES := $(wildcard hh/*.py hh/*/*.py grammar/*.lark)
+SOURCES := $(wildcard hh/*.py hh/*/*.py pipelines/*.py grammar/*.lark)
 # the referee's own tests, run again against the compiled build
 FAST_TESTS := tests/test_compiled.py tests/test_rules_chiribito.py tests/test_rules_aces.py \
 	tests/test_rules_calatone.py tests/test_rules_common.py tests/test_violation_codes.py \

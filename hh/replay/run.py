@@ -92,17 +92,24 @@ class Replay:
 
     def figured_body(self, figures: ActionFigures, lines: Sequence[Line]) -> None:
         """The body loop with the light trace: the figures of each action,
-        forced bet and uncalled bet, read before and after it is played."""
+        forced bet and uncalled bet, read before and after it is played;
+        the lines between them are played in one go."""
         by_name = self.engine.by_name
-        for line in lines:
+        actions = figures.actions
+        st = self.st
+        start = 0
+        for i, line in enumerate(lines):
             if isinstance(line, (Action, Post, Uncalled)):
                 p = by_name.get(line.name)
                 if p is not None:
-                    pot, to_call, stack, bet = before_action(self.st, p)
+                    if start < i:
+                        self.body(lines[start:i])
+                    pot, to_call, stack, bet = before_action(st, p)
                     self.body((line,))
-                    figures.actions[line.line] = (pot, to_call, stack, bet, p.bet)
-                    continue
-            self.body((line,))
+                    actions[line.line] = (pot, to_call, stack, bet, p.bet)
+                    start = i + 1
+        if start < len(lines):
+            self.body(lines[start:])
 
     def section(self, section: Section) -> None:
         marker = section.marker
