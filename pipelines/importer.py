@@ -46,9 +46,15 @@ GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
 # DuckDB checkpoints (compresses the WAL into the database file) when the WAL
 # passes this size. Its default, 16 MB, is less than one group's WAL (~35 MB),
 # so every commit checkpointed and each checkpoint rewrote the tables' last
-# row groups again: the writer cost ~60 us a hand. Checkpointing every ~250 MB
-# of WAL (~100,000 hands) costs ~40, a bounded amount of WAL on disk.
-CHECKPOINT_THRESHOLD = "256MB"
+# row groups again: the writer cost ~60 us a hand (CPU, DuckDB's threads
+# included). Checkpointing every ~128 MB of WAL (~50,000 hands) costs ~40;
+# what is not checkpointed yet is held in DuckDB's memory, so this bounds it.
+CHECKPOINT_THRESHOLD = "128MB"
+# DuckDB's own memory (its buffers, tables not checkpointed yet, the
+# cross-hand checks' sorts; it spills to a temporary file beyond it). Its
+# default, 80% of the RAM, let the import process grow to ~1 GB on 200,000
+# hands; the import's footprint must not depend on how much it imports.
+MEMORY_LIMIT = "512MB"
 _HASH_BLOCK = 4 * 1024 * 1024
 
 
@@ -155,6 +161,7 @@ class Importer:
         self.group_hands = int(os.environ.get("HH_IMPORT_GROUP_HANDS", GROUP_HANDS))
         self.version = hh_version()
         con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
+        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         row = con.execute("SELECT coalesce(max(import_run), 0) + 1 FROM imports").fetchall()
         self.run = int(row[0][0])
         con.execute(
