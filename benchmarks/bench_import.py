@@ -75,13 +75,19 @@ class ProcessPeaks:
         self.me = psutil.Process()
         self.parent = 0
         self.worker = 0
+        self.timeline: list[int] = []  # the import process's RSS, once a second
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
     def _sample(self) -> None:
+        k = 0
         while True:
             with contextlib.suppress(psutil.Error):
-                self.parent = max(self.parent, self.me.memory_info().rss)
+                rss = self.me.memory_info().rss
+                self.parent = max(self.parent, rss)
+                if k % 20 == 0:
+                    self.timeline.append(rss)
+                k += 1
                 for child in self.me.children(recursive=True):
                     with contextlib.suppress(psutil.Error):
                         self.worker = max(self.worker, child.memory_info().rss)
@@ -195,7 +201,8 @@ def big(megabytes: int, workers: int = WORKERS) -> None:
         copies = max(1, -(-megabytes * 2**20 // len(session.encode("utf-8"))))
         with log.open("w", encoding="utf-8") as f:
             for k in range(copies):
-                f.write(("\n" if k else "") + session.replace("-2026-", f"-2026r{k}-"))
+                renamed = session.replace("Hand #", f"Hand #r{k}-")
+                f.write(("\n" if k else "") + renamed.replace("Table '", f"Table 'r{k} "))
         n = session.count("Hand #") * copies
         with ProcessPeaks() as peaks:
             summary, wall, cpu = _import([str(log)], tmp / "big.duckdb", workers)
@@ -203,6 +210,9 @@ def big(megabytes: int, workers: int = WORKERS) -> None:
         print(f"{_mib(log.stat().st_size):,.0f} MiB log, {n:,} hands: {n / wall:,.0f} hands/s, "
               f"{n / cpu:,.0f} hands per CPU-second; peak RSS: import process "
               f"{_mib(peaks.parent):,.0f} MiB, largest worker {_mib(peaks.worker):,.0f} MiB")
+        tenths = [peaks.timeline[len(peaks.timeline) * k // 10 :][:1] for k in range(10)]
+        print("import process RSS at each tenth of the run (MiB): "
+              + " ".join(f"{_mib(t[0]):,.0f}" for t in tenths if t))  # fmt: skip
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -47,14 +47,15 @@ GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
 # passes this size. Its default, 16 MB, is less than one group's WAL (~35 MB),
 # so every commit checkpointed and each checkpoint rewrote the tables' last
 # row groups again: the writer cost ~60 us a hand (CPU, DuckDB's threads
-# included). Checkpointing every ~128 MB of WAL (~50,000 hands) costs ~40;
-# what is not checkpointed yet is held in DuckDB's memory, so this bounds it.
-CHECKPOINT_THRESHOLD = "128MB"
+# included), ~40 with a checkpoint every two groups or so. What is not
+# checkpointed yet is held in DuckDB's memory, so this also bounds that.
+CHECKPOINT_THRESHOLD = "64MB"
 # DuckDB's own memory (its buffers, tables not checkpointed yet, the
-# cross-hand checks' sorts; it spills to a temporary file beyond it). Its
-# default, 80% of the RAM, let the import process grow to ~1 GB on 200,000
-# hands; the import's footprint must not depend on how much it imports.
-MEMORY_LIMIT = "512MB"
+# cross-hand checks' sorts; it spills to a temporary file beyond it). With
+# its default, 80% of the RAM, the import process grew to ~850 MB on a 1 GB
+# log; with this, it stays near 400 MB from a 100 MB log to a 1 GB one, at
+# the same speed (docs/performance.md).
+MEMORY_LIMIT = "256MB"
 _HASH_BLOCK = 4 * 1024 * 1024
 
 
