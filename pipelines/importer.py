@@ -43,6 +43,9 @@ from pipelines.writer import Counts, FileRow, Writer
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
+# Less to read than this is imported in this process, without starting
+# workers: spawning two costs about half a second, ~1,500 hands' work.
+POOL_MIN_BYTES = 2 * 1024 * 1024
 # DuckDB checkpoints (compresses the WAL into the database file) when the WAL
 # passes this size. Its default, 16 MB, is less than one group's WAL (~35 MB),
 # so every commit checkpointed and each checkpoint rewrote the tables' last
@@ -160,6 +163,7 @@ class Importer:
         # overrides for tests (many small commits, files cut in several chunks)
         self.chunk_bytes = int(os.environ.get("HH_IMPORT_CHUNK_BYTES", chunk_bytes))
         self.group_hands = int(os.environ.get("HH_IMPORT_GROUP_HANDS", GROUP_HANDS))
+        self.pool_min_bytes = int(os.environ.get("HH_IMPORT_POOL_MIN_BYTES", POOL_MIN_BYTES))
         self.version = hh_version()
         con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
         con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
@@ -252,7 +256,11 @@ class Importer:
 
     # ------------------------------------------------------------ running
 
-    def _results(self, tasks: Iterator[Task]) -> Iterator[Result]:
+    def _results(self, tasks: Iterator[Task], size: int) -> Iterator[Result]:
+        """The tasks' results in order: in the workers, or here when there is
+        little to read (``size`` bytes) and no pool was started yet."""
+        if self.pool is None and size < self.pool_min_bytes:
+            return (process(t) for t in tasks)
         return self.map(process, tasks)
 
     def map(self, fn: Callable[[Any], Result], tasks: Iterable[Any]) -> Iterator[Result]:
@@ -325,7 +333,10 @@ class Importer:
                 self.counts.add(self.writer.write(group, _last_per_path(files)))
             group, files, hands = [], [], 0
 
-        for r in self._results(self._tasks(plans, tail)):
+        size = sum(
+            (c.end if c.end is not None else p.size) - c.start for p in plans for c in p.chunks
+        )
+        for r in self._results(self._tasks(plans, tail), size):
             plan = by_name[r.task.name]
             if r.error is not None:
                 self.errors.append(r.error)
