@@ -47,7 +47,7 @@ from hh.write import write_hand
 SEED = 2026
 FILES_PER_GAME = 4
 HANDS = 200_000
-QUICK_HANDS = 6_000
+QUICK_HANDS = 12_000
 WORKERS = 2
 BASELINE = "import.pokerkit"
 
