@@ -19,7 +19,7 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow as pa
 
 from hh.crosshand import NO_TIME, instant
 from hh.games import RULES
