@@ -124,7 +124,7 @@ def _block_lines(chunk: Chunk, result: Result) -> list[str] | None:
     except UnicodeDecodeError:
         return None
     del data
-    lines = text.split("\n")
+    lines = text.split("\n") if text else []
     if text.endswith("\n"):
         lines.pop()
     if "\r" in text:

@@ -53,6 +53,17 @@ def test_block_read_cuts_the_same_runs_as_reading_line_by_line(
     assert [r for runs, _ in block[1:] for r in runs] == whole
 
 
+@pytest.mark.parametrize("text", [b"", b"\n", b"\xef\xbb\xbf", b"x", b"\n\nx\n\n", b" \r\n"])
+def test_block_read_of_tiny_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: bytes
+) -> None:
+    path = tmp_path / "tiny.txt"
+    path.write_bytes(text)
+    block = _cut(path, Chunk(str(path)))
+    monkeypatch.setattr(work, "_BLOCK_MAX", -1)
+    assert block == _cut(path, Chunk(str(path)))
+
+
 def test_a_bad_byte_falls_back_to_reading_line_by_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.txt"
     good = EX_CHIRIBITO.text.encode("utf-8")
