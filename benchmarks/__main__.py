@@ -12,7 +12,9 @@ reported in the table and makes the run exit 1, after the other modules ran.
 
 The compiled referee (``make fast``, in ``.venv-fast``) is measured by
 running bench_validate again with that interpreter, as a script so that it
-imports the installed, compiled ``hh`` rather than the source tree.
+imports the installed, compiled ``hh`` rather than the source tree. The
+modules of ``COMPILED_ONLY`` (the import: what users run is the compiled
+build) run with that interpreter only, the pure one when it is missing.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ MODULES = [
     "benchmarks.bench_report",
     "benchmarks.bench_lake",
 ]
+
+# measured with the compiled build only (as a script by .venv-fast's python)
+COMPILED_ONLY = {"benchmarks.bench_import"}
 
 _MARK = "@@rows@@"
 
@@ -202,9 +207,18 @@ def main(argv: list[str] | None = None) -> int:
                 notes.append(f"{name}: prints its own figures (no rows), skipped with --quick")
                 continue
             notes.append(f"{name}: printed its own figures above (its run() gives no rows)")
-        got, error = _collect(
-            [sys.executable, "-m", "benchmarks", "--module", name, *quick], name
-        )
+        if name in COMPILED_ONLY and FAST_PYTHON.exists():
+            script = ROOT / "benchmarks" / f"{name.rsplit('.', 1)[1]}.py"
+            got, error = _collect(
+                [str(FAST_PYTHON), str(script), "--compiled", *quick],
+                f"{name} with the compiled build (make fast)",
+            )
+        else:
+            if name in COMPILED_ONLY:
+                notes.append(f"{name}: compiled build (.venv-fast) not found, measured pure")
+            got, error = _collect(
+                [sys.executable, "-m", "benchmarks", "--module", name, *quick], name
+            )
         rows += got
         if error:
             notes.append(error)

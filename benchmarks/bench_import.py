@@ -1,31 +1,55 @@
 """Import speed: simulated hands of the three games mixed, imported into a
 fresh DuckDB file with 2 workers (read, cut, hash, parse, validate with the
-trace, build Arrow batches, insert, cross-hand checks), then the same files
-again (all duplicates), beside pokerkit's PHH load+replay rate measured in
-the same run. Peak memory: the largest resident set of the import process
-and of its workers (ru_maxrss).
+light trace, build Arrow batches, insert, cross-hand checks), then the same
+files again (all duplicates) twice: files unchanged (a SHA-256 per file) and
+with the ``files`` table cleared (each hand hashed and skipped unparsed);
+beside pokerkit's PHH load+replay rate, measured in the same process.
 
-    python benchmarks/bench_import.py [--hands N] [--workers W]
+The runner (benchmarks/__main__.py) runs this module with the compiled
+build's interpreter (``make fast``, .venv-fast) as a script, so that the
+installed, compiled ``hh`` is measured, not the source tree.
+
+Figures besides hands/s: hands per CPU-second of the whole process tree
+(the import process, its workers and DuckDB's threads), which the other
+work on a shared machine does not change; and the peak resident memory of
+the import process and of its largest worker.
+
+    python benchmarks/bench_import.py [--quick] [--hands N] [--workers W]
+    python benchmarks/bench_import.py --big MB   # memory: one MB-sized log
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import resource
+import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import psutil
 
-from benchmarks.bench_validate import PHH_HANDS, _pokerkit_rate, phh_corpus
+try:
+    from benchmarks.bench_validate import PHH_HANDS, _pokerkit_rate, phh_corpus
+    from benchmarks.rows import PeakMemory, Row
+except ModuleNotFoundError:  # run as a script by the compiled build's interpreter
+    from bench_validate import PHH_HANDS, _pokerkit_rate, phh_corpus  # type: ignore[no-redef]
+    from rows import PeakMemory, Row  # type: ignore[no-redef]
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hand
 
 SEED = 2026
 FILES_PER_GAME = 4
+HANDS = 200_000
+QUICK_HANDS = 12_000
+WORKERS = 2
+BASELINE = "import.pokerkit"
 
 
 def write_inputs(folder: Path, hands: int) -> int:
@@ -42,62 +66,170 @@ def write_inputs(folder: Path, hands: int) -> int:
     return n
 
 
-def _import(folder: Path, db: Path, workers: int) -> tuple[dict[str, object], float]:
+class ProcessPeaks:
+    """Peak RSS of this process and of its largest child, sampled every
+    50 ms while the block runs (``ru_maxrss`` cannot tell one import's
+    workers from an earlier one's)."""
+
+    def __init__(self) -> None:
+        self.me = psutil.Process()
+        self.parent = 0
+        self.worker = 0
+        self.timeline: list[int] = []  # the import process's RSS, once a second
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        k = 0
+        while True:
+            with contextlib.suppress(psutil.Error):
+                rss = self.me.memory_info().rss
+                self.parent = max(self.parent, rss)
+                if k % 20 == 0:
+                    self.timeline.append(rss)
+                k += 1
+                for child in self.me.children(recursive=True):
+                    with contextlib.suppress(psutil.Error):
+                        self.worker = max(self.worker, child.memory_info().rss)
+            if self._stop.wait(0.05):
+                return
+
+    def __enter__(self) -> ProcessPeaks:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _import(paths: list[str], db: Path, workers: int) -> tuple[dict[str, Any], float, float]:
+    """One ``hh import`` run: (summary, wall seconds, CPU seconds of the
+    process tree). The pool's workers are joined before it returns, so
+    their CPU time is counted."""
     from pipelines.importer import Importer, connect, find_files
 
+    cpu = _cpu()
     start = time.perf_counter()
     con = connect(str(db))
     importer = Importer(con, workers)
     try:
-        importer.import_files(find_files([str(folder)]))
+        importer.import_files(find_files(paths))
         summary = importer.finish()
     finally:
         importer.close()
         con.close()
-    return summary, time.perf_counter() - start
+    return summary, time.perf_counter() - start, _cpu() - cpu
 
 
-def _mb(kb: int) -> float:
-    return kb / 1024
+def _mib(n: int) -> float:
+    return n / 2**20
 
 
-def run(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("--hands", type=int, default=200_000)
-    ap.add_argument("--workers", type=int, default=2)
-    args = ap.parse_args([] if argv is None else argv)
-    pk = _pokerkit_rate(phh_corpus(PHH_HANDS))
-    print(f"pokerkit PHH load + replay (NLHE, one core): {pk:,.0f} hands/s")
-    with tempfile.TemporaryDirectory(prefix="hh-bench-import-") as tmp:
-        folder = Path(tmp) / "logs"
+def run(quick: bool = False, hands: int | None = None, workers: int = WORKERS) -> list[Row]:
+    import hh.validate
+
+    compiled = not (hh.validate.__file__ or "").endswith(".py")
+    build = "compiled" if compiled else "interpreted"
+    pk, pk_mb = _pokerkit_rate(phh_corpus(PHH_HANDS // 3 if quick else PHH_HANDS), 3)
+    rows = [Row(BASELINE, "pokerkit PHH load + replay (NLHE, one core)", pk, "hands/s", None,
+                pk_mb)]  # fmt: skip
+    tmp = Path(tempfile.mkdtemp(prefix="hh-bench-import-"))
+    try:
+        folder = tmp / "logs"
         folder.mkdir()
         t = time.perf_counter()
-        n = write_inputs(folder, args.hands)
+        n = write_inputs(folder, hands or (QUICK_HANDS if quick else HANDS))
         size = sum(p.stat().st_size for p in folder.iterdir())
-        print(f"inputs: {n:,} hands, {size / 2**20:,.0f} MB in {3 * FILES_PER_GAME} files "
-              f"(simulated in {time.perf_counter() - t:,.0f} s)")  # fmt: skip
-        db = Path(tmp) / "bench.duckdb"
-        summary, seconds = _import(folder, db, args.workers)
+        print(f"inputs: {n:,} hands, {_mib(size):,.0f} MiB in {3 * FILES_PER_GAME} files "
+              f"(simulated in {time.perf_counter() - t:,.0f} s)", file=sys.stderr)  # fmt: skip
+        db = tmp / "bench.duckdb"
+        with PeakMemory() as peak, ProcessPeaks() as peaks:
+            summary, wall, cpu = _import([str(folder)], db, workers)
         assert summary["imported"] == n, summary
-        rate = n / seconds
-        print(f"import, {args.workers} workers: {rate:,.0f} hands/s ({seconds:,.1f} s, "
-              f"{rate / pk:,.1f}x pokerkit) -> {db.stat().st_size / 2**20:,.0f} MB of DuckDB")
-        summary, seconds = _import(folder, db, args.workers)
+        key = f"import.w{workers}"
+        rows.append(Row(key, f"import, {workers} workers, {n:,} hands, 3 games ({build} "
+                        f"referee)", n / wall, "hands/s", BASELINE, peak.mb))  # fmt: skip
+        rows.append(Row("import.cpu", "import: hands per CPU-second of all its processes",
+                        n / cpu, "hands/cpu-s", None, None))  # fmt: skip
+        rows.append(Row("import.peak.parent", "import: peak RSS of the import process",
+                        _mib(peaks.parent), "MiB", None, None))  # fmt: skip
+        rows.append(Row("import.peak.worker", "import: peak RSS of its largest worker",
+                        _mib(peaks.worker), "MiB", None, None))  # fmt: skip
+        print(f"import: {n / wall:,.0f} hands/s ({wall:,.1f} s, {n / cpu:,.0f} hands per "
+              f"CPU-second, {n / wall / pk:,.2f}x pokerkit), "
+              f"{_mib(db.stat().st_size):,.0f} MiB of DuckDB", file=sys.stderr)  # fmt: skip
+
+        with PeakMemory() as peak:
+            summary, wall, _ = _import([str(folder)], db, workers)
         assert summary["duplicates"] == n and summary["imported"] == 0, summary
-        print(f"re-import, files unchanged: {n / seconds:,.0f} hands/s ({seconds:,.2f} s)")
+        rows.append(Row("import.again.files", "re-import, files unchanged (a SHA-256 per file)",
+                        n / wall, "hands/s", key, peak.mb))  # fmt: skip
+
         import duckdb
 
         con = duckdb.connect(str(db))
-        con.execute("UPDATE files SET status = 'partial', sha256 = NULL")  # forget the files
+        con.execute("DELETE FROM files")  # forget the files: every hand is looked at
         con.close()
-        summary, seconds = _import(folder, db, args.workers)
+        with PeakMemory() as peak:
+            summary, wall, _ = _import([str(folder)], db, workers)
         assert summary["duplicates"] == n and summary["imported"] == 0, summary
-        print(f"re-import, hand by hand (a hash each, no parse): {n / seconds:,.0f} hands/s "
-              f"({seconds:,.2f} s)")
-    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    print(f"peak memory: import process {_mb(me):,.0f} MB, largest worker {_mb(kids):,.0f} MB")
+        rows.append(Row("import.again.hands", "re-import, files table cleared (a hash a hand, "
+                        "no parse)", n / wall, "hands/s", key, peak.mb))  # fmt: skip
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rows
+
+
+def big(megabytes: int, workers: int = WORKERS) -> None:
+    """Memory with one big log: simulated sessions repeated under new hand
+    ids and table names up to ``megabytes``, imported with ``workers``;
+    prints the peak RSS of the import process and its largest worker."""
+    tmp = Path(tempfile.mkdtemp(prefix="hh-bench-import-big-"))
+    try:
+        unit = tmp / "unit"
+        unit.mkdir()
+        write_inputs(unit, 6_000)
+        session = "\n".join(p.read_text(encoding="utf-8") for p in sorted(unit.iterdir()))
+        log = tmp / "big.txt"
+        copies = max(1, -(-megabytes * 2**20 // len(session.encode("utf-8"))))
+        with log.open("w", encoding="utf-8") as f:
+            for k in range(copies):
+                renamed = session.replace("Hand #", f"Hand #r{k}-")
+                f.write(("\n" if k else "") + renamed.replace("Table '", f"Table 'r{k} "))
+        n = session.count("Hand #") * copies
+        with ProcessPeaks() as peaks:
+            summary, wall, cpu = _import([str(log)], tmp / "big.duckdb", workers)
+        assert summary["imported"] == n, summary
+        print(f"{_mib(log.stat().st_size):,.0f} MiB log, {n:,} hands: {n / wall:,.0f} hands/s, "
+              f"{n / cpu:,.0f} hands per CPU-second; peak RSS: import process "
+              f"{_mib(peaks.parent):,.0f} MiB, largest worker {_mib(peaks.worker):,.0f} MiB")
+        tenths = [peaks.timeline[len(peaks.timeline) * k // 10 :][:1] for k in range(10)]
+        print("import process RSS at each tenth of the run (MiB): "
+              + " ".join(f"{_mib(t[0]):,.0f}" for t in tenths if t))  # fmt: skip
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    run(sys.argv[1:])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help=f"{QUICK_HANDS:,} hands")
+    ap.add_argument("--hands", type=int)
+    ap.add_argument("--workers", type=int, default=WORKERS)
+    ap.add_argument("--big", type=int, metavar="MB", help="one log of MB megabytes: memory")
+    ap.add_argument("--compiled", action="store_true", help="(the runner's flag: no effect)")
+    args = ap.parse_args()
+    if args.big:
+        big(args.big, args.workers)
+    else:
+        got = run(args.quick, args.hands, args.workers)
+        for row in got:
+            print(f"{row.what}: {row.figure:,.1f} {row.unit}", file=sys.stderr)
+        # the rows as JSON on the last line, for the runner (benchmarks/__main__.py)
+        print("@@rows@@" + json.dumps([r.to_json() for r in got]))

@@ -24,9 +24,10 @@ from __future__ import annotations
 from hh.model import Hand
 from hh.replay.run import Replay
 from hh.replay.words import description_category
-from hh.verdict import LineState, PotResult, Verdict, Violation, parse_failure
+from hh.verdict import ActionFigures, LineState, PotResult, Verdict, Violation, parse_failure
 
 __all__ = [
+    "ActionFigures",
     "LineState",
     "PotResult",
     "Verdict",
@@ -39,21 +40,26 @@ __all__ = [
 
 
 def validate(
-    hand: Hand, file: str | None = None, trace: list[LineState] | None = None
+    hand: Hand,
+    file: str | None = None,
+    trace: list[LineState] | None = None,
+    figures: ActionFigures | None = None,
 ) -> Verdict:
     """Judge one parsed hand on its own (no cross-hand checks).
 
     With ``trace`` (an empty list), the replay also appends a
     :class:`LineState` after every line it plays: the referee's own state,
     so that explanations and stored per-action figures never re-derive
-    the rules.
+    the rules. With ``figures`` (a new :class:`ActionFigures`), the light
+    trace instead: only the per-action figures the import stores, at a
+    fraction of the full trace's cost (use one or the other).
 
     A fault in the validator itself must not stop a run of thousands of
     hands: it becomes an INTERNAL_ERROR verdict for this hand (a bug in hh,
     never a judgement on the log), and the run goes on.
     """
     try:
-        return Replay(hand, file, trace).run()
+        return Replay(hand, file, trace, figures).run()
     except Exception as exc:
         h = hand.header
         return Verdict(

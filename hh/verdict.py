@@ -66,6 +66,31 @@ class LineState:
     board: tuple[str, ...]
 
 
+class ActionFigures:
+    """The light trace: only what the import stores per action, for the
+    cost of a few integers per action instead of a :class:`LineState` per
+    line (``validate(hand, file, figures=ActionFigures())``).
+
+    ``actions`` maps the line of each forced bet, action and uncalled bet
+    whose player is dealt in to (pot before, to call before, stack before,
+    bet before, bet after) (bets: his chips in front of him this round):
+    the same numbers a full trace gives through the states before and after
+    the line, ``to call`` being the trace's ``to_call``
+    when he is the one to act and otherwise what he is short of the
+    highest bet (capped by his stack). ``names`` is the dealing order (the
+    trace's ``names``); ``showdown_folded``, who had folded once
+    ``*** SHOWDOWN ***`` was played (None without one). ``complete``: the
+    replay ran to the end (an INTERNAL_ERROR verdict leaves it False, as
+    it leaves a full trace short).
+    """
+
+    def __init__(self) -> None:
+        self.names: tuple[str, ...] = ()
+        self.actions: dict[int, tuple[int, int, int, int, int]] = {}
+        self.showdown_folded: tuple[bool, ...] | None = None
+        self.complete = False
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The outcome of validating one hand (or one unparseable run of lines).

@@ -32,14 +32,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from hh.sources import Chunk, chunks
 from pipelines import crosshand, schema
-from pipelines.work import Result, Task, hh_version, process
+from pipelines.work import Result, Task, hh_version, process, worker_init
 from pipelines.writer import Counts, FileRow, Writer
 
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
+# Less to read than this is imported in this process, without starting
+# workers: spawning two costs about half a second, ~1,500 hands' work.
+POOL_MIN_BYTES = 2 * 1024 * 1024
+# DuckDB checkpoints (compresses the WAL into the database file) when the WAL
+# passes this size. Its default, 16 MB, is less than one group's WAL (~35 MB),
+# so every commit checkpointed and each checkpoint rewrote the tables' last
+# row groups again: the writer cost ~60 us a hand (CPU, DuckDB's threads
+# included), ~40 with a checkpoint every two groups or so. What is not
+# checkpointed yet is held in DuckDB's memory, so this also bounds that.
+CHECKPOINT_THRESHOLD = "64MB"
+# DuckDB's own memory (its buffers, tables not checkpointed yet, the
+# cross-hand checks' sorts; it spills to a temporary file beyond it). With
+# its default, 80% of the RAM, the import process grew to ~850 MB on a 1 GB
+# log; with this, it stays near 400 MB from a 100 MB log to a 1 GB one, at
+# the same speed (docs/performance.md).
+MEMORY_LIMIT = "256MB"
 _HASH_BLOCK = 4 * 1024 * 1024
 
 
@@ -144,7 +163,10 @@ class Importer:
         # overrides for tests (many small commits, files cut in several chunks)
         self.chunk_bytes = int(os.environ.get("HH_IMPORT_CHUNK_BYTES", chunk_bytes))
         self.group_hands = int(os.environ.get("HH_IMPORT_GROUP_HANDS", GROUP_HANDS))
+        self.pool_min_bytes = int(os.environ.get("HH_IMPORT_POOL_MIN_BYTES", POOL_MIN_BYTES))
         self.version = hh_version()
+        con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
+        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         row = con.execute("SELECT coalesce(max(import_run), 0) + 1 FROM imports").fetchall()
         self.run = int(row[0][0])
         con.execute(
@@ -189,31 +211,56 @@ class Importer:
         parts = chunks(path, self.chunk_bytes)
         return _Plan(name, path, parts, None if tail else _sha256(path), size)
 
-    def _known(self, name: str, first: int, end: int | None) -> frozenset[str]:
-        """Content hashes stored for lines [first, end) of a file."""
-        hi = end if end is not None else 2**31 - 1
-        rows = self.con.execute(
-            "SELECT content_hash FROM hands WHERE file = $f AND line >= $lo AND line < $hi "
-            "UNION ALL SELECT content_hash FROM rejects "
-            "WHERE file = $f AND line >= $lo AND line < $hi",
-            {"f": name, "lo": first, "hi": hi},
-        ).fetchall()
-        return frozenset(r[0] for r in rows)
+    def _present(self, names: list[str]) -> set[str]:
+        """Which of these files have hands or rejects stored (one scan for
+        the whole run), whatever the ``files`` table says: it may have been
+        cleared, or a run killed before the file's row was written."""
+        if not names:
+            return set()
+        self.con.register("b_names", pa.table({"name": names}))
+        try:
+            rows = self.con.execute(
+                "SELECT DISTINCT file FROM hands WHERE file IN (SELECT name FROM b_names) "
+                "UNION SELECT DISTINCT file FROM rejects WHERE file IN (SELECT name FROM b_names)"
+            ).fetchall()
+        finally:
+            self.con.unregister("b_names")
+        return {r[0] for r in rows}
+
+    def _stored_hashes(self, name: str, first: int) -> pa.Table:
+        """(line, content_hash) of what is stored for a file from line
+        ``first`` on: one query per file, sliced per chunk by
+        :func:`_known_in`, rather than a scan of the tables per chunk."""
+        return self.con.sql(
+            "SELECT line, content_hash FROM hands WHERE file = $f AND line >= $lo "
+            "UNION ALL SELECT line, content_hash FROM rejects WHERE file = $f AND line >= $lo",
+            params={"f": name, "lo": first},
+        ).to_arrow_table()
 
     def _tasks(self, plans: list[_Plan], tail: bool) -> Iterator[Task]:
         seq = 0
+        present = self._present([p.name for p in plans])
         for plan in plans:
-            seen = self._stored(plan.name) is not None
+            stored = None
+            if plan.name in present:
+                stored = self._stored_hashes(plan.name, plan.chunks[0].first_line)
             for k, c in enumerate(plan.chunks):
                 last = k + 1 == len(plan.chunks)
                 end = None if last else plan.chunks[k + 1].first_line
-                known = self._known(plan.name, c.first_line, end) if seen else frozenset()
+                known = frozenset()
+                if stored is not None and stored.num_rows:
+                    known = _known_in(stored, c.first_line, end)
                 yield Task(c, plan.name, known, tail and last, self.version, seq, last)
                 seq += 1
+            del stored
 
     # ------------------------------------------------------------ running
 
-    def _results(self, tasks: Iterator[Task]) -> Iterator[Result]:
+    def _results(self, tasks: Iterator[Task], size: int) -> Iterator[Result]:
+        """The tasks' results in order: in the workers, or here when there is
+        little to read (``size`` bytes) and no pool was started yet."""
+        if self.pool is None and size < self.pool_min_bytes:
+            return (process(t) for t in tasks)
         return self.map(process, tasks)
 
     def map(self, fn: Callable[[Any], Result], tasks: Iterable[Any]) -> Iterator[Result]:
@@ -226,7 +273,7 @@ class Importer:
         if self.pool is None:
             # spawn, not fork: the parent holds DuckDB's threads
             ctx = multiprocessing.get_context("spawn")
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx)
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=worker_init)
         window: deque[Future[Result]] = deque()
         for t in tasks:
             window.append(self.pool.submit(fn, t))
@@ -286,7 +333,10 @@ class Importer:
                 self.counts.add(self.writer.write(group, _last_per_path(files)))
             group, files, hands = [], [], 0
 
-        for r in self._results(self._tasks(plans, tail)):
+        size = sum(
+            (c.end if c.end is not None else p.size) - c.start for p in plans for c in p.chunks
+        )
+        for r in self._results(self._tasks(plans, tail), size):
             plan = by_name[r.task.name]
             if r.error is not None:
                 self.errors.append(r.error)
@@ -352,6 +402,16 @@ class Importer:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
             self.pool = None
+
+
+def _known_in(stored: pa.Table, first: int, end: int | None) -> frozenset[str]:
+    """The content hashes of ``stored`` (line, content_hash) for lines
+    [first, end) of its file: a chunk's known hands."""
+    lines = stored.column("line")
+    mask = pc.greater_equal(lines, first)
+    if end is not None:
+        mask = pc.and_(mask, pc.less(lines, end))
+    return frozenset(stored.column("content_hash").filter(mask).to_pylist())
 
 
 def _last_per_path(rows: list[FileRow]) -> list[FileRow]:

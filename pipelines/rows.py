@@ -1,11 +1,12 @@
 """The referee's output as columns: one batch of Arrow tables per chunk.
 
 Everything stored comes from the parser's model, the validator's
-:class:`~hh.validate.Verdict` and its replay trace
-(:class:`~hh.validate.LineState` after each line): this module copies and
-reshapes, it never re-derives a rule. Columns are built as Python lists per
-column and turned into Arrow arrays once per batch, so the writer inserts
-whole tables (docs/schema.md is the contract for every column).
+:class:`~hh.validate.Verdict` and its light replay trace
+(:class:`~hh.validate.ActionFigures`: pot, bet to call, stack and bets
+around each action): this module copies and reshapes, it never re-derives a
+rule. Rows are built as one tuple each and turned into Arrow columns once
+per batch, so the writer inserts whole tables (docs/schema.md is the
+contract for every column).
 
 Every table of a batch carries ``_ord``, the hand's place in its batch, so
 the writer can drop the rows of a duplicate or a conflict without looking at
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
@@ -37,7 +36,7 @@ from hh.model import (
     Uncalled,
 )
 from hh.parse import Record
-from hh.validate import LineState, PotResult, Verdict, description_category
+from hh.validate import ActionFigures, PotResult, Verdict, description_category
 
 _STR = pa.string()
 _STRS = pa.list_(pa.string())
@@ -183,6 +182,7 @@ SCHEMAS: dict[str, pa.Schema] = {
 }
 
 TABLES = tuple(SCHEMAS)
+_STRUCTS = {t: pa.struct(schema) for t, schema in SCHEMAS.items()}
 _VERB_KIND = {"checks": "check", "folds": "fold", "bets": "bet", "calls": "call", "raises": "raise"}
 
 
@@ -209,25 +209,27 @@ def started_at(verdict: Verdict) -> dt.datetime | None:
 _EPOCH = dt.datetime(1, 1, 1)
 
 
-@dataclass
 class Batch:
-    """Columns of every table for a run of hands, filled hand by hand."""
+    """The rows of every table for a run of hands, filled hand by hand.
 
-    cols: dict[str, dict[str, list[Any]]] = field(
-        default_factory=lambda: {t: {c: [] for c in SCHEMAS[t].names} for t in SCHEMAS}
-    )
-    n: int = 0  # hands and rejects added (the next _ord)
+    A row is one tuple in its table's column order (one append per row: the
+    cheapest Python can do); :meth:`tables` turns each table's tuples into
+    Arrow columns once per batch, in C (as one struct array: a tuple is a
+    struct's fields in order; 2-4x faster than transposing in Python)."""
 
-    def row(self, table: str, **values: Any) -> None:
-        cols = self.cols[table]
-        for name, column in cols.items():
-            column.append(values.get(name))
+    def __init__(self) -> None:
+        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in SCHEMAS}
+        self.n = 0  # hands and rejects added (the next _ord)
 
     def tables(self) -> dict[str, pa.Table]:
-        return {
-            t: pa.table(cols, schema=SCHEMAS[t])  # type: ignore[arg-type]
-            for t, cols in self.cols.items()
-        }
+        out = {}
+        for t, rows in self.rows.items():
+            schema = SCHEMAS[t]
+            if not rows:
+                out[t] = schema.empty_table()
+                continue
+            out[t] = pa.Table.from_struct_array(pa.array(rows, type=_STRUCTS[t]))
+        return out
 
     # ------------------------------------------------------------ rejects
 
@@ -238,22 +240,25 @@ class Batch:
         assert error is not None
         ord_ = self.n
         self.n += 1
-        self.row(
-            "rejects",
-            _ord=ord_,
-            file=record.file,
-            line=record.line,
-            raw_text=record.raw,
-            error=error.message,
-            error_line=error.line,
-            error_column=error.column,
-            kind="parse",
-            site=None if record.hand_id is None else (record.site or ""),
-            hand_id=record.hand_id,
-            game=failed.game,
-            table_name=failed.table,
-            started_at=started_at(failed),
-            content_hash=digest,
+        self.rows["rejects"].append(
+            (
+                ord_,
+                record.file,
+                record.line,
+                record.raw,
+                error.message,
+                error.line,
+                error.column,
+                "parse",
+                None if record.hand_id is None else (record.site or ""),
+                record.hand_id,
+                failed.game,
+                failed.table,
+                started_at(failed),
+                digest,
+                None,  # other_file, other_line: conflicts only
+                None,
+            )
         )
 
     # ------------------------------------------------------------ hands
@@ -262,31 +267,30 @@ class Batch:
         self,
         hand: Hand,
         verdict: Verdict,
-        trace: Sequence[LineState],
+        figures: ActionFigures,
         raw: str,
         digest: str,
         file: str | None,
         hh_version: str,
     ) -> None:
+        """One judged hand; ``figures``: its light trace
+        (``validate(hand, file, figures=ActionFigures())``)."""
         ord_ = self.n
         self.n += 1
         h = hand.header
         site = h.site or ""
         hid = h.hand_id
-        rules = RULES[hand.game]
-        rounds = rules.street_index
-        body = hand.lines()
-        # trace[0] is the state after the header and seats, then one state
-        # per body line (markers included), then the summary's
-        states = trace if len(trace) == len(body) + 2 else None
-        names = states[0].names if states else ()
-        index = {name: k for k, name in enumerate(names)}
+        rounds = RULES[hand.game].street_index
+        complete = figures.complete  # else: the replay failed (INTERNAL_ERROR)
+        names = figures.names if complete else ()
+        figured = figures.actions if complete else {}
         codes: dict[int, str] = {}
         for v in verdict.violations:
             codes.setdefault(v.line, v.code)
 
-        # -- actions (forced bets, betting lines, uncalled bets)
-        act = self.cols["actions"]
+        # -- actions (forced bets, betting lines, uncalled bets), and what
+        # the seats need from the body
+        actions = self.rows["actions"]
         seq = 0
         uncalled: dict[str, int] = {}
         folded_round: dict[str, int] = {}
@@ -294,111 +298,93 @@ class Batch:
         shown: set[str] = set()
         mucked: set[str] = set()
         categories: dict[str, str] = {}
-        showdown_state: LineState | None = None
+        deals: dict[str, tuple[list[str], list[str]]] = {}
+        hero_view = False
+        showdown = False
         last_round = -1
-        for k, (street, line) in enumerate(body):
-            kind = type(line)
-            if kind is Marker:
-                if line.street == SHOWDOWN:  # type: ignore[union-attr]
-                    showdown_state = states[k + 1] if states else None
+        for street, line in hand.lines():
+            if isinstance(line, Deal):
+                down, up = deals.setdefault(line.name, ([], []))
+                if line.down:
+                    down.extend(line.down)
+                    hero_view = hero_view or "??" in line.down
+                if line.up:
+                    up.extend(line.up)
+                continue
+            if isinstance(line, Marker):
+                if line.street == SHOWDOWN:
+                    showdown = True
                 else:
-                    last_round = max(last_round, rounds.get(line.street, -1))  # type: ignore[union-attr]
+                    last_round = max(last_round, rounds.get(line.street, -1))
                 continue
-            if kind is Show:
-                shown.add(line.name)  # type: ignore[union-attr]
-                cat = description_category(line.description)  # type: ignore[union-attr]
+            if isinstance(line, Show):
+                shown.add(line.name)
+                cat = description_category(line.description)
                 if cat:
-                    categories[line.name] = cat  # type: ignore[union-attr]
+                    categories[line.name] = cat
                 continue
-            if kind is Muck:
-                mucked.add(line.name)  # type: ignore[union-attr]
+            if isinstance(line, Muck):
+                mucked.add(line.name)
                 continue
-            if kind is not Action and kind is not Post and kind is not Uncalled:
-                continue
-            name: str = line.name  # type: ignore[union-attr]
             rnd = -1 if street is None else rounds.get(street)
-            before = states[k] if states else None
-            after = states[k + 1] if states else None
-            i = index.get(name)
-            bet_before = before.bets[i] if before is not None and i is not None else None
-            raise_by = None
+            raise_by: int | None = None
             all_in = False
             timed_out = False
-            if kind is Action:
-                verb = line.verb  # type: ignore[union-attr]
+            amount: int | None
+            if isinstance(line, Action):
+                name = line.name
+                got = figured.get(line.line)
+                verb = line.verb
                 what = _VERB_KIND[verb]
-                all_in = line.all_in  # type: ignore[union-attr]
-                timed_out = line.timed_out  # type: ignore[union-attr]
+                all_in = line.all_in
+                timed_out = line.timed_out
                 if verb == "raises":
-                    raise_by = line.amount  # type: ignore[union-attr]
-                    total = line.total  # type: ignore[union-attr]
-                    amount = None if bet_before is None or total is None else total - bet_before
-                elif verb in ("bets", "calls"):
-                    amount = line.amount  # type: ignore[union-attr]
+                    raise_by = line.amount
+                    total = line.total
+                    amount = None if got is None or total is None else total - got[3]
+                elif verb == "bets" or verb == "calls":
+                    amount = line.amount
                 else:
                     amount = 0
                     if verb == "folds" and rnd is not None:
                         folded_round.setdefault(name, rnd)
-            elif kind is Post:
-                what = line.kind  # type: ignore[union-attr]
-                amount = line.amount  # type: ignore[union-attr]
-                all_in = line.all_in  # type: ignore[union-attr]
-            else:
+            elif isinstance(line, Post):
+                name = line.name
+                got = figured.get(line.line)
+                what = line.kind
+                amount = line.amount
+                all_in = line.all_in
+            elif isinstance(line, Uncalled):
+                name = line.name
+                got = figured.get(line.line)
                 what = "uncalled"
-                amount = line.amount  # type: ignore[union-attr]
-                uncalled[name] = uncalled.get(name, 0) + amount
+                amount = line.amount
+                uncalled[name] = uncalled.get(name, 0) + line.amount
+            else:
+                continue
             if all_in and rnd is not None:
                 all_in_round.setdefault(name, rnd)
-            if before is not None and i is not None:
-                stack = before.stacks[i]
-                if before.to_act == name:
-                    to_call = before.to_call
-                else:
-                    to_call = max(0, min(max(before.bets) - before.bets[i], stack))
-                pot_before: int | None = before.pot
-                stack_before: int | None = stack
-                to_call_before: int | None = to_call
-                total_after = after.bets[i] if after is not None else None
+            n_line = line.line
+            if got is None:
+                actions.append(
+                    (ord_, site, hid, seq, n_line, rnd, street, name, what, amount, raise_by,
+                     None, all_in, timed_out, None, None, None, codes.get(n_line))
+                )  # fmt: skip
             else:
-                pot_before = stack_before = to_call_before = total_after = None
-            act["_ord"].append(ord_)
-            act["site"].append(site)
-            act["hand_id"].append(hid)
-            act["seq"].append(seq)
-            act["line"].append(line.line)
-            act["round"].append(rnd)
-            act["street"].append(street)
-            act["player"].append(name)
-            act["kind"].append(what)
-            act["amount"].append(amount)
-            act["raise_by"].append(raise_by)
-            act["total_after"].append(total_after)
-            act["all_in"].append(all_in)
-            act["timed_out"].append(timed_out)
-            act["pot_before"].append(pot_before)
-            act["to_call_before"].append(to_call_before)
-            act["stack_before"].append(stack_before)
-            act["code"].append(codes.get(line.line))
+                actions.append(
+                    (ord_, site, hid, seq, n_line, rnd, street, name, what, amount, raise_by,
+                     got[4], all_in, timed_out, got[0], got[1], got[2], codes.get(n_line))
+                )  # fmt: skip
             seq += 1
 
         # -- seats
-        for s in hand.summary.seats:
-            if s.outcome == "mucked":
-                mucked.add(s.name)
-            if s.description and s.name not in categories:
-                cat = description_category(s.description)
+        for o in hand.summary.seats:
+            if o.outcome == "mucked":
+                mucked.add(o.name)
+            if o.description and o.name not in categories:
+                cat = description_category(o.description)
                 if cat:
-                    categories[s.name] = cat
-        deals: dict[str, tuple[list[str], list[str]]] = {}
-        hero_view = False
-        for _, line in body:
-            if type(line) is Deal:
-                down, up = deals.setdefault(line.name, ([], []))  # type: ignore[union-attr]
-                if line.down:  # type: ignore[union-attr]
-                    down.extend(line.down)  # type: ignore[union-attr]
-                    hero_view = hero_view or "??" in line.down  # type: ignore[union-attr]
-                if line.up:  # type: ignore[union-attr]
-                    up.extend(line.up)  # type: ignore[union-attr]
+                    categories[o.name] = cat
         top_ups = {t.name: t.amount for t in hand.preamble if type(t) is TopUp}
         judged = verdict.pots is not None
         payouts = verdict.payouts or {}
@@ -411,118 +397,105 @@ class Batch:
         rake = None if total_pot is None else total_pot - sum(p.amount for p in pots)
         # the verdict lists winners by seat and shares in odd-chip (dealing)
         # order: pair each share with its winner through the dealing order
-        order = {name: k for k, name in enumerate(names)}
-        shares = [_shares_by_winner(p, order) for p in pots]
-        rake_paid = _rake_shares(rake or 0, pots[0], shares[0], order) if pots else {}
-        folded_at_showdown = (
-            dict(zip(showdown_state.names, showdown_state.folded, strict=True))
-            if showdown_state is not None
-            else None
+        index = {name: k for k, name in enumerate(names)}
+        shares = [_shares_by_winner(p, index) for p in pots]
+        rake_paid = _rake_shares(rake or 0, pots[0], shares[0], index) if pots else {}
+        folded = figures.showdown_folded if complete else None
+        at_showdown = (
+            {n for n, out in dict(zip(names, folded, strict=True)).items() if not out}
+            if folded is not None
+            else set()
         )
         dealer = hand.table.dealer
-        st = self.cols["seats"]
+        seats = self.rows["seats"]
         for s in hand.seats:
             name = s.name
-            down, up = deals.get(name, (None, None))
+            cards = deals.get(name)
             i = index.get(name)
-            st["_ord"].append(ord_)
-            st["site"].append(site)
-            st["hand_id"].append(hid)
-            st["seat"].append(s.seat)
-            st["line"].append(s.line)
-            st["player"].append(name)
-            st["sitting_out"].append(s.sitting_out)
-            st["dealt_in"].append(name in dealt_in)
-            st["position"].append(None if i is None or s.sitting_out else i + 1)
-            st["is_dealer"].append(s.seat == dealer)
-            st["stack_start"].append(s.chips)
-            st["top_up"].append(top_ups.get(name))
-            st["stack_end"].append(ends.get(name) if judged else None)
-            st["down_cards"].append(down)
-            st["up_cards"].append(up)
-            st["shown"].append(name in shown)
-            st["mucked"].append(name in mucked)
             in_hand = judged and name in net
-            st["put_in"].append(put[name] if in_hand else None)
-            st["uncalled"].append(uncalled.get(name, 0) if in_hand else None)
-            st["won"].append(payouts.get(name, 0) if in_hand else None)
-            st["net"].append(net[name] if in_hand else None)
-            st["rake_paid"].append(rake_paid.get(name, 0) if in_hand else None)
-            st["went_to_showdown"].append(
-                folded_at_showdown is not None
-                and name in folded_at_showdown
-                and not folded_at_showdown[name]
+            seats.append(
+                (
+                    ord_,
+                    site,
+                    hid,
+                    s.seat,
+                    s.line,
+                    name,
+                    s.sitting_out,
+                    name in dealt_in,
+                    None if i is None or s.sitting_out else i + 1,
+                    s.seat == dealer,
+                    s.chips,
+                    top_ups.get(name),
+                    ends.get(name) if judged else None,
+                    None if cards is None else cards[0],
+                    None if cards is None else cards[1],
+                    name in shown,
+                    name in mucked,
+                    put[name] if in_hand else None,
+                    uncalled.get(name, 0) if in_hand else None,
+                    payouts.get(name, 0) if in_hand else None,
+                    net[name] if in_hand else None,
+                    rake_paid.get(name, 0) if in_hand else None,
+                    name in at_showdown,
+                    folded_round.get(name),
+                    all_in_round.get(name),
+                    categories.get(name),
+                )
             )
-            st["folded_round"].append(folded_round.get(name))
-            st["all_in_round"].append(all_in_round.get(name))
-            st["hand_category"].append(categories.get(name))
 
         # -- pots
+        pot_rows = self.rows["pots"]
         for k, p in enumerate(pots):
-            self.row(
-                "pots",
-                _ord=ord_,
-                site=site,
-                hand_id=hid,
-                pot_index=k,
-                amount=p.amount,
-                eligible=list(p.eligible),
-                winners=list(p.winners),
-                shares=shares[k],
+            pot_rows.append(
+                (ord_, site, hid, k, p.amount, list(p.eligible), list(p.winners), shares[k])
             )
 
         # -- violations
-        for flag, found in ((False, verdict.violations), (True, verdict.unchecked)):
-            for v in found:
-                self.row(
-                    "hand_violations",
-                    _ord=ord_,
-                    site=site,
-                    hand_id=hid,
-                    code=v.code,
-                    line=v.line,
-                    message=v.message,
-                    unchecked=flag,
-                )
+        bad = self.rows["hand_violations"]
+        for v in verdict.violations:
+            bad.append((ord_, site, hid, v.code, v.line, v.message, False))
+        for v in verdict.unchecked:
+            bad.append((ord_, site, hid, v.code, v.line, v.message, True))
 
         # -- the hand, and its text
         n_bad = len(verdict.violations)
         stakes = h.stakes
-        self.row(
-            "hands",
-            _ord=ord_,
-            site=site,
-            hand_id=hid,
-            game=hand.game.value,
-            table_name=hand.table.name,
-            max_seats=hand.table.max_seats,
-            dealer_seat=dealer,
-            started_at=started_at(verdict),
-            started_local=f"{h.date} {h.time}",
-            zone=h.zone,
-            forced=stakes.forced,
-            small_bet=stakes.low,
-            big_bet=stakes.high,
-            house_rules=list(hand.house_rules.rules) if hand.house_rules else [],
-            players=len(verdict.dealt_in) if judged else None,
-            total_pot=total_pot,
-            rake=rake,
-            last_round=last_round,
-            showdown=showdown_state is not None
-            or any(s.marker.street == SHOWDOWN for s in hand.sections),
-            judged=judged,
-            valid=n_bad == 0,
-            n_violations=n_bad,
-            n_hand_violations=n_bad,
-            n_unchecked=len(verdict.unchecked),
-            hero_view=hero_view,
-            file=file,
-            line=hand.line,
-            table_line=hand.table.line,
-            content_hash=digest,
-            hh_version=hh_version,
+        self.rows["hands"].append(
+            (
+                ord_,
+                site,
+                hid,
+                hand.game.value,
+                hand.table.name,
+                hand.table.max_seats,
+                dealer,
+                started_at(verdict),
+                f"{h.date} {h.time}",
+                h.zone,
+                stakes.forced,
+                stakes.low,
+                stakes.high,
+                list(hand.house_rules.rules) if hand.house_rules else [],
+                len(verdict.dealt_in) if judged else None,
+                total_pot,
+                rake,
+                last_round,
+                showdown,
+                judged,
+                n_bad == 0,
+                n_bad,
+                n_bad,
+                len(verdict.unchecked),
+                hero_view,
+                file,
+                hand.line,
+                hand.table.line,
+                digest,
+                hh_version,
+            )
         )
-        self.row("hand_text", _ord=ord_, site=site, hand_id=hid, raw_text=raw)
+        self.rows["hand_text"].append((ord_, site, hid, raw))
 
 
 def _shares_by_winner(pot: PotResult, order: dict[str, int]) -> list[int] | None:

@@ -179,25 +179,25 @@ class Writer:
             counts.conflicts += drops.num_rows - n_same
             counts.imported += tables["hands"].num_rows - drops.num_rows
             counts.rejected += tables["rejects"].num_rows
-            keep = "WHERE _ord NOT IN (SELECT _ord FROM b_drops)"
+            # Rows are in _ord order in the batch and an insert keeps the order
+            # of its scan (preserve_insertion_order): no sort is needed.
+            keep = "WHERE _ord NOT IN (SELECT _ord FROM b_drops)" if drops.num_rows else ""
             for t in ("hands", "hand_text", "seats", "actions", "pots", "hand_violations"):
                 cols = _columns(t)
                 if t == "hands":
                     con.execute(
                         f"INSERT INTO hands ({cols}, import_run) "
-                        f"SELECT {cols}, $run FROM b_hands {keep} ORDER BY _ord",
+                        f"SELECT {cols}, $run FROM b_hands {keep}",
                         {"run": self.run},
                     )
                 else:
-                    con.execute(
-                        f"INSERT INTO {t} ({cols}) SELECT {cols} FROM b_{t} {keep} ORDER BY _ord"
-                    )
+                    con.execute(f"INSERT INTO {t} ({cols}) SELECT {cols} FROM b_{t} {keep}")
             if drops.num_rows - n_same:
                 con.execute(_CONFLICTS, {"run": self.run})
             cols = _columns("rejects")
             con.execute(
                 f"INSERT INTO rejects ({cols}, import_run, imported_at) "
-                f"SELECT {cols}, $run, now()::TIMESTAMP FROM b_rejects ORDER BY _ord",
+                f"SELECT {cols}, $run, now()::TIMESTAMP FROM b_rejects",
                 {"run": self.run},
             )
             con.execute(

@@ -170,7 +170,8 @@ def test_revalidate_and_two_workers(tmp_path: Path) -> None:
     one = tmp_path / "one.duckdb"
     two = tmp_path / "two.duckdb"
     hh_import(str(folder), "--db", str(one), "--workers", "1")
-    env = {**ENV, "HH_IMPORT_CHUNK_BYTES": "30000"}  # several chunks per file
+    # several chunks per file, and workers however little there is to read
+    env = {**ENV, "HH_IMPORT_CHUNK_BYTES": "30000", "HH_IMPORT_POOL_MIN_BYTES": "0"}
     subprocess.run(
         [sys.executable, "-m", "hh", "import", str(folder), "--db", str(two), "--workers", "2"],
         env=env, check=False, capture_output=True,

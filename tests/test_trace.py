@@ -1,9 +1,14 @@
 """The replay's trace: the referee's state after each line (hh show, import)."""
 
+import random
+
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO, HandText
 
+from hh.model import SHOWDOWN, Action, Game, Hand, Marker, Post, Uncalled
 from hh.parse import parse_hand
-from hh.validate import LineState, Verdict, validate
+from hh.simulate import Simulator
+from hh.testing.mutate import KINDS, mutate
+from hh.validate import ActionFigures, LineState, Verdict, validate
 
 
 def _trace(text: HandText) -> tuple[list[LineState], Verdict]:
@@ -59,3 +64,91 @@ def test_stud_opener_named_after_the_last_deal() -> None:
 def test_trace_is_off_by_default_and_changes_nothing() -> None:
     hand = parse_hand(EX_CHIRIBITO.text)
     assert validate(hand) == validate(hand, None, [])
+
+
+# -- the light trace (ActionFigures): the same numbers as the full trace
+
+
+def _from_full_trace(
+    hand: Hand, trace: list[LineState]
+) -> tuple[tuple[str, ...], dict[int, tuple[int, int, int, int, int]], tuple[bool, ...] | None]:
+    """What the import read from the full trace before the light one
+    existed (pipelines/rows.py): the independent oracle."""
+    body = hand.lines()
+    assert len(trace) == len(body) + 2
+    names = trace[0].names
+    index = {name: k for k, name in enumerate(names)}
+    actions: dict[int, tuple[int, int, int, int, int]] = {}
+    folded: tuple[bool, ...] | None = None
+    for k, (_, line) in enumerate(body):
+        if isinstance(line, Marker):
+            if line.street == SHOWDOWN:
+                folded = trace[k + 1].folded
+            continue
+        if not isinstance(line, Action | Post | Uncalled):
+            continue
+        i = index.get(line.name)
+        if i is None:
+            continue
+        before, after = trace[k], trace[k + 1]
+        stack = before.stacks[i]
+        if before.to_act == line.name:
+            to_call = before.to_call
+        else:
+            to_call = max(0, min(max(before.bets) - before.bets[i], stack))
+        actions[line.line] = (before.pot, to_call, stack, before.bets[i], after.bets[i])
+    return names, actions, folded
+
+
+def _light_equals_full(hand: Hand) -> Verdict:
+    trace: list[LineState] = []
+    full = validate(hand, "f", trace)
+    figures = ActionFigures()
+    light = validate(hand, "f", figures=figures)
+    assert light == full
+    assert figures.complete
+    names, actions, folded = _from_full_trace(hand, trace)
+    assert figures.names == names
+    assert figures.actions == actions
+    assert figures.showdown_folded == folded
+    return light
+
+
+def test_light_trace_matches_the_full_trace_on_simulated_hands() -> None:
+    seen_actions = 0
+    showdowns = 0
+    for k, game in enumerate(Game):
+        for hand in Simulator(game, seed=40 + k, tables=3).hands(150):
+            assert _light_equals_full(hand).valid
+            seen_actions += sum(isinstance(x, Action) for _, x in hand.lines())
+            showdowns += any(s.marker.street == SHOWDOWN for s in hand.sections)
+    assert seen_actions > 1000 and showdowns > 50
+
+
+def test_light_trace_matches_the_full_trace_on_faulty_hands() -> None:
+    """Mutants: wrong actors, amounts, streets; the replay applies each
+    line as written, and both traces must see the same state."""
+    rng = random.Random(7)
+    invalid = 0
+    for k, game in enumerate(Game):
+        hands = list(Simulator(game, seed=70 + k, tables=2).hands(40))
+        for kind in KINDS:
+            for hand in hands[:4]:
+                mutant = mutate(hand, kind, rng)
+                if mutant is not None:
+                    invalid += not _light_equals_full(mutant).valid
+    assert invalid > 100
+
+
+def test_light_trace_on_the_examples() -> None:
+    for text in (EX_CHIRIBITO, EX_ACES, EX_CALATONE):
+        _light_equals_full(parse_hand(text.text))
+    figures = ActionFigures()
+    validate(parse_hand(EX_CHIRIBITO.text), None, figures=figures)
+    # line 14: Íñigo raises to 40 after the blind and Lucía's call: the pot
+    # was 40, he had 20 to call from 1000 chips, none in yet; 40 in after
+    assert figures.actions[14] == (40, 20, 1000, 0, 40)
+    assert figures.actions[7] == (0, 0, 1000, 0, 20)  # Paco's blind
+    assert figures.actions[16] == (80, 20, 980, 20, 40)  # Paco calls the raise
+    assert figures.names == ("Paco", "Lucía", "Íñigo", "Marta")
+    assert figures.showdown_folded == (True, False, False, True)

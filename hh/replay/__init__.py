@@ -11,7 +11,8 @@ to the collaborator whose job it is, the way ``hh/games/`` splits the games:
 - ``showdown``: shows, mucks, hand values, descriptions, declarations;
 - ``payouts``: rake, pots, winners, the Total pot and collected lines;
 - ``summary`` and ``deck``: the summary's Board, seat and Deck lines;
-- ``trace``: the per-line :class:`~hh.verdict.LineState` snapshots;
+- ``trace``: the per-line :class:`~hh.verdict.LineState` snapshots, and the
+  light trace (:class:`~hh.verdict.ActionFigures`) the import stores;
 - ``words``: how messages name cards, actions and outcomes.
 
 ``hh.validate`` is the public entry point.

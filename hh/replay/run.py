@@ -33,16 +33,20 @@ from hh.replay.seating import check_header, seat_players
 from hh.replay.showdown import Showdown
 from hh.replay.state import ReplayState
 from hh.replay.summary import SummaryCheck
-from hh.replay.trace import snapshot
+from hh.replay.trace import before_action, snapshot
 from hh.replay.words import ended_how
-from hh.verdict import LineState, PotResult, Verdict
+from hh.verdict import ActionFigures, LineState, PotResult, Verdict
 
 
 class Replay:
     """One hand's replay, from its header to its verdict."""
 
     def __init__(
-        self, hand: Hand, file: str | None, trace: list[LineState] | None = None
+        self,
+        hand: Hand,
+        file: str | None,
+        trace: list[LineState] | None = None,
+        figures: ActionFigures | None = None,
     ) -> None:
         st = ReplayState(hand, file)
         check_header(st)
@@ -50,6 +54,7 @@ class Replay:
         self.st = st
         self.engine = st.engine
         self.trace = trace
+        self.figures = figures
         self.forced = ForcedBets(st)
         self.dealing = Dealing(st)
         self.betting = Betting(st, self.dealing)
@@ -59,7 +64,11 @@ class Replay:
     def run(self) -> Verdict:
         hand = self.st.hand
         trace = self.trace
-        if trace is None:
+        figures = self.figures
+        if figures is not None:
+            figures.names = self.st.names
+            self.figured_body(figures, hand.preamble)
+        elif trace is None:
             self.body(hand.preamble)
         else:
             snapshot(self.st, trace, hand.line, True)
@@ -70,6 +79,8 @@ class Replay:
         verdict = self.summary()
         if trace is not None:
             snapshot(self.st, trace, hand.summary.line, False, verdict.payouts)
+        if figures is not None:
+            figures.complete = True
         return verdict
 
     def traced_body(self, trace: list[LineState], lines: Sequence[Line]) -> None:
@@ -79,6 +90,27 @@ class Replay:
             more_deals = i + 1 < len(lines) and isinstance(lines[i + 1], Deal)
             snapshot(self.st, trace, line.line, not more_deals)
 
+    def figured_body(self, figures: ActionFigures, lines: Sequence[Line]) -> None:
+        """The body loop with the light trace: the figures of each action,
+        forced bet and uncalled bet, read before and after it is played;
+        the lines between them are played in one go."""
+        by_name = self.engine.by_name
+        actions = figures.actions
+        st = self.st
+        start = 0
+        for i, line in enumerate(lines):
+            if isinstance(line, (Action, Post, Uncalled)):
+                p = by_name.get(line.name)
+                if p is not None:
+                    if start < i:
+                        self.body(lines[start:i])
+                    pot, to_call, stack, bet = before_action(st, p)
+                    self.body((line,))
+                    actions[line.line] = (pot, to_call, stack, bet, p.bet)
+                    start = i + 1
+        if start < len(lines):
+            self.body(lines[start:])
+
     def section(self, section: Section) -> None:
         marker = section.marker
         self.forced.finish(marker.line)
@@ -87,7 +119,12 @@ class Replay:
         else:
             self.street_marker(marker)
         trace = self.trace
-        if trace is None:
+        figures = self.figures
+        if figures is not None:
+            if marker.street == SHOWDOWN:
+                figures.showdown_folded = tuple(p.folded for p in self.engine.players)
+            self.figured_body(figures, section.lines)
+        elif trace is None:
             self.body(section.lines)
         else:
             lines = section.lines
