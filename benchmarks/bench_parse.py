@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lark import Lark
 from pokerkit import HandHistory
 
 from benchmarks.rows import Row, rate, seconds
-from hh._lark import _HandBuilder, _LineLexer
+from hh._lark import build as _build
 from hh.parse import cache_path, grammar_text, parse_hand, parse_text
 from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
@@ -79,18 +78,6 @@ month = 11
 year = 2026
 players = ["Dario", "Elena", "Fabio"]
 """
-
-
-def _build(cache: str | bool) -> Lark:
-    text = grammar_text()
-    return Lark(
-        text,
-        start="hand",
-        parser="lalr",
-        lexer=_LineLexer,
-        transformer=_HandBuilder(),
-        cache=cache,
-    )
 
 
 def _phh_loads(texts: list[str]) -> None:

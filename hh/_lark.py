@@ -110,17 +110,22 @@ class _HandBuilder(Transformer):
         return assemble([t.type for t in children], [t.obj for t in children])
 
 
-@cache
-def parser() -> Lark:
-    text = grammar_text()
+def build(cache: str | bool) -> Lark:
+    """Lark's LALR parser over the grammar (``cache``: a file for its
+    tables, or False to build them; the benchmark times both)."""
     return Lark(
-        text,
+        grammar_text(),
         start="hand",
         parser="lalr",
         lexer=_LineLexer,
         transformer=_HandBuilder(),
-        cache=cache_path(text, "lark", "pickle") or False,
+        cache=cache,
     )
+
+
+@cache
+def parser() -> Lark:
+    return build(cache_path(grammar_text(), "lark", "pickle") or False)
 
 
 def line_patterns() -> dict[str, str]:
@@ -171,21 +176,10 @@ _WORDS = {
     "UNKNOWN_LINE": "a line of unknown kind",
     "NAME_LINE": "a line of unknown kind",
 }
-_BODY = frozenset(
-    [
-        "POST_LINE",
-        "TOP_UP_LINE",
-        "MARKER_LINE",
-        "DEAL_LINE",
-        "ACTION_LINE",
-        "UNCALLED_LINE",
-        "COLLECTED_LINE",
-        "SHOW_LINE",
-        "MUCK_LINE",
-        "INFO_LINE",
-    ]
-)
-_SUMMARY_PARTS = frozenset(["TOTAL_POT_LINE", "BOARD_LINE", "DECK_LINE", "SEAT_OUTCOME_LINE"])
+# the body's line kinds (forced bets to the showdown's lines) and the summary's
+# parts after its marker: slices of the grammar's own order, not copies of it
+_BODY = frozenset(LINE_KINDS[LINE_KINDS.index("POST_LINE") : LINE_KINDS.index("SUMMARY_LINE")])
+_SUMMARY_PARTS = frozenset(LINE_KINDS[LINE_KINDS.index("SUMMARY_LINE") + 1 :])
 
 
 def _either(words: list[str]) -> str:
