@@ -140,6 +140,12 @@ def exact(spot: Spot) -> dict[str, float]:
     """Expected chips from the pots, enumerating every completion."""
     if spot.game == CHIRIBITO and not any(spot.to_come.values()):
         return _exact_board(spot)
+    return exact_general(spot)
+
+
+def exact_general(spot: Spot) -> dict[str, float]:
+    """Every completion dealt player by player, for any game: the reference
+    the faster Chiribito board-only enumeration is tested against."""
     value = _value_function(spot)
     total = dict.fromkeys(spot.own, 0.0)
     n = 0

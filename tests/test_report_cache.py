@@ -148,20 +148,13 @@ def test_a_cache_held_elsewhere_falls_back_to_memory(sim: Path, tmp_path: Path) 
 
 
 def test_chiribito_board_enumeration_matches_the_general_one() -> None:
-    from reports.equity import Spot, _deals, _payoff, _value_function
+    from reports.equity import Spot, exact_general
 
     spot = Spot("chiribito", ("La Perla wins",), {"A": ["So", "7o"], "B": ["Ac", "Ae"],
                                                   "C": ["Ab", "Ao"]},
                 {"A": 0, "B": 0, "C": 0}, [(300, ["A", "B", "C"]), (120, ["B", "C"])],
                 board=["6o", "Cc", "5e"], board_to_come=2)  # fmt: skip
-    value = _value_function(spot)
-    total = dict.fromkeys(spot.own, 0.0)
-    n = 0
-    for got, new in _deals(spot, spot.unseen()):
-        for p, chips in _payoff(spot, value, got, [*spot.board, *new]).items():
-            total[p] += chips
-        n += 1
-    general = {p: t / n for p, t in total.items()}
+    general = exact_general(spot)
     assert exact(spot) == pytest.approx(general, abs=1e-9)
     assert expected(spot, seed=1)[2] == "exact"
 
