@@ -37,6 +37,18 @@ COMPILED = [
     "hh/replay/deck.py",
     "hh/replay/trace.py",
     "hh/replay/run.py",
+    "hh/crosshand.py",
+    "hh/output.py",
+    "hh/sources.py",
+    "hh/cards.py",
+    "hh/evaluate/_tables.py",
+    "hh/evaluate/aces.py",
+    "hh/evaluate/calatone.py",
+    "hh/evaluate/chiribito.py",
+    "hh/games/base.py",
+    "hh/games/aces.py",
+    "hh/games/calatone.py",
+    "hh/games/chiribito.py",
 ]
 
 

@@ -97,10 +97,10 @@ def render(v: Verdict, raw: str, as_json: bool) -> Rendered:
     quadratic in the violations of a hand)."""
     if as_json:
         obj = v.to_json()
-        head = {k: obj[k] for k in ("file", "line", "hand_id", "site", "game")}
-        tail = {k: x for k, x in obj.items() if k not in head and k not in ("valid", "violations")}
+        first = {k: obj[k] for k in ("file", "line", "hand_id", "site", "game")}
+        tail = {k: x for k, x in obj.items() if k not in first and k not in ("valid", "violations")}
         return Rendered(
-            json.dumps(head, ensure_ascii=False)[:-1],
+            json.dumps(first, ensure_ascii=False)[:-1],
             "",
             tuple((x.line, json.dumps(x.to_json(), ensure_ascii=False)) for x in v.violations),
             ", " + json.dumps(tail, ensure_ascii=False)[1:],

@@ -25,6 +25,7 @@ The parser records what the text says; the validator judges the play.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
 import json
@@ -242,10 +243,11 @@ def cache_path(text: str, what: str, suffix: str) -> str | None:
 class _Game:
     """What the lexer must know of the hand's game to check its lines."""
 
-    __slots__ = ("cards", "dealt", "explain_card", "explain_street", "game", "streets")
+    __slots__ = ("cards", "dealt", "explain_card", "explain_street", "game", "memo", "streets")
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.memo: dict[str, tuple[str, Any, tuple[Any, ...]]] = {}  # see _parse_fast
         if game is Game.CHIRIBITO:
             self.cards = frozenset(r + s for r in SPANISH_RANKS for s in SPANISH_SUITS)
             self.explain_card = (
@@ -718,6 +720,40 @@ def _tables() -> _Tables:
     return _Tables(data["lines"], data["structure"])
 
 
+# Lines repeat: in a session the same player checks, calls the same amount or
+# is dealt the same up card hand after hand (72% of the lines of a simulated
+# Aces, Straights and Flushes session were seen before). A line's record
+# depends only on its text and the hand's game, so each game remembers, per
+# line text, its kind, record class and fields but the line number; a line
+# seen before is then built without being classified, matched or cut up.
+# The kinds left out (headers, commitments, deck lines, shows) almost never
+# repeat. The memo is emptied when full, which bounds its memory.
+MEMO_LIMIT = 1 << 16
+_NOT_MEMOISED = frozenset(["HEADER_LINE", "COMMITMENT_LINE", "DECK_LINE", "SHOW_LINE"])
+_Memo = tuple[str, Any, tuple[Any, ...]]
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    """A record class's fields but its last, the line number."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        all_names = tuple(f.name for f in dataclasses.fields(cls))
+        assert all_names[-1] == "line", cls
+        names = _FIELDS[cls] = all_names[:-1]
+    return names
+
+
+def _remember(memo: dict[str, _Memo], text: str, kind: str, obj: Any) -> None:
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    if kind == "SUMMARY_LINE":  # its record is its line number
+        memo[text] = (kind, None, ())
+        return
+    cls = type(obj)
+    memo[text] = (kind, cls, tuple([getattr(obj, name) for name in _fields(cls)]))
+
+
 def _parse_fast(lines: list[str], first: int) -> Hand | None:
     """The hand, read without Lark; None when any line or the order of the
     lines is wrong (then Lark says which error comes first)."""
@@ -727,7 +763,15 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
     kinds: list[str] = []
     objs: list[Any] = []
     n = first
+    memo: dict[str, _Memo] = {}  # the game's, once the header has named it
     for text in lines:
+        hit = memo.get(text)
+        if hit is not None:
+            known, cls, args = hit
+            objs.append(n if cls is None else cls(*args, n))
+            kinds.append(known)
+            n += 1
+            continue
         kind = classify(text)
         if kind is None or (n == first and kind != "HEADER_LINE"):
             return None
@@ -738,10 +782,17 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
         if m is None:
             return None
         try:
-            objs.append(builders[kind](m, text, n, state))
+            obj = builders[kind](m, text, n, state)
         except _Fail:
             return None
+        objs.append(obj)
         kinds.append(kind)
+        if kind == "HEADER_LINE":
+            game = state.game
+            assert game is not None
+            memo = game.memo
+        elif kind not in _NOT_MEMOISED:
+            _remember(memo, text, kind, obj)
         n += 1
     if tables.structure("".join([letters[k] for k in kinds])) is None:
         return None

@@ -52,6 +52,12 @@ class Chunk:
     first_line: int = 1
     name: str | None = None
 
+    def __reduce__(self) -> tuple[type[Chunk], tuple[str, int, int | None, int, str | None]]:
+        """Pickled by its fields: chunks go to worker processes, and the
+        compiled build's frozen dataclasses cannot be unpickled by setting
+        their state."""
+        return Chunk, (self.path, self.start, self.end, self.first_line, self.name)
+
 
 def is_compressed(path: str) -> bool:
     """By the suffix or the gzip magic bytes, as ``parse_file`` decides."""
@@ -144,7 +150,13 @@ def records(chunk: Chunk) -> Iterator[Record]:
     """The hands of a chunk, parsed: the same records, with the same line
     numbers, as :func:`hh.parse.parse_file` gives for that part of the file.
     A file that cannot be opened raises OSError here, at the call."""
-    return (parse_run(run) for run in runs(chunk))
+    return _parsed(runs(chunk))
+
+
+def _parsed(cut: Iterator[Run]) -> Iterator[Record]:
+    """One at a time: the hands of a big file must not all be in memory."""
+    for run in cut:
+        yield parse_run(run)
 
 
 # ------------------------------------------------------------ finding files

@@ -202,7 +202,7 @@ def test_rule_chiribito_suits_never_break_ties():
 
 def test_rule_chiribito_la_perla_is_a_name_only_by_default():
     assert is_la_perla(cards("So 7o")) and is_la_perla(cards("7b Sb"))
-    assert EV.is_la_perla(cards("Sc 7c"))
+    assert is_la_perla(cards("Sc 7c"))
     assert not is_la_perla(cards("So 7c"))
     assert not is_la_perla(cards("So 6o"))
     assert not is_la_perla(cards("So"))

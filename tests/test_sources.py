@@ -51,3 +51,15 @@ def test_a_small_or_compressed_file_is_one_chunk(tmp_path: Path) -> None:
     assert _key(gz, [Chunk(str(gz))]) == [
         (r.line, r.hand_id, r.raw, r.hand is None) for r in parse_file(path)
     ]
+
+
+def test_a_chunk_survives_pickling() -> None:
+    """Chunks are sent to worker processes (the compiled build's frozen
+    dataclasses need their own ``__reduce__``)."""
+    import pickle
+
+    from hh.sources import Chunk
+
+    chunk = Chunk("/some/file.txt", 10, 99, 3, "-")
+    for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(chunk, protocol=protocol)) == chunk

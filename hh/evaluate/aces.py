@@ -111,10 +111,9 @@ def joker_tables() -> JokerTables:
 class AcesEvaluator:
     """Values of Aces, Straights and Flushes hands (no house rules apply)."""
 
-    deck = FRENCH_52_JOKER
-    order = STANDARD_ORDER
-
     def __init__(self) -> None:
+        self.deck = FRENCH_52_JOKER
+        self.order = STANDARD_ORDER
         natural = french_tables(FRENCH_52, STANDARD_ORDER)
         joker = joker_tables()
         self._key = natural.key.__getitem__

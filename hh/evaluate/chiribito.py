@@ -130,11 +130,9 @@ def tables() -> Tables:
 class ChiribitoEvaluator:
     """Values of Chiribito showdowns, with or without ``La Perla wins``."""
 
-    deck = SPANISH_28
-    order = ORDER
-    is_la_perla = staticmethod(is_la_perla)
-
     def __init__(self, la_perla_wins: bool = False) -> None:
+        self.deck = SPANISH_28
+        self.order = ORDER
         self.la_perla_wins = la_perla_wins
         built = tables()
         self._ranks = built.ranks

@@ -7,7 +7,7 @@ from hh.cards import FRENCH_52_JOKER
 from hh.games.base import GameRules, Street, best_exposed, plain_variant
 from hh.model import Game
 
-RULES = GameRules(
+RULES: GameRules = GameRules(
     game=Game.ACES,
     min_players=2,
     max_players=7,

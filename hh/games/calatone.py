@@ -33,7 +33,7 @@ def make_variant(house: frozenset[str]) -> Variant:
     return Variant(deck, evaluator_for(Game.CALATONE, rules), min(7, len(deck) // 7), rules)
 
 
-RULES = GameRules(
+RULES: GameRules = GameRules(
     game=Game.CALATONE,
     min_players=2,
     max_players=7,

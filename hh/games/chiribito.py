@@ -29,7 +29,7 @@ def opener(engine: Engine) -> int | None:
     return 0
 
 
-RULES = GameRules(
+RULES: GameRules = GameRules(
     game=Game.CHIRIBITO,
     min_players=2,
     max_players=6,
