@@ -21,7 +21,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import gzip
+import mmap
 import os
+import re
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -313,26 +315,62 @@ def scan_tables(path: str) -> Iterator[Place]:
         return
     with f:
         try:
-            stream: BinaryIO = f
-            if path.endswith(".gz") or f.read(2) == _GZIP_MAGIC:
-                f.seek(0)
-                stream = gzip.GzipFile(fileobj=f)  # type: ignore[assignment]
-            else:
-                f.seek(0)
+            compressed = path.endswith(".gz") or f.read(2) == _GZIP_MAGIC
+            f.seek(0)
+            if not compressed:
+                try:
+                    data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                except (OSError, ValueError):  # empty, or not a regular file
+                    data = None
+                if data is not None:
+                    with data:
+                        yield from _scan_mapped(data)
+                    return
+            stream: BinaryIO = gzip.GzipFile(fileobj=f) if compressed else f  # type: ignore[assignment]
             prev2: bytes | None = None  # None: before the file's first line (a blank)
             prev: bytes | None = None
             first = True
             for line in stream:
                 if prev is not None and line.startswith(b"Table '"):
-                    head = _text(prev, first_line=first)
-                    starts = prev2 is None or _blank(prev2) or looks_like_header(head.rstrip(" \t"))
-                    if starts and not _blank(prev):
-                        yield placement(head, _text(line, first_line=False))
+                    place = _place(prev2, prev, line, first)
+                    if place is not None:
+                        yield place
                 if prev is not None:
                     first = False
                 prev2, prev = prev, line
         except (EOFError, OSError, zlib.error):
             return
+
+
+_TABLE_LINE = re.compile(rb"(?m)^Table '")
+
+
+def _scan_mapped(data: mmap.mmap) -> Iterator[Place]:
+    """:func:`scan_tables` over a plain file: the regex engine finds the
+    Table lines, and only the lines around them are looked at (a Python loop
+    over every line cost a tenth of a whole ``hh validate`` on two cores)."""
+    for m in _TABLE_LINE.finditer(data):
+        at = m.start()
+        if at == 0:
+            continue  # the file's first line: no line before it
+        start = data.rfind(b"\n", 0, at - 1) + 1
+        prev2 = None if start == 0 else data[data.rfind(b"\n", 0, start - 1) + 1 : start]
+        end = data.find(b"\n", at)
+        line = data[at : len(data) if end < 0 else end + 1]
+        place = _place(prev2, data[start:at], line, start == 0)
+        if place is not None:
+            yield place
+
+
+def _place(prev2: bytes | None, prev: bytes, line: bytes, first: bool) -> Place | None:
+    """The place of the run whose Table line is ``line``, when ``prev`` (the
+    line before it) begins a run: after a blank line or the file's start, or
+    as a header."""
+    head = _text(prev, first_line=first)
+    starts = prev2 is None or _blank(prev2) or looks_like_header(head.rstrip(" \t"))
+    if starts and not _blank(prev):
+        return placement(head, _text(line, first_line=False))
+    return None
 
 
 def _text(line: bytes, *, first_line: bool) -> str:

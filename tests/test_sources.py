@@ -63,3 +63,34 @@ def test_a_chunk_survives_pickling() -> None:
     chunk = Chunk("/some/file.txt", 10, 99, 3, "-")
     for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
         assert pickle.loads(pickle.dumps(chunk, protocol=protocol)) == chunk
+
+
+def test_the_table_scan_reads_plain_and_gzip_files_alike(tmp_path: Path) -> None:
+    """The order scan (hh validate's first pass) finds Table lines with a
+    regex over a mapped plain file, and line by line in a gzip file: both
+    must find the same runs, edge cases included."""
+    from hh.sources import scan_tables
+
+    header = "Hand #{}: Chiribito No Limit (blind 10) - 2026/01/0{} 10:00:00 UTC"
+    table = "Table '{}' 6-max Seat #1 is the dealer"
+    texts = [
+        "",
+        table.format("T0"),  # a Table line first: no run begins before it
+        "\ufeff" + header.format("a", 1) + "\r\n" + table.format("T1") + "\r\nx\r\n",
+        "\n".join(
+            [
+                *(header.format("b", 2), table.format("T2"), "Seat 1: A (10 in chips)"),
+                *(table.format("mid-run"), "", " \t", "junk line", table.format("T3")),
+                *(header.format("c", 3), table.format("T4")),
+            ]
+        ),
+        header.format("d", 4) + "\n" + table.format("no newline at the end"),
+    ]
+    expected = [[], [], ["T1"], ["T2", "T3", "T4"], ["no newline at the end"]]
+    for k, (text, tables) in enumerate(zip(texts, expected, strict=True)):
+        plain = tmp_path / f"{k}.txt"
+        plain.write_text(text, encoding="utf-8")
+        packed = tmp_path / f"{k}.txt.gz"
+        packed.write_bytes(gzip.compress(text.encode()))
+        assert [p.table for p in scan_tables(str(plain))] == tables, text
+        assert list(scan_tables(str(plain))) == list(scan_tables(str(packed)))
