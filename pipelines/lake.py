@@ -621,33 +621,80 @@ def _cross_parts(lake: Lake) -> list[str]:
     return [lake.uri(found["path"])] if found.get("path") else []
 
 
+# What the cross-hand SQL (pipelines.crosshand) reads of each table: the pass
+# copies these columns of the touched tables' rows, and nothing else.
+_CROSS_INPUTS = {
+    "hands": ("site", "table_name", "hand_id", "started_at", "file", "line", "judged",
+              "dealer_seat", "table_line", "game"),
+    "rejects": ("site", "table_name", "hand_id", "started_at", "file", "line", "game", "kind"),
+    "seats": ("site", "hand_id", "player", "line", "seat", "stack_start", "stack_end", "top_up",
+              "dealt_in"),
+}
+# The cross-hand pass's DuckDB: past this it spills to a temporary folder.
+CROSS_MEMORY = "1GB"
+
+
 def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
     """The database's cross-hand SQL (pipelines.crosshand) over the lake,
     for the tables ``touched`` in this run: their violations replace the
     earlier ones, the other tables' are kept. The result is one Parquet
     file, made visible by rewriting the pointer ``_manifest/cross.json``.
-    Returns the number of cross-hand violations in the lake."""
+    Returns the number of cross-hand violations in the lake.
+
+    The SQL runs on copies of only the columns it reads (``_CROSS_INPUTS``)
+    of only the touched tables' rows, in a schema put first on the search
+    path, never on the Parquet views themselves: over the views DuckDB
+    guesses the joins' sizes from file statistics and could join ``seats``
+    to ``seats`` on the player alone (tens of millions of rows and gigabytes
+    for 18,000 hands, on some runs); on tables it knows the sizes and plans
+    as in the database. Its memory is capped (``CROSS_MEMORY``; it spills
+    to a temporary folder beyond that)."""
+    import shutil
+    import tempfile
+
     from pipelines.crosshand import _CHAIN, _FOUND, _games
 
     lake = Lake(url)
     con = connect(url)
-    con.execute("CREATE TEMP TABLE dirty_tables_run (site VARCHAR, table_name VARCHAR)")
-    pairs = sorted(set(touched))
-    con.register("_touched_run", pa.table(
-        {"site": [p[0] for p in pairs], "table_name": [p[1] for p in pairs]},
-        schema=pa.schema([("site", pa.string()), ("table_name", pa.string())]),
-    ))
-    con.execute("DELETE FROM dirty_tables")
-    con.execute("INSERT INTO dirty_tables SELECT * FROM _touched_run")
-    con.register("_games", _games())
-    con.execute(_CHAIN)
-    con.execute(_FOUND)
-    kept = con.sql(
-        "SELECT c.site, c.hand_id, c.code, c.line, c.message FROM cross_violations c "
-        "ANTI JOIN (SELECT * FROM _chain WHERE judged) h USING (site, hand_id) "
-        "UNION ALL SELECT site, hand_id, code, line, message FROM _found "
-        "ORDER BY site, hand_id, line"
-    ).to_arrow_table().cast(_CROSS_SCHEMA)
+    spill = tempfile.mkdtemp(prefix="hh-cross-")
+    try:
+        con.execute(f"SET memory_limit = '{CROSS_MEMORY}'")
+        con.execute(f"SET temp_directory = '{spill}'")
+        pairs = sorted(set(touched))
+        con.register("_touched_run", pa.table(
+            {"site": [p[0] for p in pairs], "table_name": [p[1] for p in pairs]},
+            schema=pa.schema([("site", pa.string()), ("table_name", pa.string())]),
+        ))
+        con.execute("DELETE FROM dirty_tables")
+        con.execute("INSERT INTO dirty_tables SELECT * FROM _touched_run")
+        con.execute("CREATE SCHEMA xpass")
+        cols = {t: ", ".join(c) for t, c in _CROSS_INPUTS.items()}
+        con.execute(
+            f"CREATE TABLE xpass.hands AS SELECT {cols['hands']} FROM main.stored_hands "
+            "SEMI JOIN _touched_run USING (site, table_name)"
+        )
+        con.execute(
+            f"CREATE TABLE xpass.rejects AS SELECT {cols['rejects']} FROM main.rejects r "
+            "SEMI JOIN _touched_run t ON coalesce(r.site, '') = t.site "
+            "AND r.table_name = t.table_name WHERE r.kind = 'parse'"
+        )
+        con.execute(
+            f"CREATE TABLE xpass.seats AS SELECT {cols['seats']} FROM main.seats "
+            "SEMI JOIN xpass.hands USING (site, hand_id)"
+        )
+        con.execute("SET search_path = 'xpass,main'")
+        con.register("_games", _games())
+        con.execute(_CHAIN)
+        con.execute(_FOUND)
+        kept = con.sql(
+            "SELECT c.site, c.hand_id, c.code, c.line, c.message FROM main.cross_violations c "
+            "ANTI JOIN (SELECT * FROM _chain WHERE judged) h USING (site, hand_id) "
+            "UNION ALL SELECT site, hand_id, code, line, message FROM _found "
+            "ORDER BY site, hand_id, line"
+        ).to_arrow_table().cast(_CROSS_SCHEMA)
+    finally:
+        con.close()
+        shutil.rmtree(spill, ignore_errors=True)
     rel = f"{CROSS}/cross-{run:06d}-{uuid.uuid4().hex[:8]}.parquet"
     sink = pa.BufferOutputStream()
     pq.write_table(kept, sink, compression=COMPRESSION)
