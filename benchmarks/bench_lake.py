@@ -3,10 +3,16 @@ files measured in the same run; and the players report over many hands from
 a DuckDB file and from the lake.
 
 Import: simulated sessions of the three games, one file per game and table
-group. The local import (``pipelines.importer``, a process pool and the one
-DuckDB writer) runs with 2 workers; the Dask import runs on a LocalCluster
-of 1 and of 2 single-threaded worker processes started beforehand (cluster
-start-up is not counted; it is a few seconds, paid once per session).
+group, cut into 16 chunks (so that two workers stay busy to the end). The
+local import (``pipelines.importer``, a process pool and the one DuckDB
+writer) runs with 1 and 2 workers; the Dask import on a LocalCluster of 1
+and of 2 single-threaded worker processes started beforehand (cluster
+start-up is not counted; it is a few seconds, paid once per session). Both
+run the same build of the referee: the runner (benchmarks/__main__.py) runs
+this module as a script with the compiled build's interpreter (``make
+fast``, .venv-fast), whose pool and Dask workers import the same installed,
+compiled ``hh`` (each row says which build ran). Peak memory is that of the
+whole process tree: the client (the committer) and the workers.
 
 Players: the players report (reports.players, the real one: every count,
 cards and all-in equity) over ``PLAYER_HANDS`` hands from a DuckDB file and
@@ -15,16 +21,23 @@ hands repeated under new ids; the lake one part per table, game and day,
 with a manifest entry, as the Dask import writes them). Both run warm (the
 per-hand counts and equity cached, reports.cache, as every report after the
 first one finds them); the cold figures are in bench_report.
+
+    python benchmarks/bench_lake.py [--quick]   # the rows, with the interpreter that runs it
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+if __package__ in (None, ""):  # a script (the compiled build's interpreter): the
+    # repository's benchmarks package, after the installed hh, pipelines, reports
+    sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.rows import PeakMemory, Row, seconds
 from hh.model import Game
@@ -107,12 +120,19 @@ def _players(folder: Path, target: int) -> list[Row]:
     ]
 
 
+def _build() -> str:
+    import hh.validate
+
+    return "compiled referee" if not (hh.validate.__file__ or "").endswith(".py") else "pure"
+
+
 def run(quick: bool = False) -> list[Row]:
     per_game = HANDS // 30 if quick else HANDS
     target = PLAYER_HANDS // 10 if quick else PLAYER_HANDS
     tmp = tempfile.mkdtemp(prefix="hh-bench-lake-")
     t0 = time.perf_counter()
     rows = []
+    build = _build()
     try:
         folder = Path(tmp)
         files = _inputs(folder, per_game)
@@ -121,12 +141,12 @@ def run(quick: bool = False) -> list[Row]:
         print(f"{time.perf_counter() - t0:.1f} s: inputs", file=sys.stderr)
         with PeakMemory() as peak:
             local1 = _local(files, str(folder / "local1.duckdb"), 1)
-        rows.append(Row("lake.local.w1", f"local import into DuckDB, 1 worker ({n:,} hands)",
-                        n / local1, "hands/s", None, peak.mb))
+        rows.append(Row("lake.local.w1", f"local import into DuckDB, 1 worker ({n:,} hands, "
+                        f"{build})", n / local1, "hands/s", None, peak.mb))
         with PeakMemory() as peak:
             local = _local(files, str(folder / "local.duckdb"), 2)
         base = "lake.local.w2"
-        rows.append(Row(base, f"local import into DuckDB, 2 workers ({n:,} hands)",
+        rows.append(Row(base, f"local import into DuckDB, 2 workers ({n:,} hands, {build})",
                         n / local, "hands/s", "lake.local.w1", peak.mb))
         with PeakMemory() as peak:
             again = _local(files, str(folder / "local.duckdb"), 2)
@@ -137,8 +157,11 @@ def run(quick: bool = False) -> list[Row]:
             took, mb, imported = _dask(files, str(folder / f"lake{w}"), w, chunk)
             assert imported == n, imported
             rows.append(Row(f"lake.dask.w{w}", f"Dask import into the lake, {w}-worker "
-                            "LocalCluster", n / took, "hands/s", base, mb))
+                            f"LocalCluster ({build})", n / took, "hands/s", base, mb))
             print(f"{time.perf_counter() - t0:.1f} s: dask {w}", file=sys.stderr)
+        if not quick:
+            rows.append(Row("lake.dask.scaling", "  the same, 2 workers against 1 (Dask)",
+                            rows[-1].figure, "hands/s", "lake.dask.w1", None))
         rows += _players(folder, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -146,5 +169,8 @@ def run(quick: bool = False) -> list[Row]:
 
 
 if __name__ == "__main__":
-    for row in run(quick=True):
-        print(row)
+    got = run(quick="--quick" in sys.argv)
+    for row in got:
+        print(f"{row.what}: {row.figure:,.1f} {row.unit}", file=sys.stderr)
+    # the rows as JSON on the last line, for the runner (benchmarks/__main__.py)
+    print("@@rows@@" + json.dumps([r.to_json() for r in got]))
