@@ -118,13 +118,15 @@ def plan(files: Sequence[str], committer: Committer, chunk_bytes: int = CHUNK_BY
     for name in files:
         path = os.path.abspath(name)
         cut = chunks(path, chunk_bytes)
+        known: frozenset[str] | None = None  # asked once a file, if needed
         for k, chunk in enumerate(cut):
             task = Task(chunk, path, hh_version=version, seq=len(tasks), last=k == len(cut) - 1)
             if committer.is_done(task):
                 skipped += 1
                 seen += committer.runs_of.get((path, chunk.start, chunk.end), 0)
                 continue
-            known = committer.known(path)
+            if known is None:
+                known = committer.known(path)
             if known:
                 task = Task(chunk, path, known, hh_version=version, seq=task.seq, last=task.last)
             tasks.append(task)

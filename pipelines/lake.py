@@ -374,6 +374,7 @@ class Committer:
             for c in entry_chunks(e):
                 self.done[(c["path"], c["start"], c["end"])] = (c["size"], c["mtime_ns"])
                 self.runs_of[(c["path"], c["start"], c["end"])] = c["hands"]
+        self.files = {path for path, _, _ in self.done}  # files with a committed chunk
 
     def is_done(self, task: Task) -> bool:
         """The chunk was committed and its file has not changed since."""
@@ -388,7 +389,10 @@ class Committer:
 
     def known(self, name: str) -> frozenset[str]:
         """Content hashes already committed from this file: the worker skips
-        them before parsing, as the local import does."""
+        them before parsing, as the local import does. A file no entry names
+        has none (no query: a run of many new files asks nothing)."""
+        if name not in self.files:
+            return frozenset()
         rows = self.con.execute(
             "SELECT DISTINCT content_hash FROM keys WHERE file = $f AND kind <> 'conflict'",
             {"f": name},
