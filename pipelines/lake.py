@@ -3,11 +3,12 @@
 DuckDB has one writer per database file; that is the limit of the local
 import. The lake lifts it: every worker writes its own Parquet files (zstd)
 under ``DIR/<table>/game=<game>/date=<YYYY-MM-DD>/part-<entry>.parquet``, and
-a single committer (the client of the run) only decides, per chunk, which of
-the chunk's hands are new, and records the chunk in the manifest.
+a single committer (the client of the run) only decides, per task (a chunk,
+or several small ones read together), which of its hands are new, and
+records the task in the manifest.
 
-Exactly once. ``DIR/_manifest/`` holds one JSON entry per committed chunk:
-its input (file, byte range, size, mtime, the chunk's content hashes), its
+Exactly once. ``DIR/_manifest/`` holds one JSON entry per committed task:
+its chunks (file, byte range, the file's size and mtime, hands read), its
 parts, and a Parquet file of the hand keys it committed. A worker writes its
 parts under temporary names (``.parquet.tmp``, with a fresh attempt id, so a
 retried task never collides with a killed one); the committer renames them
@@ -15,8 +16,8 @@ and then writes the entry (itself through a temporary name and a rename).
 Readers take the list of parts from the manifest, never from a directory
 listing, so a part is visible exactly when its entry is: a worker or the
 client killed at any point leaves files no reader sees, and the next run
-removes them (:meth:`Lake.sweep`). A chunk already in the manifest (same
-file, range, size and mtime) is not read again.
+removes them (:meth:`Lake.sweep`). A chunk an entry names (same file,
+range, size and mtime) is not read again.
 
 Duplicates and conflicts are decided by ``(site, hand_id)`` with the
 DuckDB writer's own SQL (``pipelines.writer._DROPS`` and ``_CONFLICTS``),
@@ -103,11 +104,12 @@ class Read:
     size: int | None = None  # the file's size and mtime when it was read
     mtime_ns: int | None = None
 
-    def to_json(self, hands: int) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
+        """The chunk as its manifest entry names it (``chunks``)."""
         c = self.task.chunk
         return {"path": self.task.name, "start": c.start, "end": c.end,
                 "first_line": c.first_line, "size": self.size, "mtime_ns": self.mtime_ns,
-                "hands": hands}
+                "hands": self.runs}
 
 
 @dataclass(slots=True)
@@ -318,13 +320,6 @@ def _with_run_columns(
 # -------------------------------------------------------------- committer
 
 
-def entry_chunks(entry: dict[str, Any]) -> list[dict[str, Any]]:
-    """The chunks a manifest entry committed: ``path``, ``start``, ``end``,
-    ``first_line``, the file's ``size`` and ``mtime_ns`` when it was read,
-    and the ``hands`` read from it."""
-    return list(entry["chunks"])
-
-
 class Committer:
     """The run's one committer: decides each task's duplicates and
     conflicts with the database writer's SQL, finalises its parts and
@@ -371,7 +366,7 @@ class Committer:
         # hands are counted as seen and duplicate, as the local re-import does
         self.runs_of: dict[tuple[str, int, int | None], int] = {}
         for e in entries:
-            for c in entry_chunks(e):
+            for c in e["chunks"]:
                 self.done[(c["path"], c["start"], c["end"])] = (c["size"], c["mtime_ns"])
                 self.runs_of[(c["path"], c["start"], c["end"])] = c["hands"]
         self.files = {path for path, _, _ in self.done}  # files with a committed chunk
@@ -473,7 +468,7 @@ class Committer:
             "run": self.run,
             "committed_at": dt.datetime.now(dt.UTC).isoformat(),
             "hh_version": ok[0].task.hh_version,
-            "chunks": [r.to_json(r.runs) for r in ok],
+            "chunks": [r.to_json() for r in ok],
             "counts": vars(counts),
             "parts": [p.to_json() for p in parts],
             "keys": keys_rel,
@@ -669,7 +664,7 @@ def _files_view(con: Any, entries: Sequence[dict[str, Any]]) -> None:
     rows = {}
     for e in entries:
         at = dt.datetime.fromisoformat(e["committed_at"]).replace(tzinfo=None)
-        for c in entry_chunks(e):
+        for c in e["chunks"]:
             path = c["path"]
             old = rows.get(path)
             hands = c["hands"] + (old["hands"] if old else 0)
