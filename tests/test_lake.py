@@ -212,3 +212,20 @@ def test_small_files_are_read_together_in_one_task(client, data) -> None:
         for g in groups
     )
     assert len(groups) < len(tasks)
+
+
+def test_a_clean_import_reads_no_part_back_on_the_client(client, data, monkeypatch) -> None:
+    """The committer holds keys only: without duplicates or conflicts it
+    never opens a part (the workers, other processes, write them)."""
+    url = str(data["folder"] / "clean")
+
+    def no_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the committer read a part back")
+
+    monkeypatch.setattr(lake.pq, "read_table", no_read)
+    got = run_import(data["files"][:3], url, client=client, chunk_bytes=CHUNK)
+    assert got.left == [] and got.imported == 120 and got.duplicates == 0
+    monkeypatch.undo()
+    want = lake.checksums(lake.connect(url))
+    assert want["hands"] == data["sums"]["hands"]
+    assert want["seats"] == data["sums"]["seats"]
