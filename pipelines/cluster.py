@@ -196,6 +196,9 @@ def run_import(
                         f"{_describe(t)}: {type(e).__name__}: {e}" for t in groups[k]
                     ]
                     written = None
+                # the result is here: the cluster may forget it (and need not
+                # compute it again if its worker dies later)
+                future.release()
                 ready[k] = written
                 # commit in input order, as the local import writes: the first
                 # of two hands with one key is the same one in both
