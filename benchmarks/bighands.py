@@ -112,8 +112,8 @@ def lake(db: str, folder: str) -> None:
     con.close()
     os.makedirs(os.path.join(folder, MANIFEST, "keys"), exist_ok=True)
     entry = {"entry": "bench", "run": 1, "committed_at": dt.datetime.now(dt.UTC).isoformat(),
-             "chunk": {"path": "bench", "start": 0, "end": None, "first_line": 1},
-             "input": {"size": 0, "mtime_ns": 0}, "counts": {"hands": 0},
+             "chunks": [{"path": "bench", "start": 0, "end": None, "first_line": 1,
+                         "size": 0, "mtime_ns": 0, "hands": 0}], "counts": {"hands": 0},
              "parts": parts, "keys": f"{MANIFEST}/keys/none.parquet"}  # fmt: skip
     Path(folder, MANIFEST, "00000000-bench.json").write_text(json.dumps(entry))
 

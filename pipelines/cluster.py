@@ -2,15 +2,16 @@
 
 ``hh import PATH... --engine dask [--scheduler ADDRESS] --lake DIR``
 
-Each Dask task is one chunk (``hh.sources.chunks``: a file, or a byte range
-of a big plain file cut at a hand boundary). A task runs the local import's
-own per-chunk function (``pipelines.work.process``) on a worker and writes
-the chunk's tables as temporary Parquet parts (``Lake.write_chunk``); the
-client commits each finished chunk (``Committer.commit``) as results come
-back, so the only work on the client is deciding duplicates by key and
-writing small manifest entries. Without ``--scheduler`` a ``LocalCluster`` of
-one single-threaded worker process per core is started (parsing is pure
-Python: threads would share one GIL).
+Each Dask task is a group of consecutive chunks of about ``chunk_bytes``
+(``hh.sources.chunks``: a file, or a byte range of a big plain file cut at a
+hand boundary; small files are grouped, :func:`group`). A task runs the
+local import's own per-chunk function (``pipelines.work.process``) on a
+worker and writes the group's tables as temporary Parquet parts
+(``Lake.write_task``); the client commits each finished task
+(``Committer.commit``) as results come back, so the only work on the client
+is deciding duplicates by key and writing small manifest entries. Without
+``--scheduler`` a ``LocalCluster`` of one single-threaded worker process per
+core is started (parsing is pure Python: threads would share one GIL).
 
 A worker that dies mid-task is Dask's to handle: the scheduler gives the
 task to another worker (up to ``distributed.scheduler.allowed-failures``
@@ -31,7 +32,7 @@ from typing import Any
 
 from hh.sources import CHUNK_BYTES, chunks
 from pipelines.lake import Committer, Lake, Written, cross_check, next_run
-from pipelines.work import Task, hh_version
+from pipelines.work import Task, hh_version, worker_init
 from pipelines.writer import Counts
 
 
@@ -55,9 +56,48 @@ class Summary:
         return dict(vars(self))
 
 
-def _write_chunk(task: Task, url: str, run: int, imported_at: dt.datetime) -> Written:
-    """The Dask task (module level, so workers import it by name)."""
-    return Lake(url).write_chunk(task, run, imported_at)
+_READY = False
+
+
+def _write_task(tasks: list[Task], url: str, run: int, imported_at: dt.datetime) -> Written:
+    """The Dask task (module level, so workers import it by name): the
+    chunks of one task into temporary parts. The first call in a worker
+    process tunes its garbage collector as the local import's pool does."""
+    global _READY
+    if not _READY:
+        import multiprocessing
+
+        if multiprocessing.parent_process() is not None:  # a worker process, not a thread
+            worker_init()
+        _READY = True
+    return Lake(url).write_task(tasks, run, imported_at)
+
+
+def group(tasks: Sequence[Task], target: int) -> list[list[Task]]:
+    """Consecutive chunks in groups of about ``target`` bytes, one Dask
+    task each: a big file is cut into chunks of that size already, and
+    small files (a session's log is often a few hundred hands) are read
+    together, so that every task, every commit and every set of parts
+    covers thousands of hands, not a few dozen. The groups keep the input
+    order, which commits follow."""
+    out: list[list[Task]] = []
+    size = 0
+    for task in tasks:
+        c = task.chunk
+        n = (c.end if c.end is not None else _size(c.path)) - c.start
+        if not out or size + n > target:
+            out.append([])
+            size = 0
+        out[-1].append(task)
+        size += n
+    return out
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _describe(task: Task) -> str:
@@ -78,13 +118,15 @@ def plan(files: Sequence[str], committer: Committer, chunk_bytes: int = CHUNK_BY
     for name in files:
         path = os.path.abspath(name)
         cut = chunks(path, chunk_bytes)
+        known: frozenset[str] | None = None  # asked once a file, if needed
         for k, chunk in enumerate(cut):
             task = Task(chunk, path, hh_version=version, seq=len(tasks), last=k == len(cut) - 1)
             if committer.is_done(task):
                 skipped += 1
                 seen += committer.runs_of.get((path, chunk.start, chunk.end), 0)
                 continue
-            known = committer.known(path)
+            if known is None:
+                known = committer.known(path)
             if known:
                 task = Task(chunk, path, known, hh_version=version, seq=task.seq, last=task.last)
             tasks.append(task)
@@ -136,8 +178,9 @@ def run_import(
             own_client = client = Client(scheduler)
     try:
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        groups = group(tasks, chunk_bytes)
         futures = client.map(
-            _write_chunk, tasks, url=url, run=committer.run, imported_at=now, pure=False
+            _write_task, groups, url=url, run=committer.run, imported_at=now, pure=False
         )
         order = {f.key: k for k, f in enumerate(futures)}
         ready: dict[int, Written | None] = {}  # finished, waiting for their turn
@@ -146,15 +189,16 @@ def run_import(
         try:
             for future in as_completed(futures):
                 k = order[future.key]
-                task = tasks[k]
                 try:
                     written: Written | None = future.result()
                 except Exception as e:  # a task Dask gave up on (KilledWorker, an error)
-                    summary.left.append(f"{_describe(task)}: {type(e).__name__}: {e}")
+                    summary.left += [
+                        f"{_describe(t)}: {type(e).__name__}: {e}" for t in groups[k]
+                    ]
                     written = None
-                if written is not None and written.error:
-                    summary.left.append(f"{_describe(task)}: {written.error}")
-                    written = None
+                # the result is here: the cluster may forget it (and need not
+                # compute it again if its worker dies later)
+                future.release()
                 ready[k] = written
                 # commit in input order, as the local import writes: the first
                 # of two hands with one key is the same one in both
@@ -162,13 +206,16 @@ def run_import(
                     done = ready.pop(turn)
                     turn += 1
                     if done is None:
-                        tick(0)
+                        tick(0, len(groups[turn - 1]))
                         continue
+                    summary.left += [
+                        f"{_describe(r.task)}: {r.error}" for r in done.chunks if r.error
+                    ]
                     got = committer.commit(done)
                     counts.add(got)
                     if on_commit is not None:
                         on_commit(done)
-                    tick(got.hands)
+                    tick(got.hands, len(done.chunks))
         finally:
             if bar is not None:
                 bar.stop()
@@ -194,10 +241,10 @@ def run_import(
     return summary
 
 
-def _bar(show: bool, total: int) -> tuple[Any, Callable[[int], None]]:
+def _bar(show: bool, total: int) -> tuple[Any, Callable[[int, int], None]]:
     """A rich progress bar on stderr: chunks done, hands, hands/s, ETA."""
     if not show:
-        return None, lambda n: None
+        return None, lambda n, k: None
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -219,9 +266,9 @@ def _bar(show: bool, total: int) -> tuple[Any, Callable[[int], None]]:
     start = time.perf_counter()
     done = [0]
 
-    def tick(hands: int) -> None:
+    def tick(hands: int, chunks: int) -> None:
         done[0] += hands
         rate = done[0] / max(time.perf_counter() - start, 1e-9)
-        bar.update(job, advance=1, hands=done[0], rate=rate)
+        bar.update(job, advance=chunks, hands=done[0], rate=rate)
 
     return bar, tick

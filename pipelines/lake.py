@@ -3,11 +3,12 @@
 DuckDB has one writer per database file; that is the limit of the local
 import. The lake lifts it: every worker writes its own Parquet files (zstd)
 under ``DIR/<table>/game=<game>/date=<YYYY-MM-DD>/part-<entry>.parquet``, and
-a single committer (the client of the run) only decides, per chunk, which of
-the chunk's hands are new, and records the chunk in the manifest.
+a single committer (the client of the run) only decides, per task (a chunk,
+or several small ones read together), which of its hands are new, and
+records the task in the manifest.
 
-Exactly once. ``DIR/_manifest/`` holds one JSON entry per committed chunk:
-its input (file, byte range, size, mtime, the chunk's content hashes), its
+Exactly once. ``DIR/_manifest/`` holds one JSON entry per committed task:
+its chunks (file, byte range, the file's size and mtime, hands read), its
 parts, and a Parquet file of the hand keys it committed. A worker writes its
 parts under temporary names (``.parquet.tmp``, with a fresh attempt id, so a
 retried task never collides with a killed one); the committer renames them
@@ -15,8 +16,8 @@ and then writes the entry (itself through a temporary name and a rename).
 Readers take the list of parts from the manifest, never from a directory
 listing, so a part is visible exactly when its entry is: a worker or the
 client killed at any point leaves files no reader sees, and the next run
-removes them (:meth:`Lake.sweep`). A chunk already in the manifest (same
-file, range, size and mtime) is not read again.
+removes them (:meth:`Lake.sweep`). A chunk an entry names (same file,
+range, size and mtime) is not read again.
 
 Duplicates and conflicts are decided by ``(site, hand_id)`` with the
 DuckDB writer's own SQL (``pipelines.writer._DROPS`` and ``_CONFLICTS``),
@@ -93,20 +94,40 @@ class Part:
 
 
 @dataclass(slots=True)
-class Written:
-    """What a worker returns for one chunk: its temporary parts and the
-    small tables the committer needs (never the chunk's data itself)."""
+class Read:
+    """One chunk of a task, as the worker read it."""
 
     task: Task
+    runs: int = 0  # hands and rejected runs read (known ones included)
+    known: int = 0  # skipped before parsing: already committed
+    error: str | None = None  # the chunk could not be read: not committed
+    size: int | None = None  # the file's size and mtime when it was read
+    mtime_ns: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The chunk as its manifest entry names it (``chunks``)."""
+        c = self.task.chunk
+        return {"path": self.task.name, "start": c.start, "end": c.end,
+                "first_line": c.first_line, "size": self.size, "mtime_ns": self.mtime_ns,
+                "hands": self.runs}
+
+
+@dataclass(slots=True)
+class Written:
+    """What a worker returns for one task (one chunk, or several small ones
+    read together): its temporary parts and the small tables the committer
+    needs, the hands' keys and the rejects' hashes (never the rows)."""
+
+    chunks: list[Read]
     attempt: str
     parts: list[Part] = field(default_factory=list)
     keys: pa.Table | None = None  # b_hands' key columns, for the drops SQL
     rejects: pa.Table | None = None  # content hashes of the parse rejects
-    runs: int = 0
-    known: int = 0
-    error: str | None = None
-    size: int | None = None
-    mtime_ns: int | None = None
+
+    @property
+    def stem(self) -> str:
+        """The task's name in file names: its first chunk and the attempt."""
+        return f"{_chunk_name(self.chunks[0].task)}-{self.attempt}"
 
 
 class Lake:
@@ -181,19 +202,24 @@ class Lake:
 
     # ---------------------------------------------------------- worker side
 
-    def write_chunk(self, task: Task, run: int, imported_at: dt.datetime) -> Written:
-        """Run the import's per-chunk function and write its tables as
-        temporary parts, one per table, game and date. Runs on a worker."""
-        attempt = uuid.uuid4().hex[:12]
-        written = Written(task, attempt)
-        with contextlib.suppress(OSError):
-            st = self.fs_local_stat(task.chunk.path)
-            written.size, written.mtime_ns = st
-        result: Result = process(task)
-        written.runs, written.known, written.error = result.runs, result.known, result.error
-        if result.error or not result.tables:
+    def write_task(self, tasks: Sequence[Task], run: int, imported_at: dt.datetime) -> Written:
+        """Run the import's per-chunk function on each chunk of a task and
+        write their tables together as temporary parts, one per table, game
+        and date. Runs on a worker."""
+        from pipelines.writer import _concat
+
+        written = Written([Read(t) for t in tasks], uuid.uuid4().hex[:12])
+        results = []
+        for read in written.chunks:
+            with contextlib.suppress(OSError):
+                read.size, read.mtime_ns = self.fs_local_stat(read.task.chunk.path)
+            result: Result = process(read.task)
+            read.runs, read.known, read.error = result.runs, result.known, result.error
+            if not result.error:
+                results.append(result)
+        if not any(r.tables for r in results):
             return written
-        tables = _with_run_columns(result.tables, run, imported_at)
+        tables = _with_run_columns(_concat(results), run, imported_at)
         hands = tables["hands"]
         written.keys = hands.select(
             ["_ord", "site", "hand_id", "content_hash", "file", "line", "game", "table_name",
@@ -202,19 +228,13 @@ class Lake:
         written.rejects = tables["rejects"].select(
             ["content_hash", "file", "line", "site", "table_name"]
         )
-        ords = hands.column("_ord")
-        stem = f"{_chunk_name(task)}-{attempt}"
+        where, keys = _partition_of_ord(hands, tables["rejects"])
         for table in TABLES:
             tab = tables[table]
-            if not tab.num_rows:
-                continue
-            if table == "rejects":
-                game, started = tab.column("game"), tab.column("started_at")
-            else:
-                pos = pc.index_in(tab.column("_ord"), value_set=ords)
-                game = pc.take(hands.column("game"), pos)
-                started = pc.take(hands.column("started_at"), pos)
-            written.parts += self._write_partitions(table, tab, game, started, stem)
+            if tab.num_rows:
+                written.parts += self._write_partitions(
+                    table, tab, pc.take(where, tab.column("_ord")), keys, written.stem
+                )
         return written
 
     @staticmethod
@@ -225,20 +245,52 @@ class Lake:
         return st.st_size, st.st_mtime_ns
 
     def _write_partitions(
-        self, table: str, tab: pa.Table, game: pa.ChunkedArray, started: pa.ChunkedArray,
-        stem: str,
+        self, table: str, tab: pa.Table, where: pa.Array | pa.ChunkedArray,
+        keys: list[tuple[str | None, str | None]], stem: str,
     ) -> list[Part]:
-        date = pc.strftime(started, format="%Y-%m-%d")
-        keyed = pa.table({"g": game, "d": date, "i": pa.array(range(tab.num_rows), pa.int64())})
+        """Write ``tab`` as one part per partition: row k goes to
+        ``keys[where[k]]`` (its game and date). A task's rows nearly always
+        fall in one or two partitions; the rows keep their order."""
         out = []
-        for group in keyed.group_by(["g", "d"]).aggregate([("i", "list")]).to_pylist():
-            rows = tab.take(pa.array(group["i_list"], pa.int64()))
-            rel = f"{table}/game={_quote(group['g'])}/date={_quote(group['d'])}/part-{stem}.parquet"
+        for k, (game, date) in enumerate(keys):
+            rows = tab if len(keys) == 1 else tab.filter(pc.equal(where, k))
+            if not rows.num_rows:
+                continue
+            rel = f"{table}/game={_quote(game)}/date={_quote(date)}/part-{stem}.parquet"
             self.fs.makedirs(self.path(*rel.split("/")[:-1]), exist_ok=True)
             with self.fs.open(self.path(rel + TMP), "wb") as f:
                 pq.write_table(rows, f, compression=COMPRESSION)
             out.append(Part(table, rel, rows.num_rows))
         return out
+
+
+def _partitions(
+    game: Sequence[str | None], started: pa.ChunkedArray | pa.Array
+) -> tuple[list[int], list[tuple[str | None, str | None]]]:
+    """Each row's partition (an index into the list returned beside it),
+    and the partitions: (game, date of ``started``) pairs."""
+    date = pc.strftime(started, format="%Y-%m-%d").to_pylist()
+    index: dict[tuple[str | None, str | None], int] = {}
+    return [index.setdefault(k, len(index)) for k in zip(game, date, strict=True)], list(index)
+
+
+def _partition_of_ord(
+    hands: pa.Table, rejects: pa.Table
+) -> tuple[pa.Array, list[tuple[str | None, str | None]]]:
+    """The partition of every ``_ord`` of a batch, as an array indexed by
+    ``_ord``: a hand's rows in every table take its partition; a reject has
+    its own game and time."""
+    ords = hands.column("_ord").to_pylist() + rejects.column("_ord").to_pylist()
+    game = hands.column("game").to_pylist() + rejects.column("game").to_pylist()
+    started = pa.chunked_array(
+        [*hands.column("started_at").chunks, *rejects.column("started_at").chunks],
+        hands.schema.field("started_at").type,
+    )
+    where, keys = _partitions(game, started)
+    by_ord = [0] * (max(ords, default=-1) + 1)
+    for k, p in zip(ords, where, strict=True):
+        by_ord[k] = p
+    return pa.array(by_ord, pa.int32()), keys
 
 
 def _chunk_name(task: Task) -> str:
@@ -269,50 +321,55 @@ def _with_run_columns(
 
 
 class Committer:
-    """The run's one committer: decides each chunk's duplicates and
+    """The run's one committer: decides each task's duplicates and
     conflicts with the database writer's SQL, finalises its parts and
-    writes its manifest entry. Holds the committed keys in an in-memory
-    DuckDB (columnar; about 100 bytes a hand)."""
+    writes its manifest entry.
+
+    Its memory is the committed keys, nothing more: one in-memory DuckDB
+    table of (site, hand_id, content_hash, file, line, kind), columnar and
+    compressed (some 45 bytes a hand in DuckDB, about 150 bytes of the
+    process's memory), read from the manifest's keys files; the
+    writer's SQL sees its hands as the view ``hands``. A commit is two
+    queries (the drops, then the insert of the new keys), whatever the
+    task's size. Parts are read back only when a task has duplicates or
+    conflicts to remove from them."""
 
     def __init__(self, lake: Lake, run: int) -> None:
         self.lake = lake
         self.run = run
         self.con = duckdb.connect()
+        # compressed in memory: the keys take some 45 bytes a hand, not 160
+        self.con.execute("ATTACH ':memory:' AS committed (COMPRESS)")
+        self.con.execute("USE committed")
         schema.ensure(self.con)  # the database's rejects table, for _CONFLICTS
         self.con.execute("DROP TABLE hands")
         self.con.execute(
-            "CREATE TABLE hands (site VARCHAR, hand_id VARCHAR, content_hash VARCHAR, "
-            "file VARCHAR, line INTEGER)"
+            "CREATE TABLE keys (site VARCHAR, hand_id VARCHAR, content_hash VARCHAR, "
+            "file VARCHAR, line INTEGER, kind VARCHAR)"
         )
         self.con.execute(
-            "CREATE TABLE known (content_hash VARCHAR, file VARCHAR, line INTEGER)"
+            "CREATE VIEW hands AS SELECT site, hand_id, content_hash, file, line FROM keys "
+            "WHERE kind <> 'parse'"
         )
         entries = lake.entries()
         self.entries = entries
-        self.touched: list[tuple[str, str]] = []  # (site, table_name) of committed hands
+        self.touched: set[tuple[str, str]] = set()  # (site, table_name) of committed hands
         keys = [lake.uri(e["keys"]) for e in entries]
         if keys:
             self.con.execute(
-                "INSERT INTO hands SELECT site, hand_id, content_hash, file, line "
-                "FROM read_parquet($k) WHERE kind <> 'parse'",
+                "INSERT INTO keys SELECT site, hand_id, content_hash, file, line, kind "
+                "FROM read_parquet($k)",
                 {"k": keys},
             )
-            self.con.execute(
-                "INSERT INTO known SELECT content_hash, file, line FROM read_parquet($k) "
-                "WHERE kind <> 'conflict'",
-                {"k": keys},
-            )
-        self.done = {
-            (e["chunk"]["path"], e["chunk"]["start"], e["chunk"]["end"]):
-            (e["input"]["size"], e["input"]["mtime_ns"])
-            for e in entries
-        }
+        self.done: dict[tuple[str, int, int | None], tuple[int, int]] = {}
         # hands read by the last commit of each chunk: a skipped chunk's
         # hands are counted as seen and duplicate, as the local re-import does
-        self.runs_of = {
-            (e["chunk"]["path"], e["chunk"]["start"], e["chunk"]["end"]): e["counts"]["hands"]
-            for e in entries
-        }
+        self.runs_of: dict[tuple[str, int, int | None], int] = {}
+        for e in entries:
+            for c in e["chunks"]:
+                self.done[(c["path"], c["start"], c["end"])] = (c["size"], c["mtime_ns"])
+                self.runs_of[(c["path"], c["start"], c["end"])] = c["hands"]
+        self.files = {path for path, _, _ in self.done}  # files with a committed chunk
 
     def is_done(self, task: Task) -> bool:
         """The chunk was committed and its file has not changed since."""
@@ -327,101 +384,104 @@ class Committer:
 
     def known(self, name: str) -> frozenset[str]:
         """Content hashes already committed from this file: the worker skips
-        them before parsing, as the local import does."""
+        them before parsing, as the local import does. A file no entry names
+        has none (no query: a run of many new files asks nothing)."""
+        if name not in self.files:
+            return frozenset()
         rows = self.con.execute(
-            "SELECT DISTINCT content_hash FROM known WHERE file = $f", {"f": name}
+            "SELECT DISTINCT content_hash FROM keys WHERE file = $f AND kind <> 'conflict'",
+            {"f": name},
         ).fetchall()
         return frozenset(r[0] for r in rows)
 
     def commit(self, w: Written) -> Counts:
-        """Finalise one chunk's parts and write its manifest entry."""
-        counts = Counts(hands=w.runs, duplicates=w.known)
+        """Finalise one task's parts and write its manifest entry. Chunks
+        that could not be read are left out (the caller lists them)."""
+        ok = [r for r in w.chunks if r.error is None]
+        counts = Counts(hands=sum(r.runs for r in ok), duplicates=sum(r.known for r in ok))
         if w.keys is None:
             return counts
         con = self.con
         lake = self.lake
         con.register("b_hands", w.keys)
-        drops = None
         try:
             drops = con.sql(_DROPS).to_arrow_table()
-            con.register("b_drops", drops)
-            n_same = pc.sum(drops.column("same")).as_py() or 0
-            counts.duplicates += n_same
-            counts.conflicts += drops.num_rows - n_same
-            counts.imported += w.keys.num_rows - drops.num_rows
-            counts.rejected += w.rejects.num_rows if w.rejects is not None else 0
-            parts = list(w.parts)
-            conflict_part: list[Part] = []
-            if drops.num_rows - n_same:  # before the rows are dropped from the parts
-                conflict_part = self._conflicts(w, drops)
-            if drops.num_rows:
-                parts = self._drop_rows(parts, drops.column("_ord"))
-            stored = con.sql(
-                "SELECT site, hand_id, content_hash, file, line, 'hand' AS kind FROM b_hands "
-                "WHERE _ord NOT IN (SELECT _ord FROM b_drops)"
-            ).to_arrow_table()
-            self.touched += con.execute(
-                "SELECT DISTINCT site, table_name FROM b_hands "
-                "WHERE _ord NOT IN (SELECT _ord FROM b_drops)"
-            ).fetchall()
         finally:
             con.unregister("b_hands")
-            if drops is not None:
-                con.unregister("b_drops")
+        n_same = pc.sum(drops.column("same")).as_py() or 0
+        counts.duplicates += n_same
+        counts.conflicts += drops.num_rows - n_same
+        counts.imported += w.keys.num_rows - drops.num_rows
+        rejects = w.rejects
+        assert rejects is not None  # set with the keys
+        counts.rejected += rejects.num_rows
+        parts = list(w.parts)
+        stored = w.keys
+        conflict_part: list[Part] = []
+        if drops.num_rows:
+            if drops.num_rows - n_same:  # before the rows are dropped from the parts
+                conflict_part = self._conflicts(w, drops)
+            parts = self._drop_rows(parts, drops.column("_ord"))
+            gone = pc.is_in(stored.column("_ord"), value_set=drops.column("_ord").combine_chunks())
+            stored = stored.filter(pc.invert(gone))
+        self.touched.update(
+            (r["site"], r["table_name"])
+            for r in stored.group_by(["site", "table_name"]).aggregate([]).to_pylist()
+        )
         for p in parts:
             lake.fs.mv(lake.path(p.path + TMP), lake.path(p.path))
         parts += conflict_part
-        rejects = w.rejects if w.rejects is not None else _KEYS.empty_table()
+        n = rejects.num_rows
         keys = pa.concat_tables(
             [
-                stored.cast(_KEYS),
                 pa.table(
                     {
-                        "site": pa.nulls(rejects.num_rows, pa.string()),
-                        "hand_id": pa.nulls(rejects.num_rows, pa.string()),
+                        "site": stored.column("site"),
+                        "hand_id": stored.column("hand_id"),
+                        "content_hash": stored.column("content_hash"),
+                        "file": stored.column("file"),
+                        "line": stored.column("line"),
+                        "kind": pa.array(["hand"] * stored.num_rows, pa.string()),
+                    },
+                    schema=_KEYS,
+                ),
+                pa.table(
+                    {
+                        "site": pa.nulls(n, pa.string()),
+                        "hand_id": pa.nulls(n, pa.string()),
                         "content_hash": rejects.column("content_hash"),
                         "file": rejects.column("file"),
                         "line": rejects.column("line"),
-                        "kind": pa.array(["parse"] * rejects.num_rows, pa.string()),
+                        "kind": pa.array(["parse"] * n, pa.string()),
                     },
                     schema=_KEYS,
                 ),
             ]
         )
-        stem = f"{_now_key()}-{_chunk_name(w.task)}-{w.attempt}"
+        stem = f"{_now_key()}-{w.stem}"
         keys_rel = f"{MANIFEST}/keys/{stem}.parquet"
         sink = pa.BufferOutputStream()
         pq.write_table(keys, sink, compression=COMPRESSION)
         lake._put(keys_rel, sink.getvalue().to_pybytes())
-        c = w.task.chunk
         entry = {
             "entry": stem,
             "run": self.run,
             "committed_at": dt.datetime.now(dt.UTC).isoformat(),
-            "hh_version": w.task.hh_version,
-            "chunk": {"path": w.task.name, "start": c.start, "end": c.end,
-                      "first_line": c.first_line},
-            "input": {"size": w.size, "mtime_ns": w.mtime_ns},
+            "hh_version": ok[0].task.hh_version,
+            "chunks": [r.to_json() for r in ok],
             "counts": vars(counts),
             "parts": [p.to_json() for p in parts],
             "keys": keys_rel,
         }
         lake._put(f"{MANIFEST}/{stem}.json", json.dumps(entry, indent=1).encode())
-        # only now is the chunk visible; remember its keys for the next ones
+        # only now are the chunks visible; remember their keys for the next ones
         con.register("b_keys", keys)
         try:
-            con.execute(
-                "INSERT INTO hands SELECT site, hand_id, content_hash, file, line FROM b_keys "
-                "WHERE kind = 'hand'"
-            )
-            con.execute(
-                "INSERT INTO known SELECT content_hash, file, line FROM b_keys "
-                "WHERE kind <> 'conflict'"
-            )
+            con.execute("INSERT INTO keys SELECT * FROM b_keys")
         finally:
             con.unregister("b_keys")
-        if rejects.num_rows:
-            self.touched += [
+        if n:
+            self.touched.update(
                 (site or "", t)
                 for site, t in zip(
                     rejects.column("site").to_pylist(),
@@ -429,8 +489,10 @@ class Committer:
                     strict=True,
                 )
                 if t is not None
-            ]
-        self.done[(w.task.name, c.start, c.end)] = (w.size, w.mtime_ns)
+            )
+        for r in ok:
+            c = r.task.chunk
+            self.done[(r.task.name, c.start, c.end)] = (r.size, r.mtime_ns)
         self.entries.append(entry)
         return counts
 
@@ -458,27 +520,32 @@ class Committer:
         return out
 
     def _conflicts(self, w: Written, drops: pa.Table) -> list[Part]:
-        """The conflict rejects, built by the writer's SQL, as a part."""
+        """The conflict rejects, built by the writer's SQL, as a part. Reads
+        the task's hand_text parts back: only for a task with a conflict."""
         lake = self.lake
         texts = []
         for p in w.parts:
             if p.table == "hand_text":
                 with lake.fs.open(lake.path(p.path + TMP), "rb") as f:
                     texts.append(pq.read_table(f))
+        assert w.keys is not None
         con = self.con
+        cols = ", ".join(c for c in SCHEMAS["rejects"].names if c != "_ord")
+        con.register("b_hands", w.keys)
+        con.register("b_drops", drops)
         con.register("b_hand_text", pa.concat_tables(texts))
         try:
             con.execute("DELETE FROM rejects")
             con.execute(_CONFLICTS, {"run": self.run})
-            cols = ", ".join(c for c in SCHEMAS["rejects"].names if c != "_ord")
             found = con.sql(
                 f"SELECT -1::INTEGER AS _ord, {cols}, import_run, imported_at FROM rejects"
             ).to_arrow_table()
         finally:
-            con.unregister("b_hand_text")
-        stem = f"{_chunk_name(w.task)}-{w.attempt}-conflicts"
+            for b in ("b_hands", "b_drops", "b_hand_text"):
+                con.unregister(b)
+        where, keys = _partitions(found.column("game").to_pylist(), found.column("started_at"))
         parts = lake._write_partitions(
-            "rejects", found, found.column("game"), found.column("started_at"), stem
+            "rejects", found, pa.array(where, pa.int32()), keys, f"{w.stem}-conflicts"
         )
         for p in parts:
             lake.fs.mv(lake.path(p.path + TMP), lake.path(p.path))
@@ -596,12 +663,12 @@ def _files_view(con: Any, entries: Sequence[dict[str, Any]]) -> None:
     counts summed (no whole-file SHA-256: chunks are hashed per hand)."""
     rows = {}
     for e in entries:
-        path = e["chunk"]["path"]
-        size = e["input"]["size"]
         at = dt.datetime.fromisoformat(e["committed_at"]).replace(tzinfo=None)
-        old = rows.get(path)
-        hands = e["counts"]["hands"] + (old["hands"] if old else 0)
-        rows[path] = {"path": path, "size": size, "hands": hands, "imported_at": at}
+        for c in e["chunks"]:
+            path = c["path"]
+            old = rows.get(path)
+            hands = c["hands"] + (old["hands"] if old else 0)
+            rows[path] = {"path": path, "size": c["size"], "hands": hands, "imported_at": at}
     if not rows:
         return
     con.register("_lake_files", pa.Table.from_pylist(list(rows.values())))
@@ -621,33 +688,80 @@ def _cross_parts(lake: Lake) -> list[str]:
     return [lake.uri(found["path"])] if found.get("path") else []
 
 
+# What the cross-hand SQL (pipelines.crosshand) reads of each table: the pass
+# copies these columns of the touched tables' rows, and nothing else.
+_CROSS_INPUTS = {
+    "hands": ("site", "table_name", "hand_id", "started_at", "file", "line", "judged",
+              "dealer_seat", "table_line", "game"),
+    "rejects": ("site", "table_name", "hand_id", "started_at", "file", "line", "game", "kind"),
+    "seats": ("site", "hand_id", "player", "line", "seat", "stack_start", "stack_end", "top_up",
+              "dealt_in"),
+}
+# The cross-hand pass's DuckDB: past this it spills to a temporary folder.
+CROSS_MEMORY = "1GB"
+
+
 def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
     """The database's cross-hand SQL (pipelines.crosshand) over the lake,
     for the tables ``touched`` in this run: their violations replace the
     earlier ones, the other tables' are kept. The result is one Parquet
     file, made visible by rewriting the pointer ``_manifest/cross.json``.
-    Returns the number of cross-hand violations in the lake."""
+    Returns the number of cross-hand violations in the lake.
+
+    The SQL runs on copies of only the columns it reads (``_CROSS_INPUTS``)
+    of only the touched tables' rows, in a schema put first on the search
+    path, never on the Parquet views themselves: over the views DuckDB
+    guesses the joins' sizes from file statistics and could join ``seats``
+    to ``seats`` on the player alone (tens of millions of rows and gigabytes
+    for 18,000 hands, on some runs); on tables it knows the sizes and plans
+    as in the database. Its memory is capped (``CROSS_MEMORY``; it spills
+    to a temporary folder beyond that)."""
+    import shutil
+    import tempfile
+
     from pipelines.crosshand import _CHAIN, _FOUND, _games
 
     lake = Lake(url)
     con = connect(url)
-    con.execute("CREATE TEMP TABLE dirty_tables_run (site VARCHAR, table_name VARCHAR)")
-    pairs = sorted(set(touched))
-    con.register("_touched_run", pa.table(
-        {"site": [p[0] for p in pairs], "table_name": [p[1] for p in pairs]},
-        schema=pa.schema([("site", pa.string()), ("table_name", pa.string())]),
-    ))
-    con.execute("DELETE FROM dirty_tables")
-    con.execute("INSERT INTO dirty_tables SELECT * FROM _touched_run")
-    con.register("_games", _games())
-    con.execute(_CHAIN)
-    con.execute(_FOUND)
-    kept = con.sql(
-        "SELECT c.site, c.hand_id, c.code, c.line, c.message FROM cross_violations c "
-        "ANTI JOIN (SELECT * FROM _chain WHERE judged) h USING (site, hand_id) "
-        "UNION ALL SELECT site, hand_id, code, line, message FROM _found "
-        "ORDER BY site, hand_id, line"
-    ).to_arrow_table().cast(_CROSS_SCHEMA)
+    spill = tempfile.mkdtemp(prefix="hh-cross-")
+    try:
+        con.execute(f"SET memory_limit = '{CROSS_MEMORY}'")
+        con.execute(f"SET temp_directory = '{spill}'")
+        pairs = sorted(set(touched))
+        con.register("_touched_run", pa.table(
+            {"site": [p[0] for p in pairs], "table_name": [p[1] for p in pairs]},
+            schema=pa.schema([("site", pa.string()), ("table_name", pa.string())]),
+        ))
+        con.execute("DELETE FROM dirty_tables")
+        con.execute("INSERT INTO dirty_tables SELECT * FROM _touched_run")
+        con.execute("CREATE SCHEMA xpass")
+        cols = {t: ", ".join(c) for t, c in _CROSS_INPUTS.items()}
+        con.execute(
+            f"CREATE TABLE xpass.hands AS SELECT {cols['hands']} FROM main.stored_hands "
+            "SEMI JOIN _touched_run USING (site, table_name)"
+        )
+        con.execute(
+            f"CREATE TABLE xpass.rejects AS SELECT {cols['rejects']} FROM main.rejects r "
+            "SEMI JOIN _touched_run t ON coalesce(r.site, '') = t.site "
+            "AND r.table_name = t.table_name WHERE r.kind = 'parse'"
+        )
+        con.execute(
+            f"CREATE TABLE xpass.seats AS SELECT {cols['seats']} FROM main.seats "
+            "SEMI JOIN xpass.hands USING (site, hand_id)"
+        )
+        con.execute("SET search_path = 'xpass,main'")
+        con.register("_games", _games())
+        con.execute(_CHAIN)
+        con.execute(_FOUND)
+        kept = con.sql(
+            "SELECT c.site, c.hand_id, c.code, c.line, c.message FROM main.cross_violations c "
+            "ANTI JOIN (SELECT * FROM _chain WHERE judged) h USING (site, hand_id) "
+            "UNION ALL SELECT site, hand_id, code, line, message FROM _found "
+            "ORDER BY site, hand_id, line"
+        ).to_arrow_table().cast(_CROSS_SCHEMA)
+    finally:
+        con.close()
+        shutil.rmtree(spill, ignore_errors=True)
     rel = f"{CROSS}/cross-{run:06d}-{uuid.uuid4().hex[:8]}.parquet"
     sink = pa.BufferOutputStream()
     pq.write_table(kept, sink, compression=COMPRESSION)

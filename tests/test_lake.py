@@ -180,3 +180,52 @@ def test_killed_worker_loses_and_duplicates_nothing(client, data) -> None:
     assert dup == (0,)
     lake.Lake(url).sweep()
     assert not [p for p in Path(url).rglob("*") if p.name.endswith(lake.TMP)]
+
+
+def test_small_files_are_read_together_in_one_task(client, data) -> None:
+    """With tasks of a few megabytes, the five small files (the copy, the
+    conflict and the reject included) are one task, one commit and one
+    manifest entry naming the five chunks: the lake still equals the
+    direct import, and a rerun skips each chunk."""
+    from pipelines.cluster import group
+
+    url = str(data["folder"] / "grouped")
+    big = 4 * 1024 * 1024
+    got = run_import(data["files"], url, client=client, chunk_bytes=big)
+    assert got.left == [] and got.imported == 120
+    assert (got.duplicates, got.conflicts, got.rejected) == (40, 1, 1)
+    entries = _entries(url)
+    assert len(entries) == 1
+    assert [c["path"] for c in entries[0]["chunks"]] == [os.path.abspath(f) for f in data["files"]]
+    assert [c["hands"] for c in entries[0]["chunks"]] == [40, 40, 40, 40, 2]
+    assert lake.checksums(lake.connect(url)) == data["sums"]
+    again = run_import(data["files"], url, client=client, chunk_bytes=big)
+    assert again.skipped_chunks == 5 and again.imported == 0 and len(_entries(url)) == 1
+    # groups keep the input order and close before they pass the target
+    tasks = [Task(c, f) for f in data["files"] for c in chunks(f, CHUNK)]
+    sizes = [os.path.getsize(f) for f in data["files"]]
+    groups = group(tasks, 2 * CHUNK)
+    assert [t for g in groups for t in g] == tasks
+    assert all(
+        len(g) == 1 or sum((t.chunk.end or sizes[data["files"].index(t.name)]) - t.chunk.start
+                           for t in g) <= 2 * CHUNK
+        for g in groups
+    )
+    assert len(groups) < len(tasks)
+
+
+def test_a_clean_import_reads_no_part_back_on_the_client(client, data, monkeypatch) -> None:
+    """The committer holds keys only: without duplicates or conflicts it
+    never opens a part (the workers, other processes, write them)."""
+    url = str(data["folder"] / "clean")
+
+    def no_read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the committer read a part back")
+
+    monkeypatch.setattr(lake.pq, "read_table", no_read)
+    got = run_import(data["files"][:3], url, client=client, chunk_bytes=CHUNK)
+    assert got.left == [] and got.imported == 120 and got.duplicates == 0
+    monkeypatch.undo()
+    want = lake.checksums(lake.connect(url))
+    assert want["hands"] == data["sums"]["hands"]
+    assert want["seats"] == data["sums"]["seats"]
