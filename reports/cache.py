@@ -87,15 +87,19 @@ class Cache:
         self.filtered = cond != "TRUE"
         return self.wanted
 
-    def ensure(self, kind: str, version: str, columns: Sequence[tuple[str, str]]) -> None:
-        """The tables of ``kind`` exist at ``version`` (emptied if older)."""
+    def ensure(self, kind: str, version: str, columns: Sequence[tuple[str, str]],
+               hand_columns: Sequence[tuple[str, str]] = (("hk", "UBIGINT"),)) -> None:
+        """The tables of ``kind`` exist at ``version`` (emptied if older):
+        ``kind`` with ``columns``, and ``<kind>_hands``, one row per hand
+        held, with ``hand_columns`` (``hk`` first)."""
         con, db = self.con, self.db
         row = con.execute(f"SELECT version FROM {db}._meta WHERE kind = ?", [kind]).fetchall()
         if row and row[0][0] == version:
             return
         cols = ", ".join(f"{n} {t}" for n, t in columns)
         con.execute(f"CREATE OR REPLACE TABLE {db}.{kind} ({cols})")
-        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind}_hands (hk UBIGINT)")
+        hand_cols = ", ".join(f"{n} {t}" for n, t in hand_columns)
+        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind}_hands ({hand_cols})")
         con.execute(f"DELETE FROM {db}._meta WHERE kind = ?", [kind])
         con.execute(f"INSERT INTO {db}._meta VALUES (?, ?)", [kind, version])
 
@@ -109,12 +113,15 @@ class Cache:
         )
         return _one(self.con, "SELECT count(*) FROM _todo")
 
-    def done(self, kind: str) -> None:
-        """Record the hands of ``_todo`` as cached for ``kind``; when the
+    def done(self, kind: str, hand_values: str = "") -> None:
+        """Record the hands of ``_todo`` as cached for ``kind`` (with
+        ``hand_values``, SQL over ``_todo h``, for the rest of the
+        ``hand_columns`` of :meth:`ensure`); when the
         report reads every hand, drop the rows of keys gone from the database
         (hands revalidated or re-imported with other text)."""
         db = self.db
-        self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT hk FROM _todo")
+        more = f", {hand_values}" if hand_values else ""
+        self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT h.hk{more} FROM _todo h")
         if not self.filtered:
             for table in (kind, f"{kind}_hands"):
                 self.con.execute(f"DELETE FROM {db}.{table} WHERE hk NOT IN "

@@ -18,7 +18,7 @@ Progress = Callable[[str, int, int], None]
 
 def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
             cards: bool = True, equity: bool = True,
-            progress: Progress | None = None) -> str:  # fmt: skip
+            progress: Progress | None = None, hand_columns: bool = True) -> str:  # fmt: skip
     """Fill the cache for the hands the filters keep (player and position
     filters apply later, see :func:`reports.stats.table.select_players`)
     and return the SELECT of their per-hand rows.
@@ -38,7 +38,8 @@ def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
 
         fill_equity(con, store, progress)
         equity_table = store.table("equity")
-    return per_hand_sql(store.table("counts"), equity_table, cards, store.complete("counts"))
+    return per_hand_sql(store.table("counts"), equity_table, cards, store.complete("counts"),
+                        hand_columns)  # fmt: skip
 
 
 def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool = True,
@@ -69,7 +70,8 @@ def players(con: duckdb.DuckDBPyConnection, filters: Filters, sort: str | None =
     rows are summed inside DuckDB, polars computes the rates."""
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
-        source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress)
+        source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress,
+                         hand_columns=False)  # fmt: skip
         by = ("player", "game")
         return finish(rates(summed(con, source, filters, by), by), filters, sort)
     finally:
