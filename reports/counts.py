@@ -195,3 +195,28 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
     if progress:
         progress("per-hand counts", todo, todo)
     return todo
+
+
+def after_import(con: duckdb.DuckDBPyConnection) -> None:
+    """The ``hh.imported`` hook (pipelines.importer.after_import): the counts
+    of the hands an import just wrote, computed into the database's cache
+    file (reports.cache) so that a report never finds them missing, as
+    PokerTracker fills its cache on import. Only hands the cache lacks are
+    computed (a first import: all of them; later imports: the new ones); a
+    cache file another process holds is left alone (the report computes
+    what is missing)."""
+    from reports.cache import default_path
+
+    row = con.execute("SELECT path FROM duckdb_databases() "
+                      "WHERE database_name = current_database()").fetchall()  # fmt: skip
+    if not row or not row[0][0]:
+        return  # an in-memory database: nothing to keep
+    store = Cache(con, default_path(row[0][0]))
+    try:
+        if store.persistent:
+            store.want("TRUE", [])
+            fill(con, store)
+    finally:
+        store.close()
+        con.execute("DROP TABLE IF EXISTS _want; DROP TABLE IF EXISTS _todo; "
+                    "DROP TABLE IF EXISTS _cards")  # fmt: skip

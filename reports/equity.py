@@ -32,6 +32,7 @@ import random
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -156,44 +157,103 @@ def exact_general(spot: Spot) -> dict[str, float]:
     return {p: t / n for p, t in total.items()}
 
 
+@lru_cache(maxsize=32)
+def _board_index(n: int, k: int) -> pl.DataFrame:
+    """Every k-subset of n unseen cards, as k columns of indices: the
+    boards a Chiribito spot can see (at most C(24, 5) = 42,504)."""
+    names = [f"i{j}" for j in range(k)]
+    return pl.DataFrame(list(combinations(range(n), k)), schema=names, orient="row")
+
+
 def _exact_board(spot: Spot) -> dict[str, float]:
     """:func:`exact` for Chiribito, where only common cards are to come (every
-    all-in spot): each player's hand is valued once per board with the
-    evaluator's integer ``value`` (no description built), pots are shared by
-    index, and the sums are kept in a list: ~3 times fewer Python steps per
-    board than the general enumeration, the same figures."""
-    from hh.evaluate import evaluator_for
+    all-in spot), computed over every board at once (polars series): the
+    evaluator's own tables (``hh.evaluate.chiribito.tables``) looked up with
+    the same keys as its ``value`` (the sum of ``5**rank`` of two hole cards
+    and three board cards; the flush table over the rank mask when the hole
+    cards and three board cards share a suit), the best of the ten triples
+    per player, then the pots shared by counting, per player and pot, the
+    boards he wins alone or ties k ways. tests/test_report_cache.py checks
+    it against the general, card-by-card enumeration."""
+    from hh.evaluate import chiribito as ch
 
-    value = evaluator_for(spot.game, spot.house_rules).value
+    tables = _chiribito_tables()
     players = list(spot.own)
-    owns = [spot.own[p] for p in players]
-    pots = [(amount, [players.index(p) for p in eligible])
-            for amount, eligible in spot.pots if eligible]  # fmt: skip
-    heads_up = len(pots) == 1 and len(pots[0][1]) == 2
-    totals = [0.0] * len(players)
-    base = tuple(spot.board)
-    n = 0
-    for new in combinations(spot.unseen(), spot.board_to_come):
-        board = base + new
-        n += 1
-        if heads_up:  # the common case: one pot, two players
-            (amount, (i, j)) = pots[0]
-            a, b = value(owns[i], board), value(owns[j], board)
-            if a > b:
-                totals[i] += amount
-            elif b > a:
-                totals[j] += amount
-            else:
-                totals[i] += amount / 2
-                totals[j] += amount / 2
+    unseen = spot.unseen()
+    index = _board_index(len(unseen), spot.board_to_come)
+    u = pl.Series(unseen)
+    new = [u.gather(index[f"i{j}"]) for j in range(spot.board_to_come)]
+    key, rbit = ch.KEY, ch.RBIT
+    columns: dict[str, pl.Series | int] = {}
+    for j, c in enumerate([*spot.board, *(None for _ in new)]):
+        if c is not None:  # a known common card: constants
+            columns |= {f"k{j}": key[c], f"r{j}": rbit[c], f"s{j}": c[1]}
+        else:
+            card = new[j - len(spot.board)]
+            columns |= {f"k{j}": card.replace_strict(key, return_dtype=pl.Int64),
+                        f"r{j}": card.replace_strict(rbit, return_dtype=pl.Int64),
+                        f"s{j}": card.str.slice(1, 1)}  # fmt: skip
+    boards = index.select(**{n: v if isinstance(v, pl.Series) else pl.lit(v)
+                             for n, v in columns.items()})  # fmt: skip
+    triples = list(combinations(range(5), 3))
+    ranks, flushes = pl.lit(tables.ranks), pl.lit(tables.flush)
+    k, r, st = (lambda j: pl.col(f"k{j}")), (lambda j: pl.col(f"r{j}")), (lambda j: pl.col(f"s{j}"))
+    sums = [k(a) + k(b) + k(c) for a, b, c in triples]
+    la_perla = "La Perla wins" in spot.house_rules
+    value: dict[str, pl.Expr] = {}
+    for p in players:
+        h0, h1 = spot.own[p]
+        if la_perla and ch.is_la_perla((h0, h1)):
+            value[p] = pl.lit(ch.LA_PERLA_VALUE, dtype=pl.Int64)
             continue
-        values = [value(own, board) for own in owns]
-        for amount, eligible in pots:
-            best = max(values[i] for i in eligible)
-            winners = [i for i in eligible if values[i] == best]
-            for i in winners:
-                totals[i] += amount / len(winners)
-    return {p: totals[k] / n for k, p in enumerate(players)}
+        hole = key[h0] + key[h1]
+        looks = [ranks.gather(x + hole) for x in sums]
+        if h0[1] == h1[1]:
+            mask, suit = rbit[h0] | rbit[h1], h0[1]
+            looks += [pl.when((st(a) == suit) & (st(b) == suit) & (st(c) == suit))
+                      .then(flushes.gather(r(a) | r(b) | r(c) | mask)).otherwise(0)
+                      for a, b, c in triples]  # fmt: skip
+        value[p] = pl.max_horizontal(looks)
+    # per pot and eligible player, how many boards he wins sharing with w - 1 others
+    counted: list[tuple[str, int, float]] = []
+    shares: list[pl.Expr] = []
+    col = {p: f"p{i}" for i, p in enumerate(players)}  # names are untrusted: not columns
+    values = boards.select(**{col[p]: v for p, v in value.items()})
+    for amount, eligible in spot.pots:
+        if not eligible:
+            continue
+        top = pl.max_horizontal([pl.col(col[p]) for p in eligible])
+        ways = pl.sum_horizontal([(pl.col(col[p]) == top).cast(pl.Int32) for p in eligible])
+        for p in eligible:
+            for w in range(1, len(eligible) + 1):
+                shares.append(((pl.col(col[p]) == top) & (ways == w)).sum()
+                              .alias(f"x{len(shares)}"))  # fmt: skip
+                counted.append((p, w, amount))
+    won = values.select(shares).row(0) if shares else ()
+    totals = dict.fromkeys(players, 0.0)
+    for (p, w, amount), boards_won in zip(counted, won, strict=True):
+        totals[p] += amount * boards_won / w
+    return {p: t / index.height for p, t in totals.items()}
+
+
+def _frame(series: list[pl.Series]) -> pl.DataFrame:
+    return pl.DataFrame([x.alias(str(i)) for i, x in enumerate(series)])
+
+
+@dataclass(frozen=True)
+class _Tables:
+    ranks: pl.Series
+    flush: pl.Series
+
+
+@lru_cache(maxsize=1)
+def _chiribito_tables() -> _Tables:
+    from hh.evaluate.chiribito import tables
+
+    built = tables()
+    # an empty entry (five of one rank) cannot be reached with distinct cards
+    ranks = pl.Series([-1 if v is None else v for v in built.ranks], dtype=pl.Int64)
+    return _Tables(ranks, pl.Series(built.flush, dtype=pl.Int64))
 
 
 def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], dict[str, float]]:
