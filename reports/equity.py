@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from reports.cache import Cache
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
-SAMPLES = 3_000  # Monte Carlo deals per hand
+SAMPLES = 3_000  # Monte Carlo deals per hand: a standard error of at most 0.92% of the pot
+BOARDS_IN_PYTHON = 2_024  # Chiribito boards (C(24, 3)) up to which a Python loop is quicker
 
 _DECK_FROM = re.compile(r"Deck from (\S+)")
 
@@ -140,6 +141,8 @@ def _deals(spot: Spot, unseen: list[str]) -> Iterator[tuple[dict[str, tuple[str,
 def exact(spot: Spot) -> dict[str, float]:
     """Expected chips from the pots, enumerating every completion."""
     if spot.game == CHIRIBITO and not any(spot.to_come.values()):
+        if spot.completions() <= BOARDS_IN_PYTHON:
+            return _exact_board_loop(spot)
         return _exact_board(spot)
     return exact_general(spot)
 
@@ -155,6 +158,45 @@ def exact_general(spot: Spot) -> dict[str, float]:
             total[p] += chips
         n += 1
     return {p: t / n for p, t in total.items()}
+
+
+def _exact_board_loop(spot: Spot) -> dict[str, float]:
+    """:func:`exact` for Chiribito with few boards (``BOARDS_IN_PYTHON``):
+    each player's hand is valued once per board with the evaluator's integer
+    ``value``, pots are shared by index. Below ~2,000 boards this beats
+    :func:`_exact_board`'s fixed cost of building series."""
+    from hh.evaluate import evaluator_for
+
+    value = evaluator_for(spot.game, spot.house_rules).value
+    players = list(spot.own)
+    owns = [spot.own[p] for p in players]
+    pots = [(amount, [players.index(p) for p in eligible])
+            for amount, eligible in spot.pots if eligible]  # fmt: skip
+    heads_up = len(pots) == 1 and len(pots[0][1]) == 2
+    totals = [0.0] * len(players)
+    base = tuple(spot.board)
+    n = 0
+    for new in combinations(spot.unseen(), spot.board_to_come):
+        board = base + new
+        n += 1
+        if heads_up:  # the common case: one pot, two players
+            (amount, (i, j)) = pots[0]
+            a, b = value(owns[i], board), value(owns[j], board)
+            if a > b:
+                totals[i] += amount
+            elif b > a:
+                totals[j] += amount
+            else:
+                totals[i] += amount / 2
+                totals[j] += amount / 2
+            continue
+        values = [value(own, board) for own in owns]
+        for amount, eligible in pots:
+            best = max(values[i] for i in eligible)
+            winners = [i for i in eligible if values[i] == best]
+            for i in winners:
+                totals[i] += amount / len(winners)
+    return {p: totals[k] / n for k, p in enumerate(players)}
 
 
 @lru_cache(maxsize=32)
@@ -181,20 +223,24 @@ def _exact_board(spot: Spot) -> dict[str, float]:
     players = list(spot.own)
     unseen = spot.unseen()
     index = _board_index(len(unseen), spot.board_to_come)
-    u = pl.Series(unseen)
-    new = [u.gather(index[f"i{j}"]) for j in range(spot.board_to_come)]
     key, rbit = ch.KEY, ch.RBIT
-    columns: dict[str, pl.Series | int] = {}
-    for j, c in enumerate([*spot.board, *(None for _ in new)]):
-        if c is not None:  # a known common card: constants
-            columns |= {f"k{j}": key[c], f"r{j}": rbit[c], f"s{j}": c[1]}
+    suit_no = {x: i for i, x in enumerate(ch.SUITS)}
+    by_unseen = {
+        "k": pl.Series([key[c] for c in unseen], dtype=pl.Int64),
+        "r": pl.Series([rbit[c] for c in unseen], dtype=pl.Int64),
+        "s": pl.Series([suit_no[c[1]] for c in unseen], dtype=pl.Int8),
+    }
+    columns: dict[str, pl.Series | pl.Expr] = {}
+    for j in range(5):
+        if j < len(spot.board):  # a known common card: constants
+            c = spot.board[j]
+            columns |= {f"k{j}": pl.lit(key[c], dtype=pl.Int64),
+                        f"r{j}": pl.lit(rbit[c], dtype=pl.Int64),
+                        f"s{j}": pl.lit(suit_no[c[1]], dtype=pl.Int8)}  # fmt: skip
         else:
-            card = new[j - len(spot.board)]
-            columns |= {f"k{j}": card.replace_strict(key, return_dtype=pl.Int64),
-                        f"r{j}": card.replace_strict(rbit, return_dtype=pl.Int64),
-                        f"s{j}": card.str.slice(1, 1)}  # fmt: skip
-    boards = index.select(**{n: v if isinstance(v, pl.Series) else pl.lit(v)
-                             for n, v in columns.items()})  # fmt: skip
+            at = index[f"i{j - len(spot.board)}"]
+            columns |= {f"{x}{j}": v.gather(at) for x, v in by_unseen.items()}
+    boards = index.select(**columns)
     triples = list(combinations(range(5), 3))
     ranks, flushes = pl.lit(tables.ranks), pl.lit(tables.flush)
     k, r, st = (lambda j: pl.col(f"k{j}")), (lambda j: pl.col(f"r{j}")), (lambda j: pl.col(f"s{j}"))
@@ -209,7 +255,7 @@ def _exact_board(spot: Spot) -> dict[str, float]:
         hole = key[h0] + key[h1]
         looks = [ranks.gather(x + hole) for x in sums]
         if h0[1] == h1[1]:
-            mask, suit = rbit[h0] | rbit[h1], h0[1]
+            mask, suit = rbit[h0] | rbit[h1], suit_no[h0[1]]
             looks += [pl.when((st(a) == suit) & (st(b) == suit) & (st(c) == suit))
                       .then(flushes.gather(r(a) | r(b) | r(c) | mask)).otherwise(0)
                       for a, b, c in triples]  # fmt: skip
@@ -257,27 +303,54 @@ def _chiribito_tables() -> _Tables:
 
 
 def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], dict[str, float]]:
-    """Expected chips and their standard errors from ``samples`` seeded deals."""
-    value = _value_function(spot)
+    """Expected chips and their standard errors from ``samples`` seeded deals.
+
+    The inner loop works on lists by index (each contender's own cards, the
+    pots as index lists) and calls the evaluator's ``value`` directly: about
+    twice as fast as dicts per deal, with the same deals and the same sums."""
+    from hh.evaluate import evaluator_for
+
+    value = evaluator_for(spot.game, spot.house_rules).value
+    chiribito = spot.game == CHIRIBITO
     rng = random.Random(seed)
     unseen = spot.unseen()
-    players = [p for p in spot.own if spot.to_come.get(p, 0)]
-    need = spot.board_to_come + sum(spot.to_come[p] for p in players)
-    s1 = dict.fromkeys(spot.own, 0.0)
-    s2 = dict.fromkeys(spot.own, 0.0)
+    names = list(spot.own)
+    owns = [list(spot.own[p]) for p in names]
+    # (index, first card, last card) of each contender's new cards in a deal
+    slices, at = [], spot.board_to_come
+    for i, p in enumerate(names):
+        k = spot.to_come.get(p, 0)
+        if k:
+            slices.append((i, at, at + k))
+            at += k
+    pots = [(amount, [names.index(p) for p in eligible])
+            for amount, eligible in spot.pots if eligible]  # fmt: skip
+    s1 = [0.0] * len(names)
+    s2 = [0.0] * len(names)
+    base = list(spot.board)
+    sample = rng.sample
     for _ in range(samples):
-        cards = rng.sample(unseen, need)
-        board, at = cards[: spot.board_to_come], spot.board_to_come
-        got = {}
-        for p in players:
-            got[p] = cards[at : at + spot.to_come[p]]
-            at += spot.to_come[p]
-        for p, chips in _payoff(spot, value, got, [*spot.board, *board]).items():
-            s1[p] += chips
-            s2[p] += chips * chips
-    mean = {p: s1[p] / samples for p in s1}
-    se = {p: math.sqrt(max(0.0, s2[p] / samples - mean[p] ** 2) / (samples - 1))
-          for p in s1}  # fmt: skip
+        cards = sample(unseen, at)
+        hands = [own for own in owns]
+        for i, lo, hi in slices:
+            hands[i] = owns[i] + cards[lo:hi]
+        if chiribito:
+            board = base + cards[: spot.board_to_come]
+            values = [value(h, board) for h in hands]
+        else:
+            values = [value(h) for h in hands]
+        chips = [0.0] * len(names)
+        for amount, eligible in pots:
+            best = max(values[i] for i in eligible)
+            winners = [i for i in eligible if values[i] == best]
+            for i in winners:
+                chips[i] += amount / len(winners)
+        for i, c in enumerate(chips):
+            s1[i] += c
+            s2[i] += c * c
+    mean = {p: s1[i] / samples for i, p in enumerate(names)}
+    se = {p: math.sqrt(max(0.0, s2[i] / samples - mean[p] ** 2) / (samples - 1))
+          for i, p in enumerate(names)}  # fmt: skip
     return mean, se
 
 
