@@ -197,6 +197,11 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
     return todo
 
 
+# the import hook computes the all-in equity of at most this many new all-in
+# hands (a session's worth, seconds); more is left to the first report
+IMPORT_EQUITY_LIMIT = 400
+
+
 def after_import(con: duckdb.DuckDBPyConnection) -> None:
     """The ``hh.imported`` hook (pipelines.importer.after_import): the counts
     of the hands an import just wrote, computed into the database's cache
@@ -204,8 +209,10 @@ def after_import(con: duckdb.DuckDBPyConnection) -> None:
     PokerTracker fills its cache on import. Only hands the cache lacks are
     computed (a first import: all of them; later imports: the new ones); a
     cache file another process holds is left alone (the report computes
-    what is missing)."""
+    what is missing). Their all-in equity too, when there are at most
+    ``IMPORT_EQUITY_LIMIT`` new all-in hands (docs/statistics.md)."""
     from reports.cache import default_path
+    from reports.equity import fill_equity
 
     row = con.execute("SELECT path FROM duckdb_databases() "
                       "WHERE database_name = current_database()").fetchall()  # fmt: skip
@@ -216,6 +223,7 @@ def after_import(con: duckdb.DuckDBPyConnection) -> None:
         if store.persistent:
             store.want("TRUE", [])
             fill(con, store)
+            fill_equity(con, store, limit=IMPORT_EQUITY_LIMIT)
     finally:
         store.close()
         con.execute("DROP TABLE IF EXISTS _want; DROP TABLE IF EXISTS _todo; "

@@ -459,15 +459,20 @@ def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
 
 
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
-                progress: Callable[[str, int, int], None] | None = None) -> int:  # fmt: skip
+                progress: Callable[[str, int, int], None] | None = None,
+                limit: int | None = None) -> int:  # fmt: skip
     """Compute and keep the all-in equity of the wanted hands the cache
     lacks (reports.cache); in worker processes when there are many, with
-    ``progress(stage, done, total)``. Returns the candidate hands computed."""
+    ``progress(stage, done, total)``. Returns the candidate hands computed.
+    With ``limit``, nothing is computed (and -1 returned) when more than
+    ``limit`` all-in hands lack it: the import hook's bound."""
     cache.ensure("equity", VERSION, EQUITY_COLUMNS)
     if not cache.todo("equity"):
         return 0
     last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
     tasks = frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+    if limit is not None and len(tasks) > limit:
+        return -1
     rows = _compute(tasks, progress)
     df = pl.DataFrame(rows, schema={"hk": pl.UInt64, "player": pl.String,  # noqa: F841
                                     "expected_won": pl.Float64, "se": pl.Float64},
@@ -505,6 +510,13 @@ def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None
             if progress:
                 progress("all-in equity", done, total)
     return out
+
+
+def missing(con: duckdb.DuckDBPyConnection, cache: Cache) -> int:
+    """How many wanted hands the equity cache lacks (all-in or not: telling
+    which are all-in costs a query over seats and actions)."""
+    cache.ensure("equity", VERSION, EQUITY_COLUMNS)
+    return cache.todo("equity")
 
 
 __all__ = ["ACES", "CALATONE", "Spot", "exact", "expected", "fill_equity", "monte_carlo"]

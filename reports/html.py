@@ -91,18 +91,20 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
 
 
 def players_page(con: Any, filters: Any, cache: Any = None, title: str = "hh player report",
-                 progress: Any = None, table: pl.DataFrame | None = None) -> str:  # fmt: skip
+                 progress: Any = None, table: pl.DataFrame | None = None,
+                 equity: bool | None = True) -> str:  # fmt: skip
     """The HTML players report (``hh report players --format html``): the
     table from the counts summed in DuckDB (reports.players.players); the
     cumulative series read the per-hand rows of the players drawn only.
-    ``table``: that players table when already made."""
+    ``table``: that players table when already made; ``equity``: as for
+    :func:`reports.players.players`."""
     from reports.players import hand_rows, players
     from reports.violations import violations
 
     if table is None:
-        table = players(con, filters, cache=cache, progress=progress)
+        table = players(con, filters, cache=cache, progress=progress, equity=equity)
     drawn = top(table)["player"].unique().to_list()
-    rows = hand_rows(con, filters, cache=cache, only=drawn)
+    rows = hand_rows(con, filters, cache=cache, only=drawn, equity=equity)
     return render(report_data(table, rows, violations(con, filters)["by_code"], title))
 
 
