@@ -111,11 +111,12 @@ SEAT_TABLE = (
 )
 
 
-def unpacked(alias: str) -> dict[str, str]:
-    """For each count, the SQL reading it from a cached row ``alias``."""
-    out = {n: f"(({alias}.bits >> {i}) & 1)::{COUNT_TYPE}" for n, i in BITS.items()}
-    out |= {n: f"(({alias}.bytes{k} >> {8 * j}) & 255)::{COUNT_TYPE}"
-            for n, (k, j) in BYTES.items()}  # fmt: skip
+def unpacked(alias: str, cast: bool = True) -> dict[str, str]:
+    """For each count, the SQL reading it from a cached row ``alias`` (as
+    ``COUNT_TYPE``; without ``cast``, as the BIGINT a sum takes directly)."""
+    to = f"::{COUNT_TYPE}" if cast else ""
+    out = {n: f"(({alias}.bits >> {i}) & 1){to}" for n, i in BITS.items()}
+    out |= {n: f"(({alias}.bytes{k} >> {8 * j}) & 255){to}" for n, (k, j) in BYTES.items()}
     return out
 
 

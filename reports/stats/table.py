@@ -34,7 +34,8 @@ def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = 
     from reports.counts import CARD_VALUES, COLUMNS, HAND_IDENTITY, unpacked
 
     hand = {n for n, _, _ in HAND_IDENTITY}
-    count = unpacked("c") | {n: f"c.{n}" for n, _ in CARD_VALUES}
+    # the sums by player (no hand columns) take the counts as BIGINT, uncast
+    count = unpacked("c", cast=hand_columns) | {n: f"c.{n}" for n, _ in CARD_VALUES}
     card_names = {n for n, _ in CARD_COLUMNS}
     out = []
     for name, kind in COLUMNS:
