@@ -86,6 +86,7 @@ def seed_equity(db: str, base_db: str, cache: str) -> tuple[int, float, float]:
 def run(quick: bool = False) -> list[Row]:
     import duckdb
 
+    from pipelines.importer import MEMORY_LIMIT
     from reports.cache import default_path
     from reports.counts import after_import
     from reports.db import Filters, connect
@@ -110,6 +111,7 @@ def run(quick: bool = False) -> list[Row]:
         def hook() -> None:  # what hh import runs after writing, on its connection
             shutil.copyfile(seeded, cache)  # all-in equity cached, the counts not
             rw = duckdb.connect(db)
+            rw.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")  # as the import's connection
             start = time.perf_counter()
             after_import(rw)
             hook_times.append(time.perf_counter() - start)

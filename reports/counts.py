@@ -178,20 +178,38 @@ VERSION = hashlib.sha256((COUNTS_SQL[False] + repr(SEAT_TABLE) + repr(HAND_TABLE
 
 
 def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
-         progress: Callable[[str, int, int], None] | None = None) -> int:  # fmt: skip
+         progress: Callable[[str, int, int], None] | None = None,
+         batch: int | None = None) -> int:  # fmt: skip
     """Compute and keep the counts of the wanted hands (``_want``, see
     :meth:`Cache.want`) that the cache lacks; return how many hands.
-    ``progress(stage, done, total)`` hears of the start and the end."""
+    ``progress(stage, done, total)`` hears of the start and of each batch.
+    ``batch``: at most that many hands per statement (in order of their
+    key, so each batch reads a narrow range of ``actions``): the memory a
+    statement needs grows with its hands, and the import's connection has
+    little (pipelines.importer.MEMORY_LIMIT); None: all in one."""
     cache.ensure("counts", VERSION, SEAT_TABLE, HAND_TABLE)
     todo = cache.todo("counts")
     if not todo:
         return 0
     if progress:
         progress("per-hand counts", 0, todo)
-    card_counts(con)  # the temp table _cards, for the hands in _todo
-    every = not cache.filtered and todo == cache.wanted
     target = cache.table("counts")
-    con.execute(f"INSERT INTO {target} {COUNTS_SQL[every]}")
+    if batch is None or todo <= batch:
+        card_counts(con)  # the temp table _cards, for the hands in _todo
+        every = not cache.filtered and todo == cache.wanted
+        con.execute(f"INSERT INTO {target} {COUNTS_SQL[every]}")
+    else:
+        con.execute("CREATE OR REPLACE TEMP TABLE _todo_all AS "
+                    "SELECT * FROM _todo ORDER BY site, hand_id")  # fmt: skip
+        for lo in range(0, todo, batch):
+            con.execute("CREATE OR REPLACE TEMP TABLE _todo AS "
+                        f"SELECT * FROM _todo_all LIMIT {batch} OFFSET {lo}")  # fmt: skip
+            card_counts(con)
+            con.execute(f"INSERT INTO {target} {COUNTS_SQL[False]}")
+            if progress:
+                progress("per-hand counts", min(todo, lo + batch), todo)
+        con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all")
+        con.execute("DROP TABLE _todo_all")
     cache.done("counts", ", ".join(f"{expr} AS {n}" for n, expr, _ in HAND_IDENTITY))
     if progress:
         progress("per-hand counts", todo, todo)
@@ -201,6 +219,9 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
 # the import hook computes the all-in equity of at most this many new all-in
 # hands (a session's worth, seconds); more is left to the first report
 IMPORT_EQUITY_LIMIT = 400
+# hands per statement in the import hook: within the import's 256 MB
+# (pipelines.importer.MEMORY_LIMIT) whatever the size of the import
+IMPORT_BATCH = 50_000
 
 
 def after_import(con: duckdb.DuckDBPyConnection) -> None:
@@ -223,7 +244,7 @@ def after_import(con: duckdb.DuckDBPyConnection) -> None:
     try:
         if store.persistent:
             store.want("TRUE", [])
-            fill(con, store)
+            fill(con, store, batch=IMPORT_BATCH)
             fill_equity(con, store, limit=IMPORT_EQUITY_LIMIT)
     finally:
         store.close()

@@ -64,6 +64,7 @@ def _boom(*_a: object, **_k: object) -> None:
 def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
                                                                monkeypatch) -> None:  # fmt: skip
     db = tmp_path / "h.duckdb"
+    monkeypatch.setattr(reports.counts, "IMPORT_BATCH", 37)  # several statements
     _import(db, _logs(tmp_path, seed=3))
     first = _hands(db)
     assert _cached(db, "counts_hands") == first > 100
