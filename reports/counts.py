@@ -129,11 +129,15 @@ def _counts_sql(every_hand: bool) -> str:
     anys = " + ".join(f"(CASE WHEN {cond[n]} THEN {1 << i} ELSE 0 END)"
                       for i, n in enumerate(_ANY))  # fmt: skip
     terms = [f"{anys} AS anys", *(f"{_word(w, cond)} AS bytes{k}" for k, w in enumerate(_WORDS))]
-    card = {n: f"coalesce({n}, 0) > 0" for n in _CARD_COUNTS}
-    card_terms = [f"{_word(_CARD_COUNTS, card)} AS bytes{len(_WORDS)}",
+    # _cards has one row per (hand, player): its counts packed as they are,
+    # each checked to fit its byte
+    card = " + ".join(f"(coalesce({n}, 0)::BIGINT << {8 * j})" for j, n in enumerate(_CARD_COUNTS))
+    fits = " AND ".join(f"coalesce({n}, 0) < 256" for n in _CARD_COUNTS)
+    card_terms = [f"CASE WHEN {fits} THEN {card} ELSE error('a player with 256 or more "
+                  f"card-judged rows in one hand') END AS bytes{len(_WORDS)}",
                   *(f"{n}" for n, _ in CARD_VALUES)]  # fmt: skip
     words = [f"bytes{k}" for k in range(len(_WORDS) + 1)]
-    aggs = ["count(seq) AS n_acts", "count(cards) AS n_cards", "bit_or(anys) AS anys",
+    aggs = ["count(seq) AS n_acts", "bit_or(anys) AS anys",
             *(f"sum({w})::BIGINT AS {w}" for w in words),
             *(f"sum({n})::BIGINT AS {n}" for n, _ in CARD_VALUES)]  # fmt: skip
     # the seat counts and AFTER, as bits over p (the player's row) and s, h
@@ -149,7 +153,7 @@ def _counts_sql(every_hand: bool) -> str:
     out += [f"coalesce(p.{n}, 0)::{t} AS {n}" for n, t in CARD_VALUES]
     out.append(f"{bits} AS bits")
     out += [f"coalesce(p.{w}, 0) AS {w}" for w in words]
-    too_many = "a player with 256 or more betting actions or card rows in one hand: "
+    too_many = "a player with 256 or more betting actions in one hand: "
     return f"""
 WITH {acts(every_hand)},
 {HAND_FACTS},
@@ -159,15 +163,14 @@ p AS (  -- his betting actions and his card-judged rows, one GROUP BY
           FROM (SELECT {ACTION_COLUMNS} FROM acts a
                 LEFT JOIN hf ON hf.site = a.site AND hf.hand_id = a.hand_id)
           UNION ALL BY NAME
-          SELECT t.site, t.hand_id, c.player, 1 AS cards, {", ".join(card_terms)}
+          SELECT t.site, t.hand_id, c.player, {", ".join(card_terms)}
           FROM _cards c JOIN _todo t ON t.hk = c.hk)
     GROUP BY site, hand_id, player)
 SELECT {", ".join(out)}
 FROM seats s JOIN _todo h ON h.site = s.site AND h.hand_id = s.hand_id
 LEFT JOIN p ON p.site = s.site AND p.hand_id = s.hand_id AND p.player = s.player
 WHERE NOT coalesce(s.sitting_out, FALSE)
-  AND (p.n_acts IS NULL OR p.n_acts < 256 AND p.n_cards < 256
-       OR error('{too_many}' || s.hand_id))
+  AND (p.n_acts IS NULL OR p.n_acts < 256 OR error('{too_many}' || s.hand_id))
 """
 
 
