@@ -40,6 +40,10 @@ def embed_json(data: Any) -> str:
     return text
 
 
+# what the cumulative series read of the per-hand rows
+SERIES_COLUMNS = ("hk", "player", "game", "started_at", "net", "allin_adjusted_net")
+
+
 def cumulative(rows: pl.LazyFrame, players: list[tuple[str, str]]) -> list[dict]:
     """Cumulative net and all-in adjusted net over each player's hands (in
     time order), for the given (player, game) pairs, thinned to MAX_POINTS."""
@@ -104,7 +108,7 @@ def players_page(con: Any, filters: Any, cache: Any = None, title: str = "hh pla
     if table is None:
         table = players(con, filters, cache=cache, progress=progress, equity=equity)
     drawn = top(table)["player"].unique().to_list()
-    rows = hand_rows(con, filters, cache=cache, only=drawn, equity=equity)
+    rows = hand_rows(con, filters, cache=cache, only=drawn, equity=equity, columns=SERIES_COLUMNS)
     return render(report_data(table, rows, violations(con, filters)["by_code"], title))
 
 

@@ -49,18 +49,20 @@ def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
 
 def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool = True,
               equity: bool | None = True, cache: str | Path | Cache | None = None,
-              progress: Progress | None = None,
-              only: Sequence[str] | None = None) -> pl.LazyFrame:  # fmt: skip
+              progress: Progress | None = None, only: Sequence[str] | None = None,
+              columns: Sequence[str] | None = None) -> pl.LazyFrame:  # fmt: skip
     """The per-(hand, player) rows with every count (see :func:`prepare`);
     ``cache``: the cache file (reports.cache; None keeps it in memory for
     this call); ``only``: just these players' rows (the others' hands still
-    count for them, as opponents)."""
+    count for them, as opponents); ``columns``: just these columns (DuckDB
+    then unpacks and joins nothing else)."""
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
         source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress)
+        cols = ", ".join(f'"{c}"' for c in columns) if columns else "*"
         if only is None:
-            return per_hand(con, source)
-        return per_hand(con, f"SELECT * FROM ({source}) WHERE list_contains(?, player)",
+            return per_hand(con, f"SELECT {cols} FROM ({source})")
+        return per_hand(con, f"SELECT {cols} FROM ({source}) WHERE list_contains(?, player)",
                         [list(only)])  # fmt: skip
     finally:
         if store is not cache:
