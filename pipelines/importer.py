@@ -373,10 +373,12 @@ class Importer:
     # ------------------------------------------------------------ after
 
     def finish(self) -> dict[str, object]:
-        """Cross-hand checks over the tables touched, the import hooks, then
-        the summary."""
+        """Cross-hand checks over the tables touched, the import hooks (when
+        this run stored hands: a re-import that adds nothing stays quick),
+        then the summary."""
         crosshand.check(self.con)
-        after_import(self.con)
+        if self.counts.imported:
+            after_import(self.con)
         row = self.con.execute(
             "SELECT count(*) FROM hands WHERE import_run = ? AND NOT valid", [self.run]
         ).fetchall()

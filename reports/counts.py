@@ -220,8 +220,9 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
 
 
 # the import hook computes the all-in equity of at most this many new all-in
-# hands (a session's worth, seconds); more is left to the first report
-IMPORT_EQUITY_LIMIT = 400
+# hands (a session holds a few dozen; 100 take about a second); more is left
+# to the first report
+IMPORT_EQUITY_LIMIT = 100
 # hands per statement in the import hook: within the import's 256 MB
 # (pipelines.importer.MEMORY_LIMIT) whatever the size of the import
 IMPORT_BATCH = 50_000

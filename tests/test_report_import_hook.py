@@ -134,3 +134,15 @@ def test_equity_beyond_the_hook_limit_is_left_to_the_report(tmp_path: Path,
     assert said == "" and _cached(db, "equity_hands") == _hands(db)
     assert any(r["allin_adjusted_net"] != pytest.approx(r["net"]) for r in full)
     assert [r["net"] for r in full] == [r["net"] for r in partial]
+
+
+def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch) -> None:
+    db = tmp_path / "h.duckdb"
+    files = _logs(tmp_path, seed=3, hands=5)
+    _import(db, files)
+    calls: list[object] = []
+    monkeypatch.setattr(reports.counts, "after_import", calls.append)
+    _import(db, files)  # every hand a duplicate
+    assert calls == []
+    _import(db, _logs(tmp_path, seed=21, hands=3))
+    assert len(calls) == 1
