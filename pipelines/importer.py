@@ -373,8 +373,12 @@ class Importer:
     # ------------------------------------------------------------ after
 
     def finish(self) -> dict[str, object]:
-        """Cross-hand checks over the tables touched, then the summary."""
+        """Cross-hand checks over the tables touched, the import hooks (when
+        this run stored hands: a re-import that adds nothing stays quick),
+        then the summary."""
         crosshand.check(self.con)
+        if self.counts.imported:
+            after_import(self.con)
         row = self.con.execute(
             "SELECT count(*) FROM hands WHERE import_run = ? AND NOT valid", [self.run]
         ).fetchall()
@@ -402,6 +406,27 @@ class Importer:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
             self.pool = None
+
+
+def after_import(con: Any) -> None:
+    """Run every installed ``hh.imported`` entry point on the database just
+    written (``hook(con)``, the import's read-write connection, committed).
+
+    This is how the layers above keep what they derive from new hands up to
+    date (``reports`` computes their per-hand counts, as PokerTracker fills
+    its cache on import: docs/statistics.md) without the import knowing
+    them: data still flows one way. A hook that fails is reported on
+    standard error and does not fail the import; ``HH_NO_IMPORT_HOOKS=1``
+    runs none."""
+    if os.environ.get("HH_NO_IMPORT_HOOKS"):
+        return
+    from importlib.metadata import entry_points
+
+    for ep in sorted(entry_points(group="hh.imported"), key=lambda e: e.name):
+        try:
+            ep.load()(con)
+        except Exception as error:  # a hook never fails the import
+            print(f"hh: import hook {ep.name} failed: {error}", file=sys.stderr)
 
 
 def _known_in(stored: pa.Table, first: int, end: int | None) -> frozenset[str]:

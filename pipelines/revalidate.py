@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pipelines import crosshand
-from pipelines.importer import Importer
+from pipelines.importer import Importer, after_import
 from pipelines.work import Result, TextTask, process_texts
 from pipelines.writer import Counts
 
@@ -61,6 +61,7 @@ def revalidate(con: Any, workers: int) -> dict[str, Any]:
             "rejected": counts.rejected,
             "conflicts": counts.conflicts,
         }
+        after_import(con)
         importer.record(summary)
         return summary
     finally:

@@ -35,7 +35,7 @@ import duckdb
 from reports.db import ReportError
 
 _ALIAS = "hh_reports_cache"
-# what _want and _todo keep of each hand (the counts rows carry them)
+# what _todo keeps of each hand (the counts rows carry them)
 HAND_COLUMNS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.forced, h.players, "
                 "h.max_seats, h.last_round, h.showdown, h.house_rules")
 _count = itertools.count()
@@ -74,7 +74,7 @@ class Cache:
         self.con.execute(
             "CREATE OR REPLACE TEMP TABLE _want AS "
             "SELECT hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk, "
-            f"{HAND_COLUMNS}, h.game = 'chiribito' AS blind, h.valid FROM hands h WHERE {cond}",
+            f"h.site, h.hand_id, h.valid FROM hands h WHERE {cond}",
             list(params) or None,
         )
         rows = self.con.execute("SELECT count(*), count(DISTINCT hk) FROM _want").fetchall()
@@ -87,34 +87,44 @@ class Cache:
         self.filtered = cond != "TRUE"
         return self.wanted
 
-    def ensure(self, kind: str, version: str, columns: Sequence[tuple[str, str]]) -> None:
-        """The tables of ``kind`` exist at ``version`` (emptied if older)."""
+    def ensure(self, kind: str, version: str, columns: Sequence[tuple[str, str]],
+               hand_columns: Sequence[tuple[str, str]] = (("hk", "UBIGINT"),)) -> None:
+        """The tables of ``kind`` exist at ``version`` (emptied if older):
+        ``kind`` with ``columns``, and ``<kind>_hands``, one row per hand
+        held, with ``hand_columns`` (``hk`` first)."""
         con, db = self.con, self.db
         row = con.execute(f"SELECT version FROM {db}._meta WHERE kind = ?", [kind]).fetchall()
         if row and row[0][0] == version:
             return
         cols = ", ".join(f"{n} {t}" for n, t in columns)
         con.execute(f"CREATE OR REPLACE TABLE {db}.{kind} ({cols})")
-        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind}_hands (hk UBIGINT)")
+        hand_cols = ", ".join(f"{n} {t}" for n, t in hand_columns)
+        con.execute(f"CREATE OR REPLACE TABLE {db}.{kind}_hands ({hand_cols})")
         con.execute(f"DELETE FROM {db}._meta WHERE kind = ?", [kind])
         con.execute(f"INSERT INTO {db}._meta VALUES (?, ?)", [kind, version])
 
-    def todo(self, kind: str, where: str = "") -> int:
+    def todo(self, kind: str) -> int:
         """The wanted hands ``kind`` lacks, as the temporary table ``_todo``
-        (``where``: a further condition on ``_want w``); returns how many."""
+        with the hand's columns (``HAND_COLUMNS``, ``blind``); returns how
+        many. ``_want`` keeps only the keys: a report that finds every hand
+        cached copies no hand's columns."""
         self.con.execute(
-            "CREATE OR REPLACE TEMP TABLE _todo AS SELECT w.* FROM _want w "
-            f"ANTI JOIN {self.db}.{kind}_hands c ON c.hk = w.hk "
-            f"{'WHERE ' + where if where else ''}"
+            "CREATE OR REPLACE TEMP TABLE _todo AS "
+            f"SELECT w.hk, {HAND_COLUMNS}, h.game = 'chiribito' AS blind, w.valid "
+            f"FROM (SELECT * FROM _want w ANTI JOIN {self.db}.{kind}_hands c ON c.hk = w.hk) w "
+            "JOIN hands h ON h.site = w.site AND h.hand_id = w.hand_id"
         )
         return _one(self.con, "SELECT count(*) FROM _todo")
 
-    def done(self, kind: str) -> None:
-        """Record the hands of ``_todo`` as cached for ``kind``; when the
+    def done(self, kind: str, hand_values: str = "") -> None:
+        """Record the hands of ``_todo`` as cached for ``kind`` (with
+        ``hand_values``, SQL over ``_todo h``, for the rest of the
+        ``hand_columns`` of :meth:`ensure`); when the
         report reads every hand, drop the rows of keys gone from the database
         (hands revalidated or re-imported with other text)."""
         db = self.db
-        self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT hk FROM _todo")
+        more = f", {hand_values}" if hand_values else ""
+        self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT h.hk{more} FROM _todo h")
         if not self.filtered:
             for table in (kind, f"{kind}_hands"):
                 self.con.execute(f"DELETE FROM {db}.{table} WHERE hk NOT IN "

@@ -32,6 +32,9 @@ _LAKE = typer.Option(None, "--lake", help="Read this lake (hh import --engine da
 _CACHE = typer.Option(None, "--cache", help="The per-hand cache file (default: beside the "
                       "database, <db>.reports.duckdb, or the lake's _reports.duckdb).")
 _NO_CACHE = typer.Option(False, "--no-cache", help="Keep no cache: compute every hand.")
+_NO_EQUITY = typer.Option(False, "--no-equity-fill", help="Do not compute the all-in equity "
+                          "of hands not cached yet (minutes after a big first import): their "
+                          "allin_adjusted_net is their net, and the report says how many.")
 _GAME = typer.Option([], "--game", help="Only this game (repeatable).")
 _PLAYER = typer.Option([], "--player", help="Only this player (repeatable).")
 _SITE = typer.Option([], "--site", help="Only this site (repeatable; '' for none).")
@@ -153,6 +156,18 @@ def _with_progress(call: Callable[[Any], T]) -> T:
         return call(progress)
 
 
+def _say_missing_equity(con: Any, store: Any) -> None:
+    """On standard error: how many hands had no all-in equity cached (their
+    adjusted net is their net), when the report was told not to compute it."""
+    from reports.equity import missing
+
+    n = missing(con, store)
+    if n:
+        typer.echo(f"hh report: {n:,} hands are not checked for all-in equity yet: an "
+                   "all-in among them counts at its net in allin_adjusted_net (run without "
+                   "--no-equity-fill to compute it)", err=True)  # fmt: skip
+
+
 def _rows(con: Any, filters: Filters, cache: Any) -> pl.LazyFrame:
     """The per-hand rows (reports.players.hand_rows), with progress."""
     from reports.db import ReportError
@@ -171,7 +186,7 @@ def players_command(
     game: list[str] = _GAME, player: list[str] = _PLAYER, site: list[str] = _SITE,
     table: list[str] = _TABLE, since: str = _SINCE, until: str = _UNTIL, min_hands: int = _MIN,
     valid_only: bool = _VALID, position: list[int] = _POS, fmt: str = _FMT, out: Path = _OUT,
-    sort: str = _SORT,
+    sort: str = _SORT, no_equity_fill: bool = _NO_EQUITY,
 ) -> None:  # fmt: skip
     """One row per player and game."""
     _check_format(fmt)
@@ -182,12 +197,16 @@ def players_command(
     from reports.players import players
 
     store = Cache(con, cache_path)
+    equity = None if no_equity_fill else True
     try:
-        df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p))
+        df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p,
+                                              equity=equity))  # fmt: skip
     except KeyError:
         _fail(f"--sort {sort!r}: no such column")
     except ReportError as error:
         _fail(str(error))
+    if no_equity_fill:
+        _say_missing_equity(con, store)
     if fmt == "table":
         from rich.console import Console
 
@@ -199,7 +218,7 @@ def players_command(
     elif fmt == "html":
         from reports.html import players_page
 
-        _emit(players_page(con, filters, store, table=df), out)
+        _emit(players_page(con, filters, store, table=df, equity=equity), out)
     else:
         _write_frame(df.drop([c for c in df.columns if c.startswith(("cnt_", "agg_"))]), fmt,
                      out)  # fmt: skip

@@ -32,6 +32,7 @@ import random
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -45,7 +46,8 @@ if TYPE_CHECKING:
     from reports.cache import Cache
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
-SAMPLES = 3_000  # Monte Carlo deals per hand
+SAMPLES = 3_000  # Monte Carlo deals per hand: a standard error of at most 0.92% of the pot
+BOARDS_IN_PYTHON = 2_024  # Chiribito boards (C(24, 3)) up to which a Python loop is quicker
 
 _DECK_FROM = re.compile(r"Deck from (\S+)")
 
@@ -139,6 +141,8 @@ def _deals(spot: Spot, unseen: list[str]) -> Iterator[tuple[dict[str, tuple[str,
 def exact(spot: Spot) -> dict[str, float]:
     """Expected chips from the pots, enumerating every completion."""
     if spot.game == CHIRIBITO and not any(spot.to_come.values()):
+        if spot.completions() <= BOARDS_IN_PYTHON:
+            return _exact_board_loop(spot)
         return _exact_board(spot)
     return exact_general(spot)
 
@@ -156,12 +160,11 @@ def exact_general(spot: Spot) -> dict[str, float]:
     return {p: t / n for p, t in total.items()}
 
 
-def _exact_board(spot: Spot) -> dict[str, float]:
-    """:func:`exact` for Chiribito, where only common cards are to come (every
-    all-in spot): each player's hand is valued once per board with the
-    evaluator's integer ``value`` (no description built), pots are shared by
-    index, and the sums are kept in a list: ~3 times fewer Python steps per
-    board than the general enumeration, the same figures."""
+def _exact_board_loop(spot: Spot) -> dict[str, float]:
+    """:func:`exact` for Chiribito with few boards (``BOARDS_IN_PYTHON``):
+    each player's hand is valued once per board with the evaluator's integer
+    ``value``, pots are shared by index. Below ~2,000 boards this beats
+    :func:`_exact_board`'s fixed cost of building series."""
     from hh.evaluate import evaluator_for
 
     value = evaluator_for(spot.game, spot.house_rules).value
@@ -196,28 +199,158 @@ def _exact_board(spot: Spot) -> dict[str, float]:
     return {p: totals[k] / n for k, p in enumerate(players)}
 
 
+@lru_cache(maxsize=32)
+def _board_index(n: int, k: int) -> pl.DataFrame:
+    """Every k-subset of n unseen cards, as k columns of indices: the
+    boards a Chiribito spot can see (at most C(24, 5) = 42,504)."""
+    names = [f"i{j}" for j in range(k)]
+    return pl.DataFrame(list(combinations(range(n), k)), schema=names, orient="row")
+
+
+def _exact_board(spot: Spot) -> dict[str, float]:
+    """:func:`exact` for Chiribito, where only common cards are to come (every
+    all-in spot), computed over every board at once (polars series): the
+    evaluator's own tables (``hh.evaluate.chiribito.tables``) looked up with
+    the same keys as its ``value`` (the sum of ``5**rank`` of two hole cards
+    and three board cards; the flush table over the rank mask when the hole
+    cards and three board cards share a suit), the best of the ten triples
+    per player, then the pots shared by counting, per player and pot, the
+    boards he wins alone or ties k ways. tests/test_report_cache.py checks
+    it against the general, card-by-card enumeration."""
+    from hh.evaluate import chiribito as ch
+
+    tables = _chiribito_tables()
+    players = list(spot.own)
+    unseen = spot.unseen()
+    index = _board_index(len(unseen), spot.board_to_come)
+    key, rbit = ch.KEY, ch.RBIT
+    suit_no = {x: i for i, x in enumerate(ch.SUITS)}
+    by_unseen = {
+        "k": pl.Series([key[c] for c in unseen], dtype=pl.Int64),
+        "r": pl.Series([rbit[c] for c in unseen], dtype=pl.Int64),
+        "s": pl.Series([suit_no[c[1]] for c in unseen], dtype=pl.Int8),
+    }
+    columns: dict[str, pl.Series | pl.Expr] = {}
+    for j in range(5):
+        if j < len(spot.board):  # a known common card: constants
+            c = spot.board[j]
+            columns |= {f"k{j}": pl.lit(key[c], dtype=pl.Int64),
+                        f"r{j}": pl.lit(rbit[c], dtype=pl.Int64),
+                        f"s{j}": pl.lit(suit_no[c[1]], dtype=pl.Int8)}  # fmt: skip
+        else:
+            at = index[f"i{j - len(spot.board)}"]
+            columns |= {f"{x}{j}": v.gather(at) for x, v in by_unseen.items()}
+    boards = index.select(**columns)
+    triples = list(combinations(range(5), 3))
+    ranks, flushes = pl.lit(tables.ranks), pl.lit(tables.flush)
+    k, r, st = (lambda j: pl.col(f"k{j}")), (lambda j: pl.col(f"r{j}")), (lambda j: pl.col(f"s{j}"))
+    sums = [k(a) + k(b) + k(c) for a, b, c in triples]
+    la_perla = "La Perla wins" in spot.house_rules
+    value: dict[str, pl.Expr] = {}
+    for p in players:
+        h0, h1 = spot.own[p]
+        if la_perla and ch.is_la_perla((h0, h1)):
+            value[p] = pl.lit(ch.LA_PERLA_VALUE, dtype=pl.Int64)
+            continue
+        hole = key[h0] + key[h1]
+        looks = [ranks.gather(x + hole) for x in sums]
+        if h0[1] == h1[1]:
+            mask, suit = rbit[h0] | rbit[h1], suit_no[h0[1]]
+            looks += [pl.when((st(a) == suit) & (st(b) == suit) & (st(c) == suit))
+                      .then(flushes.gather(r(a) | r(b) | r(c) | mask)).otherwise(0)
+                      for a, b, c in triples]  # fmt: skip
+        value[p] = pl.max_horizontal(looks)
+    # per pot and eligible player, how many boards he wins sharing with w - 1 others
+    counted: list[tuple[str, int, float]] = []
+    shares: list[pl.Expr] = []
+    col = {p: f"p{i}" for i, p in enumerate(players)}  # names are untrusted: not columns
+    values = boards.select(**{col[p]: v for p, v in value.items()})
+    for amount, eligible in spot.pots:
+        if not eligible:
+            continue
+        top = pl.max_horizontal([pl.col(col[p]) for p in eligible])
+        ways = pl.sum_horizontal([(pl.col(col[p]) == top).cast(pl.Int32) for p in eligible])
+        for p in eligible:
+            for w in range(1, len(eligible) + 1):
+                shares.append(((pl.col(col[p]) == top) & (ways == w)).sum()
+                              .alias(f"x{len(shares)}"))  # fmt: skip
+                counted.append((p, w, amount))
+    won = values.select(shares).row(0) if shares else ()
+    totals = dict.fromkeys(players, 0.0)
+    for (p, w, amount), boards_won in zip(counted, won, strict=True):
+        totals[p] += amount * boards_won / w
+    return {p: t / index.height for p, t in totals.items()}
+
+
+def _frame(series: list[pl.Series]) -> pl.DataFrame:
+    return pl.DataFrame([x.alias(str(i)) for i, x in enumerate(series)])
+
+
+@dataclass(frozen=True)
+class _Tables:
+    ranks: pl.Series
+    flush: pl.Series
+
+
+@lru_cache(maxsize=1)
+def _chiribito_tables() -> _Tables:
+    from hh.evaluate.chiribito import tables
+
+    built = tables()
+    # an empty entry (five of one rank) cannot be reached with distinct cards
+    ranks = pl.Series([-1 if v is None else v for v in built.ranks], dtype=pl.Int64)
+    return _Tables(ranks, pl.Series(built.flush, dtype=pl.Int64))
+
+
 def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], dict[str, float]]:
-    """Expected chips and their standard errors from ``samples`` seeded deals."""
-    value = _value_function(spot)
+    """Expected chips and their standard errors from ``samples`` seeded deals.
+
+    The inner loop works on lists by index (each contender's own cards, the
+    pots as index lists) and calls the evaluator's ``value`` directly: about
+    twice as fast as dicts per deal, with the same deals and the same sums."""
+    from hh.evaluate import evaluator_for
+
+    value = evaluator_for(spot.game, spot.house_rules).value
+    chiribito = spot.game == CHIRIBITO
     rng = random.Random(seed)
     unseen = spot.unseen()
-    players = [p for p in spot.own if spot.to_come.get(p, 0)]
-    need = spot.board_to_come + sum(spot.to_come[p] for p in players)
-    s1 = dict.fromkeys(spot.own, 0.0)
-    s2 = dict.fromkeys(spot.own, 0.0)
+    names = list(spot.own)
+    owns = [list(spot.own[p]) for p in names]
+    # (index, first card, last card) of each contender's new cards in a deal
+    slices, at = [], spot.board_to_come
+    for i, p in enumerate(names):
+        k = spot.to_come.get(p, 0)
+        if k:
+            slices.append((i, at, at + k))
+            at += k
+    pots = [(amount, [names.index(p) for p in eligible])
+            for amount, eligible in spot.pots if eligible]  # fmt: skip
+    s1 = [0.0] * len(names)
+    s2 = [0.0] * len(names)
+    base = list(spot.board)
+    sample = rng.sample
     for _ in range(samples):
-        cards = rng.sample(unseen, need)
-        board, at = cards[: spot.board_to_come], spot.board_to_come
-        got = {}
-        for p in players:
-            got[p] = cards[at : at + spot.to_come[p]]
-            at += spot.to_come[p]
-        for p, chips in _payoff(spot, value, got, [*spot.board, *board]).items():
-            s1[p] += chips
-            s2[p] += chips * chips
-    mean = {p: s1[p] / samples for p in s1}
-    se = {p: math.sqrt(max(0.0, s2[p] / samples - mean[p] ** 2) / (samples - 1))
-          for p in s1}  # fmt: skip
+        cards = sample(unseen, at)
+        hands = [own for own in owns]
+        for i, lo, hi in slices:
+            hands[i] = owns[i] + cards[lo:hi]
+        if chiribito:
+            board = base + cards[: spot.board_to_come]
+            values = [value(h, board) for h in hands]
+        else:
+            values = [value(h) for h in hands]
+        chips = [0.0] * len(names)
+        for amount, eligible in pots:
+            best = max(values[i] for i in eligible)
+            winners = [i for i in eligible if values[i] == best]
+            for i in winners:
+                chips[i] += amount / len(winners)
+        for i, c in enumerate(chips):
+            s1[i] += c
+            s2[i] += c * c
+    mean = {p: s1[i] / samples for i, p in enumerate(names)}
+    se = {p: math.sqrt(max(0.0, s2[i] / samples - mean[p] ** 2) / (samples - 1))
+          for i, p in enumerate(names)}  # fmt: skip
     return mean, se
 
 
@@ -326,15 +459,20 @@ def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
 
 
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
-                progress: Callable[[str, int, int], None] | None = None) -> int:  # fmt: skip
+                progress: Callable[[str, int, int], None] | None = None,
+                limit: int | None = None) -> int:  # fmt: skip
     """Compute and keep the all-in equity of the wanted hands the cache
     lacks (reports.cache); in worker processes when there are many, with
-    ``progress(stage, done, total)``. Returns the candidate hands computed."""
+    ``progress(stage, done, total)``. Returns the candidate hands computed.
+    With ``limit``, nothing is computed (and -1 returned) when more than
+    ``limit`` all-in hands lack it: the import hook's bound."""
     cache.ensure("equity", VERSION, EQUITY_COLUMNS)
     if not cache.todo("equity"):
         return 0
     last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
     tasks = frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+    if limit is not None and len(tasks) > limit:
+        return -1
     rows = _compute(tasks, progress)
     df = pl.DataFrame(rows, schema={"hk": pl.UInt64, "player": pl.String,  # noqa: F841
                                     "expected_won": pl.Float64, "se": pl.Float64},
@@ -372,6 +510,13 @@ def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None
             if progress:
                 progress("all-in equity", done, total)
     return out
+
+
+def missing(con: duckdb.DuckDBPyConnection, cache: Cache) -> int:
+    """How many wanted hands the equity cache lacks (all-in or not: telling
+    which are all-in costs a query over seats and actions)."""
+    cache.ensure("equity", VERSION, EQUITY_COLUMNS)
+    return cache.todo("equity")
 
 
 __all__ = ["ACES", "CALATONE", "Spot", "exact", "expected", "fill_equity", "monte_carlo"]

@@ -40,6 +40,10 @@ def embed_json(data: Any) -> str:
     return text
 
 
+# what the cumulative series read of the per-hand rows
+SERIES_COLUMNS = ("hk", "player", "game", "started_at", "net", "allin_adjusted_net")
+
+
 def cumulative(rows: pl.LazyFrame, players: list[tuple[str, str]]) -> list[dict]:
     """Cumulative net and all-in adjusted net over each player's hands (in
     time order), for the given (player, game) pairs, thinned to MAX_POINTS."""
@@ -91,18 +95,20 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
 
 
 def players_page(con: Any, filters: Any, cache: Any = None, title: str = "hh player report",
-                 progress: Any = None, table: pl.DataFrame | None = None) -> str:  # fmt: skip
+                 progress: Any = None, table: pl.DataFrame | None = None,
+                 equity: bool | None = True) -> str:  # fmt: skip
     """The HTML players report (``hh report players --format html``): the
     table from the counts summed in DuckDB (reports.players.players); the
     cumulative series read the per-hand rows of the players drawn only.
-    ``table``: that players table when already made."""
+    ``table``: that players table when already made; ``equity``: as for
+    :func:`reports.players.players`."""
     from reports.players import hand_rows, players
     from reports.violations import violations
 
     if table is None:
-        table = players(con, filters, cache=cache, progress=progress)
+        table = players(con, filters, cache=cache, progress=progress, equity=equity)
     drawn = top(table)["player"].unique().to_list()
-    rows = hand_rows(con, filters, cache=cache, only=drawn)
+    rows = hand_rows(con, filters, cache=cache, only=drawn, equity=equity, columns=SERIES_COLUMNS)
     return render(report_data(table, rows, violations(con, filters)["by_code"], title))
 
 

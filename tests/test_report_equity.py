@@ -99,3 +99,45 @@ def test_adjusted_net_conserves_chips_on_simulated_hands(tmp_path) -> None:
     for _, net, adjusted in sums.iter_rows():
         assert adjusted == pytest.approx(net, abs=1e-6)
     assert (df["net"] != df["allin_adjusted_net"]).any()  # some all-in hand was adjusted
+
+
+def test_chiribito_board_enumeration_matches_the_general_one_on_random_spots() -> None:
+    """Both Chiribito board enumerations (the Python loop over boards, and
+    the evaluator's tables looked up for every board at once) against the
+    card-by-card one, on random spots: suited hole cards (flushes), La Perla
+    with and without its house rule, side pots, 1 to 4 cards to come."""
+    import random
+
+    from hh.cards import SPANISH_28
+    from reports.equity import _exact_board, _exact_board_loop, exact_general
+
+    rng = random.Random(2026)
+    for case in range(40):
+        deck = list(SPANISH_28.cards)
+        rng.shuffle(deck)
+        if case % 4 == 0:  # a La Perla for the first player
+            suit = rng.choice("oceb")
+            deck.remove(f"S{suit}")
+            deck.remove(f"7{suit}")
+            deck[:0] = [f"S{suit}", f"7{suit}"]
+        elif case % 4 == 1:  # suited hole cards for the first player
+            suit = rng.choice("oceb")
+            suited = [c for c in deck if c[1] == suit][:2]
+            for c in suited:
+                deck.remove(c)
+            deck[:0] = suited
+        n = rng.randint(2, 4)
+        players = "ABCD"[:n]
+        own = {p: deck[2 * i : 2 * i + 2] for i, p in enumerate(players)}
+        to_come = 4 if case % 10 == 9 else rng.randint(1, 3)
+        board = deck[2 * n : 2 * n + 5 - to_come]
+        pots = [(rng.randint(2, 500), list(players))]
+        if n > 2:
+            pots.append((rng.randint(1, 300), list(players[1:])))
+        rules = ("La Perla wins",) if case % 8 == 0 else ()
+        spot = Spot("chiribito", rules, own, dict.fromkeys(players, 0), pots, board=board,
+                    board_to_come=to_come)
+        general = exact_general(spot)
+        assert _exact_board(spot) == pytest.approx(general, abs=1e-9), spot
+        assert _exact_board_loop(spot) == pytest.approx(general, abs=1e-9), spot
+        assert exact(spot) == pytest.approx(general, abs=1e-9), spot

@@ -25,41 +25,47 @@ from __future__ import annotations
 
 AGGR = "kind IN ('bet', 'raise')"
 
-# The betting actions of the hands in _todo with their hand's key ``hk``
-# (reports.cache), taken by an exact join on (site, hand_id) once, so that
-# every join and GROUP BY after this one runs on an integer.
-ACTS = """
-acts AS MATERIALIZED (
-    SELECT t.hk, x.player, x.seq, x.round, x.kind
-    FROM actions x JOIN _todo t ON t.site = x.site AND t.hand_id = x.hand_id
+
+def acts(every_hand: bool) -> str:
+    """The betting actions of the hands in ``_todo``, keyed by ``(site,
+    hand_id)``. When ``_todo`` holds every hand of the database (a first
+    report) the semi-join that picks them is left out: it would cost a join
+    of every action on two strings and select them all."""
+    pick = "" if every_hand else (
+        "SEMI JOIN _todo t ON t.site = x.site AND t.hand_id = x.hand_id")  # fmt: skip
+    return f"""
+acts AS NOT MATERIALIZED (
+    SELECT x.site, x.hand_id, x.player, x.seq, x.round, x.kind FROM actions x {pick}
     WHERE x.round >= 0 AND x.kind <> 'uncalled')
 """
 
-# per hand, over rounds 1 and 2
+
+# per hand, over the bets and raises of rounds 1 and 2
 HAND_FACTS = f"""
 hf0 AS (
-    SELECT hk,
-           list(seq ORDER BY seq) FILTER (round = 0 AND {AGGR}) AS r0,
-           arg_max(player, seq) FILTER (round = 0 AND {AGGR}) AS pfa,
-           list(seq ORDER BY seq) FILTER (round = 1 AND {AGGR}) AS r1,
-           arg_min(kind, seq) FILTER (round = 1 AND {AGGR}) AS b1_kind
-    FROM acts WHERE round <= 1 GROUP BY hk),
+    SELECT site, hand_id,
+           min(seq, 4) FILTER (round = 0) AS r0,
+           arg_max(player, seq) FILTER (round = 0) AS pfa,
+           min(seq, 2) FILTER (round = 1) AS r1,
+           arg_min(kind, seq) FILTER (round = 1) AS b1_kind
+    FROM acts WHERE round <= 1 AND {AGGR} GROUP BY site, hand_id),
 hf1 AS (  -- pfa's first action of round 2 needs pfa: a second, smaller pass
-    SELECT a.hk, min(a.seq) AS pfa_first
-    FROM acts a JOIN hf0 f ON f.hk = a.hk AND f.pfa = a.player
-    WHERE a.round = 1 GROUP BY a.hk),
+    SELECT a.site, a.hand_id, min(a.seq) AS pfa_first
+    FROM acts a JOIN hf0 f ON f.site = a.site AND f.hand_id = a.hand_id AND f.pfa = a.player
+    WHERE a.round = 1 GROUP BY a.site, a.hand_id),
 hf AS (
-    SELECT hf0.hk, r0[1] AS a1, r0[2] AS a2, r0[3] AS a3, r0[4] AS a4, pfa,
+    SELECT hf0.site, hf0.hand_id, r0[1] AS a1, r0[2] AS a2, r0[3] AS a3, r0[4] AS a4, pfa,
            r1[1] AS b1, r1[2] AS b2, pfa_first,
            CASE WHEN pfa_first = r1[1] AND b1_kind = 'bet' THEN r1[1] END AS cbet_seq,
            t.blind
-    FROM hf0 JOIN _todo t ON t.hk = hf0.hk LEFT JOIN hf1 ON hf1.hk = hf0.hk)
+    FROM hf0 JOIN _todo t ON t.site = hf0.site AND t.hand_id = hf0.hand_id
+    LEFT JOIN hf1 ON hf1.site = hf0.site AND hf1.hand_id = hf0.hand_id)
 """
 
 _before = " + ".join(f"coalesce(hf.a{i} < a.seq, FALSE)::INTEGER" for i in range(1, 5))
 # columns of one action, given its hand's facts (hf, with the hand's blind)
 ACTION_COLUMNS = f"""
-a.hk, a.player, a.seq, a.round, a.kind, a.{AGGR} AS aggr,
+a.site, a.hand_id, a.player, a.seq, a.round, a.kind, a.{AGGR} AS aggr,
 {_before} + (a.round = 0 AND hf.blind)::INTEGER AS lvl,
 hf.pfa, hf.b1, hf.b2, hf.pfa_first, hf.cbet_seq
 """

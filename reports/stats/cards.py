@@ -49,7 +49,10 @@ def _known(cards: str) -> str:
     return f"{cards} IS NOT NULL AND NOT list_contains({cards}, '??')"
 
 
-def _joker_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
+def _joker_rows(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """One row per Aces showdown with known cards (a hand the evaluator
+    cannot value, an invalid one's, is left out). The loop keeps columns,
+    not a dict per row: it runs once per showdown of every new hand."""
     from hh.evaluate import evaluator_for
 
     ev = evaluator_for(ACES)
@@ -58,18 +61,26 @@ def _joker_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
         f"{_SEATS} WHERE t.game = '{ACES}' AND coalesce(s.went_to_showdown, FALSE) "
         f"AND {_known('s.down_cards')} AND {_known('s.up_cards')}",
     )
-    out = []
-    for hk, player, won, own in seats.iter_rows():
+    value, strength = ev.value, {c: i for i, c in enumerate(ev.order)}
+    joker = {strength[c] for c in ev.order if c.value in _JOKER_CATEGORIES}
+    keep, made, made_won = [], [], []
+    for k, (own, won) in enumerate(zip(seats["own"].to_list(), seats["won"].to_list(),
+                                       strict=True)):  # fmt: skip
         try:
-            with_joker = ev.category(ev.value(own)).value
-            natural = ev.category(ev.value(own, ())).value
+            with_joker = value(own) >> 20
+            natural = value(own, ()) >> 20
         except ValueError:  # cards an invalid hand holds (CardError is a ValueError)
             continue
-        made = with_joker in _JOKER_CATEGORIES and natural != with_joker
-        out.append({"hk": hk, "player": player, "cnt_joker_made_opp": 1,
-                    "cnt_joker_made": int(made), "cnt_joker_made_won_opp": int(made),
-                    "cnt_joker_made_won": int(made and won > 0)})  # fmt: skip
-    return out
+        m = with_joker in joker and natural != with_joker
+        keep.append(k)
+        made.append(int(m))
+        made_won.append(int(m and won > 0))
+    out = seats.select("hk", "player")[pl.Series(keep, dtype=pl.UInt32)]
+    return out.with_columns(
+        cnt_joker_made_opp=pl.lit(1, pl.Int64), cnt_joker_made=pl.Series(made, dtype=pl.Int64),
+        cnt_joker_made_won_opp=pl.Series(made, dtype=pl.Int64),
+        cnt_joker_made_won=pl.Series(made_won, dtype=pl.Int64),
+    )  # fmt: skip
 
 
 def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
@@ -135,7 +146,9 @@ def _cost(raw_text: str, player: str, best: tuple[str, ...], won: int) -> int:
 def card_counts(con: duckdb.DuckDBPyConnection) -> None:
     """The evaluator-judged counts of the hands in ``_todo``, keyed by (hk,
     player), as the temporary table ``_cards`` (joined on by reports.counts)."""
-    rows = _joker_rows(con) + _declaration_rows(con)
-    df = pl.DataFrame(rows, schema=_SCHEMA) if rows else pl.DataFrame(schema=_SCHEMA)
+    declared = _declaration_rows(con)
+    df = pl.concat([_joker_rows(con),
+                    pl.DataFrame(declared, schema=_SCHEMA) if declared else
+                    pl.DataFrame(schema=_SCHEMA)], how="diagonal_relaxed")  # fmt: skip
     cards = df.group_by("hk", "player").agg(pl.all().fill_null(0).sum())  # noqa: F841
     con.execute("CREATE OR REPLACE TEMP TABLE _cards AS SELECT * FROM cards")

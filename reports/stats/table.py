@@ -21,26 +21,47 @@ from reports.stats.cards import CARD_COLUMNS
 SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
 
 
-def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = False) -> str:
+def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = False,
+                 hand_columns: bool = True) -> str:  # fmt: skip
     """The SELECT of the per-hand rows of the wanted hands (``_want``):
     ``counts`` and ``equity`` name the cache tables (None: no equity, the
     adjusted net is the net); without ``cards`` the card-judged counts are 0.
     ``complete``: the counts table holds exactly the wanted hands (every
     hand, reports.cache.Cache.complete), so no join with ``_want`` is needed
-    and ``valid`` is left out."""
-    drop = "" if cards else f" EXCLUDE ({', '.join(n for n, _ in CARD_COLUMNS)})"
-    zeros = "" if cards else "".join(f", 0::{t} AS {n}" for n, t in CARD_COLUMNS)
-    want = "" if complete else " JOIN _want w ON w.hk = c.hk"
-    valid = "" if complete else ", w.valid"
+    and ``valid`` is left out. Without ``hand_columns`` the hand's own
+    columns (``counts_hands``: site, hand_id, table, time ...) are left out:
+    what the sums by player and game need, without a join."""
+    from reports.counts import CARD_VALUES, COLUMNS, HAND_IDENTITY, unpacked
+
+    hand = {n for n, _, _ in HAND_IDENTITY}
+    # the sums by player (no hand columns) take the counts as BIGINT, uncast
+    count = unpacked("c", cast=hand_columns) | {n: f"c.{n}" for n, _ in CARD_VALUES}
+    card_names = {n for n, _ in CARD_COLUMNS}
+    out = []
+    for name, kind in COLUMNS:
+        if name in hand:
+            if hand_columns:
+                out.append(f"hh.{name}")
+        elif name in card_names and not cards:
+            out.append(f"0::{kind} AS {name}")
+        elif name in count:
+            out.append(f"{count[name]} AS {name}")
+        else:
+            out.append(f"c.{name}")
+    if not complete:
+        out.append("w.valid")
+    tables = f"{counts} c"
+    if hand_columns:
+        tables += f" JOIN {counts}_hands hh ON hh.hk = c.hk"
+    if not complete:
+        tables += " JOIN _want w ON w.hk = c.hk"
     if equity is None:
-        return (f"SELECT c.*{drop}{zeros}{valid}, c.net::DOUBLE AS allin_adjusted_net, "
-                f"NULL::DOUBLE AS allin_se FROM {counts} c{want}")  # fmt: skip
-    return (
-        f"SELECT c.*{drop}{zeros}{valid}, "
-        "coalesce(c.net - c.won + e.expected_won, c.net::DOUBLE) AS allin_adjusted_net, "
-        f"e.se AS allin_se FROM {counts} c{want} "
-        f"LEFT JOIN {equity} e ON e.hk = c.hk AND e.player = c.player"
-    )
+        out += ["c.net::DOUBLE AS allin_adjusted_net", "NULL::DOUBLE AS allin_se"]
+    else:
+        out += ["coalesce(c.net - c.won + e.expected_won, c.net::DOUBLE) AS allin_adjusted_net",
+                "e.se AS allin_se"]  # fmt: skip
+        tables += f" LEFT JOIN {equity} e ON e.hk = c.hk AND e.player = c.player"
+    return f"SELECT {', '.join(out)} FROM {tables}"
 
 
 def per_hand(con: duckdb.DuckDBPyConnection, source: str,

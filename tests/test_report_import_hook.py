@@ -1,0 +1,148 @@
+"""The reports' per-hand counts filled by the import (the ``hh.imported``
+entry point, run by pipelines.importer.after_import): a report after an
+import computes nothing, a later import computes only its new hands, and
+the figures are those of a report that computes everything itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from polars.testing import assert_frame_equal
+
+import reports.counts
+import reports.equity
+from hh.model import Game
+from hh.simulate import Simulator
+from hh.write import write_hands
+from reports.db import Filters, connect
+from reports.players import players
+
+
+def _logs(folder: Path, seed: int, hands: int = 40) -> list[str]:
+    files = []
+    for k, game in enumerate(Game):
+        path = folder / f"{game.value}-{seed}.txt"
+        path.write_text(write_hands(Simulator(game, seed=seed + k, tables=2).hands(hands)),
+                        encoding="utf-8")  # fmt: skip
+        files.append(str(path))
+    return files
+
+
+def _import(db: Path, files: list[str]) -> None:
+    from pipelines.importer import Importer
+    from pipelines.importer import connect as rw
+
+    con = rw(str(db))
+    importer = Importer(con, 1)
+    try:
+        importer.import_files(files)
+        importer.finish()
+    finally:
+        importer.close()
+        con.close()
+
+
+def _cached(db: Path, table: str) -> int:
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{db}.reports.duckdb' AS c (READ_ONLY)")
+    return int(con.execute(f"SELECT count(*) FROM c.{table}").fetchall()[0][0])
+
+
+def _hands(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    n = int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0])
+    con.close()
+    return n
+
+
+def _boom(*_a: object, **_k: object) -> None:
+    raise AssertionError("a report computed a hand the import had computed")
+
+
+def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
+                                                               monkeypatch) -> None:  # fmt: skip
+    db = tmp_path / "h.duckdb"
+    monkeypatch.setattr(reports.counts, "IMPORT_BATCH", 37)  # several statements
+    _import(db, _logs(tmp_path, seed=3))
+    first = _hands(db)
+    assert _cached(db, "counts_hands") == first > 100
+    assert _cached(db, "equity_hands") == first  # a few all-in hands: within the hook's limit
+    assert _cached(db, "equity") > 0
+    con = connect(db)
+    fresh = players(con, Filters(), cache=None)  # computed in memory, every hand
+    with monkeypatch.context() as m:
+        m.setattr(reports.counts, "card_counts", _boom)
+        m.setattr(reports.equity, "hand_equity", _boom)
+        after = players(con, Filters(), cache=f"{db}.reports.duckdb")
+    assert_frame_equal(after, fresh)
+    con.close()
+    # a second import: only its new hands are computed
+    todo: list[int] = []
+    real = reports.counts.card_counts
+
+    def counted(c: duckdb.DuckDBPyConnection) -> None:
+        todo.append(int(c.execute("SELECT count(*) FROM _todo").fetchall()[0][0]))
+        real(c)
+
+    monkeypatch.setattr(reports.counts, "card_counts", counted)
+    _import(db, _logs(tmp_path, seed=11, hands=10))
+    total = _hands(db)
+    assert todo == [total - first] and total > first
+    assert _cached(db, "counts_hands") == total
+    con = connect(db)
+    assert_frame_equal(players(con, Filters(), cache=f"{db}.reports.duckdb"),
+                       players(con, Filters(), cache=None))  # fmt: skip
+
+
+def test_no_hooks_when_told(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HH_NO_IMPORT_HOOKS", "1")
+    db = tmp_path / "h.duckdb"
+    _import(db, _logs(tmp_path, seed=3, hands=5))
+    assert not Path(f"{db}.reports.duckdb").exists()
+
+
+def test_equity_beyond_the_hook_limit_is_left_to_the_report(tmp_path: Path,
+                                                            monkeypatch) -> None:  # fmt: skip
+    import json
+
+    import typer
+    from typer.testing import CliRunner
+
+    from reports.cli import register
+
+    monkeypatch.setattr(reports.counts, "IMPORT_EQUITY_LIMIT", 0)
+    db = tmp_path / "h.duckdb"
+    _import(db, _logs(tmp_path, seed=3))
+    assert _cached(db, "counts_hands") == _hands(db)
+    assert _cached(db, "equity_hands") == 0
+    app = typer.Typer()
+    register(app)
+
+    def run(*args: str) -> tuple[list[dict], str]:
+        out = CliRunner().invoke(app, ["report", "players", "--db", str(db), "--format", "json",
+                                       *args])  # fmt: skip
+        assert out.exit_code == 0, out.output
+        return json.loads(out.stdout), out.stderr
+
+    partial, said = run("--no-equity-fill")
+    assert f"{_hands(db):,} hands are not checked for all-in equity yet" in said
+    assert all(r["allin_adjusted_net"] == pytest.approx(r["net"]) for r in partial)
+    assert _cached(db, "equity_hands") == 0  # nothing computed
+    full, said = run()
+    assert said == "" and _cached(db, "equity_hands") == _hands(db)
+    assert any(r["allin_adjusted_net"] != pytest.approx(r["net"]) for r in full)
+    assert [r["net"] for r in full] == [r["net"] for r in partial]
+
+
+def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch) -> None:
+    db = tmp_path / "h.duckdb"
+    files = _logs(tmp_path, seed=3, hands=5)
+    _import(db, files)
+    calls: list[object] = []
+    monkeypatch.setattr(reports.counts, "after_import", calls.append)
+    _import(db, files)  # every hand a duplicate
+    assert calls == []
+    _import(db, _logs(tmp_path, seed=21, hands=3))
+    assert len(calls) == 1
