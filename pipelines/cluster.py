@@ -28,6 +28,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hh.sources import CHUNK_BYTES, chunks
@@ -237,6 +238,12 @@ def run_import(
     summary.hands, summary.imported = counts.hands, counts.imported
     summary.duplicates, summary.rejected = counts.duplicates, counts.rejected
     summary.conflicts = counts.conflicts
+    if counts.imported and "://" not in url:
+        # what the layers above derive from new hands (reports: their
+        # per-hand counts), kept where they look for it in a local lake
+        from pipelines.importer import after_import
+
+        after_import(con, str(Path(url) / "_reports.duckdb"))
     summary.seconds = round(time.perf_counter() - start, 3)
     return summary
 

@@ -408,9 +408,11 @@ class Importer:
             self.pool = None
 
 
-def after_import(con: Any) -> None:
+def after_import(con: Any, cache: str | None = None) -> None:
     """Run every installed ``hh.imported`` entry point on the database just
-    written (``hook(con)``, the import's read-write connection, committed).
+    written (``hook(con, cache)``, the import's read-write connection,
+    committed; for a lake, its views and where the layers above keep what
+    they derive: ``cache``, else they choose beside the database file).
 
     This is how the layers above keep what they derive from new hands up to
     date (``reports`` computes their per-hand counts, as PokerTracker fills
@@ -424,7 +426,7 @@ def after_import(con: Any) -> None:
 
     for ep in sorted(entry_points(group="hh.imported"), key=lambda e: e.name):
         try:
-            ep.load()(con)
+            ep.load()(con, cache)
         except Exception as error:  # a hook never fails the import
             print(f"hh: import hook {ep.name} failed: {error}", file=sys.stderr)
 

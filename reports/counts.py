@@ -228,23 +228,26 @@ IMPORT_EQUITY_LIMIT = 100
 IMPORT_BATCH = 50_000
 
 
-def after_import(con: duckdb.DuckDBPyConnection) -> None:
+def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
     """The ``hh.imported`` hook (pipelines.importer.after_import): the counts
     of the hands an import just wrote, computed into the database's cache
     file (reports.cache) so that a report never finds them missing, as
     PokerTracker fills its cache on import. Only hands the cache lacks are
     computed (a first import: all of them; later imports: the new ones); a
     cache file another process holds is left alone (the report computes
-    what is missing). Their all-in equity too, when there are at most
+    what is missing). A lake's import gives ``cache``, the lake's own
+    (``_reports.duckdb``). Their all-in equity too, when there are at most
     ``IMPORT_EQUITY_LIMIT`` new all-in hands (docs/statistics.md)."""
     from reports.cache import default_path
     from reports.equity import fill_equity
 
-    row = con.execute("SELECT path FROM duckdb_databases() "
-                      "WHERE database_name = current_database()").fetchall()  # fmt: skip
-    if not row or not row[0][0]:
-        return  # an in-memory database: nothing to keep
-    store = Cache(con, default_path(row[0][0]))
+    if cache is None:  # a database file: the cache beside it
+        row = con.execute("SELECT path FROM duckdb_databases() "
+                          "WHERE database_name = current_database()").fetchall()  # fmt: skip
+        if not row or not row[0][0]:
+            return  # an in-memory database: nothing to keep
+        cache = default_path(row[0][0])
+    store = Cache(con, cache)
     try:
         if store.persistent:
             store.want("TRUE", [])

@@ -141,7 +141,7 @@ def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch
     files = _logs(tmp_path, seed=3, hands=5)
     _import(db, files)
     calls: list[object] = []
-    monkeypatch.setattr(reports.counts, "after_import", calls.append)
+    monkeypatch.setattr(reports.counts, "after_import", lambda con, cache: calls.append(con))
     _import(db, files)  # every hand a duplicate
     assert calls == []
     _import(db, _logs(tmp_path, seed=21, hands=3))

@@ -103,3 +103,30 @@ def test_cli_reads_the_lake(stores: tuple[str, str], tmp_path: Path) -> None:
     assert (Path(lake) / "_reports.duckdb").exists()  # the lake's cache, beside its tables
     bad = CliRunner().invoke(app, ["report", "players", "--lake", str(tmp_path / "none")])
     assert bad.exit_code == 2 and "no lake" in bad.stderr
+
+
+def test_the_lake_import_fills_the_report_counts(
+    stores: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Dask import runs the import hooks too: the lake's own cache
+    (``_reports.duckdb``) holds every hand's counts, so the first report on
+    the lake computes nothing, and its figures are the database's."""
+    import duckdb
+
+    import reports.counts
+
+    db, lake = stores
+    cache = Path(lake) / "_reports.duckdb"
+    assert cache.exists()
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{cache}' AS c (READ_ONLY)")
+    assert con.execute("SELECT count(*) FROM c.counts_hands").fetchall() == [(120,)]
+    con.close()
+
+    def boom(*_a: object, **_k: object) -> None:
+        raise AssertionError("the report computed counts the import had computed")
+
+    from_db = players(connect(db), Filters(), cache=None)
+    monkeypatch.setattr(reports.counts, "card_counts", boom)
+    from_lake = players(connect_lake(lake), Filters(), cache=str(cache))
+    assert_frame_equal(from_lake, from_db)
