@@ -726,32 +726,49 @@ def _tables() -> _Tables:
 # depends only on its text and the hand's game, so each game remembers, per
 # line text, its kind, record class and fields but the line number; a line
 # seen before is then built without being classified, matched or cut up.
-# The kinds left out (headers, commitments, deck lines, shows) almost never
-# repeat. The memo is emptied when full, which bounds its memory.
+# Remembering costs about what a hit saves, so only the kinds that repeat
+# more often than not are remembered (measured on simulated sessions of the
+# three games: actions, posts, markers, summary seat lines, deals, pots and
+# collections do; headers, commitments, decks, shows, top-ups and seat
+# lines, whose stacks change, mostly do not). The memo is emptied when
+# full, which bounds its memory.
 MEMO_LIMIT = 1 << 16
-_NOT_MEMOISED = frozenset(["HEADER_LINE", "COMMITMENT_LINE", "DECK_LINE", "SHOW_LINE"])
+_MEMO_CLASSES: dict[str, type] = {
+    "TABLE_LINE": Table,
+    "HOUSE_RULES_LINE": HouseRules,
+    "POST_LINE": Post,
+    "MARKER_LINE": Marker,
+    "DEAL_LINE": Deal,
+    "ACTION_LINE": Action,
+    "UNCALLED_LINE": Uncalled,
+    "COLLECTED_LINE": Collected,
+    "MUCK_LINE": Muck,
+    "INFO_LINE": Info,
+    "TOTAL_POT_LINE": TotalPot,
+    "BOARD_LINE": Board,
+    "SEAT_OUTCOME_LINE": SeatOutcome,
+}
 _Memo = tuple[str, Any, tuple[Any, ...]]
-_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _fields(cls: type) -> tuple[str, ...]:
+def _but_line(cls: type) -> tuple[str, ...]:
     """A record class's fields but its last, the line number."""
-    names = _FIELDS.get(cls)
-    if names is None:
-        all_names = tuple(f.name for f in dataclasses.fields(cls))
-        assert all_names[-1] == "line", cls
-        names = _FIELDS[cls] = all_names[:-1]
-    return names
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    assert names[-1] == "line", cls
+    return names[:-1]
+
+
+_MEMO_FIELDS = {kind: (cls, _but_line(cls)) for kind, cls in _MEMO_CLASSES.items()}
 
 
 def _remember(memo: dict[str, _Memo], text: str, kind: str, obj: Any) -> None:
+    known = _MEMO_FIELDS.get(kind)
+    if known is None:
+        return
     if len(memo) >= MEMO_LIMIT:
         memo.clear()
-    if kind == "SUMMARY_LINE":  # its record is its line number
-        memo[text] = (kind, None, ())
-        return
-    cls = type(obj)
-    memo[text] = (kind, cls, tuple([getattr(obj, name) for name in _fields(cls)]))
+    cls, names = known
+    memo[text] = (kind, cls, tuple([getattr(obj, name) for name in names]))
 
 
 def _parse_fast(lines: list[str], first: int) -> Hand | None:
@@ -768,7 +785,7 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
         hit = memo.get(text)
         if hit is not None:
             known, cls, args = hit
-            objs.append(n if cls is None else cls(*args, n))
+            objs.append(cls(*args, n))
             kinds.append(known)
             n += 1
             continue
@@ -791,7 +808,7 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
             game = state.game
             assert game is not None
             memo = game.memo
-        elif kind not in _NOT_MEMOISED:
+        else:
             _remember(memo, text, kind, obj)
         n += 1
     if tables.structure("".join([letters[k] for k in kinds])) is None:
