@@ -731,8 +731,10 @@ def _tables() -> _Tables:
 # three games: actions, posts, markers, summary seat lines, deals, pots and
 # collections do; headers, commitments, decks, shows, top-ups and seat
 # lines, whose stacks change, mostly do not). The memo is emptied when
-# full, which bounds its memory.
-MEMO_LIMIT = 1 << 16
+# full, which bounds its memory: 16,384 lines a game keep a streamed
+# ``hh validate`` of 40,000 Calatone hands at 37 MB peak RSS against 30 MB
+# without the memo (65,536 took 62 MB, and were no faster).
+MEMO_LIMIT = 1 << 14
 _MEMO_CLASSES: dict[str, type] = {
     "TABLE_LINE": Table,
     "HOUSE_RULES_LINE": HouseRules,

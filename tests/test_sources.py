@@ -4,6 +4,7 @@ import gzip
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -65,11 +66,18 @@ def test_a_chunk_survives_pickling() -> None:
         assert pickle.loads(pickle.dumps(chunk, protocol=protocol)) == chunk
 
 
-def test_the_table_scan_reads_plain_and_gzip_files_alike(tmp_path: Path) -> None:
+@pytest.mark.parametrize("block", [None, 64, 200])
+def test_the_table_scan_reads_plain_and_gzip_files_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int | None
+) -> None:
     """The order scan (hh validate's first pass) finds Table lines with a
     regex over a mapped plain file, and line by line in a gzip file: both
     must find the same runs, edge cases included."""
+    import hh.sources
     from hh.sources import scan_tables
+
+    if block is not None:  # plain files are read in blocks: many small ones
+        monkeypatch.setattr(hh.sources, "_BLOCK", block)
 
     header = "Hand #{}: Chiribito No Limit (blind 10) - 2026/01/0{} 10:00:00 UTC"
     table = "Table '{}' 6-max Seat #1 is the dealer"
@@ -87,6 +95,13 @@ def test_the_table_scan_reads_plain_and_gzip_files_alike(tmp_path: Path) -> None
         header.format("d", 4) + "\n" + table.format("no newline at the end"),
     ]
     expected = [[], [], ["T1"], ["T2", "T3", "T4"], ["no newline at the end"]]
+    # a file of many blocks, Table lines at and near the blocks' edges
+    many = "\n".join(
+        f"{header.format(k, 1 + k % 9)}\n{table.format(f'T{k}')}\n" + "x" * (k * 7919 % 5000)
+        for k in range(600)
+    )
+    texts.append(many)
+    expected.append([f"T{k}" for k in range(600)])
     for k, (text, tables) in enumerate(zip(texts, expected, strict=True)):
         plain = tmp_path / f"{k}.txt"
         plain.write_text(text, encoding="utf-8")
