@@ -147,6 +147,7 @@ def _players(folder: Path, target: int) -> list[Row]:
     """The players report over ``target`` hands from DuckDB and from the lake."""
     from benchmarks.bench_report import seed_equity
     from benchmarks.bighands import base, grow, lake
+    from pipelines.lake import derived_path
     from reports.db import Filters, connect, connect_lake
     from reports.players import players
 
@@ -157,7 +158,8 @@ def _players(folder: Path, target: int) -> list[Row]:
     lake_dir = str(folder / "players" / "lake")
     lake(db, lake_dir)
     cache_db = db + ".reports.duckdb"
-    cache_lake = lake_dir + "/_reports.duckdb"
+    cache_lake = derived_path(lake_dir)
+    assert cache_lake is not None
     seed_equity(db, base_db, cache_db)
     shutil.copyfile(cache_db, cache_lake)  # the same hands have the same keys in the lake
     f = Filters()

@@ -28,11 +28,10 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from hh.sources import CHUNK_BYTES, chunks
-from pipelines.lake import Committer, Lake, Written, cross_check, next_run
+from pipelines.lake import Committer, Lake, Written, cross_check, derived_path, next_run
 from pipelines.work import Task, hh_version, worker_init
 from pipelines.writer import Counts
 
@@ -238,12 +237,13 @@ def run_import(
     summary.hands, summary.imported = counts.hands, counts.imported
     summary.duplicates, summary.rejected = counts.duplicates, counts.rejected
     summary.conflicts = counts.conflicts
-    if counts.imported and "://" not in url:
+    derived = derived_path(url)
+    if counts.imported and derived is not None:
         # what the layers above derive from new hands (reports: their
         # per-hand counts), kept where they look for it in a local lake
         from pipelines.importer import after_import
 
-        after_import(con, str(Path(url) / "_reports.duckdb"))
+        after_import(con, derived)
     summary.seconds = round(time.perf_counter() - start, 3)
     return summary
 

@@ -39,6 +39,7 @@ import json
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -587,6 +588,14 @@ def _db_columns(con: Any, table: str) -> list[tuple[str, str]]:
 
 def _sql_list(values: Sequence[str]) -> str:
     return ", ".join("'" + v.replace("'", "''") + "'" for v in values)
+
+
+def derived_path(url: str) -> str | None:
+    """Where the layers above keep what they derive from a local lake's
+    hands (the reports' per-hand cache), inside the lake; None for a lake on
+    object storage (they are told where, e.g. ``--cache``). One place, so
+    the import that fills it and the report that reads it agree."""
+    return None if "://" in url else str(Path(url) / "_reports.duckdb")
 
 
 def connect(

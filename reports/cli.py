@@ -82,6 +82,7 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
              cache: Path | None = None, no_cache: bool = False) -> tuple[Any, str | None]:
     """The connection (a database file, or a lake's views) and the cache
     file to use (None: in memory)."""
+    from pipelines.lake import derived_path
     from reports.cache import default_path
     from reports.db import ReportError, connect, connect_lake, default_db
 
@@ -90,7 +91,7 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
     try:
         if lake is not None:
             con = connect_lake(lake, filters)
-            where = None if "://" in lake else str(Path(lake) / "_reports.duckdb")
+            where = derived_path(lake)
         else:
             path = db or default_db()
             con = connect(path)

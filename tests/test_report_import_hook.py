@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from import_helpers import hh_import
 from polars.testing import assert_frame_equal
 
 import reports.counts
@@ -31,17 +32,8 @@ def _logs(folder: Path, seed: int, hands: int = 40) -> list[str]:
 
 
 def _import(db: Path, files: list[str]) -> None:
-    from pipelines.importer import Importer
-    from pipelines.importer import connect as rw
-
-    con = rw(str(db))
-    importer = Importer(con, 1)
-    try:
-        importer.import_files(files)
-        importer.finish()
-    finally:
-        importer.close()
-        con.close()
+    code, _, err = hh_import(*files, "--db", str(db), "--workers", "1")
+    assert code == 0, err
 
 
 def _cached(db: Path, table: str) -> int:

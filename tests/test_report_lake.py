@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from import_helpers import hh_import
 from polars.testing import assert_frame_equal
 
 from hh.model import Game
@@ -30,8 +31,6 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     from distributed import Client, LocalCluster
 
     from pipelines.cluster import run_import
-    from pipelines.importer import Importer
-    from pipelines.importer import connect as connect_rw
 
     folder = tmp_path_factory.mktemp("lake-report")
     files = []
@@ -41,12 +40,8 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
         path.write_text(write_hands(hands), encoding="utf-8")
         files.append(str(path))
     db = str(folder / "hands.duckdb")
-    con = connect_rw(db)
-    imp = Importer(con, 1)
-    imp.import_files(files)
-    imp.finish()
-    imp.close()
-    con.close()
+    code, _, err = hh_import(*files, "--db", db, "--workers", "1")
+    assert code == 0, err
     lake = str(folder / "lake")
     with (
         LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
