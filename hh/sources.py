@@ -29,7 +29,15 @@ from dataclasses import dataclass, replace
 from typing import BinaryIO, NamedTuple
 
 from hh.crosshand import Place, TableKey, placement
-from hh.parse import Record, Run, lines_of_stream, looks_like_header, parse_run, split_runs
+from hh.parse import (
+    Record,
+    Run,
+    lines_of_stream,
+    looks_like_header,
+    parse_run,
+    split_blocks,
+    split_runs,
+)
 
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 16 * 1024 * 1024
@@ -118,33 +126,55 @@ def _count_lines(f: BinaryIO, start: int, end: int) -> int:
 
 
 def _lines(path: str, chunk: Chunk) -> Iterator[bytes]:
-    """The raw lines of a chunk (a gzip file: all its lines). The file is
-    opened here, not when the lines are first read, so that a file that
-    cannot be opened raises OSError rather than reading as cut short."""
+    """The raw lines of a gzip file. The file is opened here, not when the
+    lines are first read, so that a file that cannot be opened raises
+    OSError rather than reading as cut short."""
     f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
 
     def lines() -> Iterator[bytes]:
-        with f:
-            if chunk.start == 0 and chunk.end is None and is_compressed(path):
-                with gzip.GzipFile(fileobj=f) as z:
-                    yield from z
-                return
-            f.seek(chunk.start)
-            left = None if chunk.end is None else chunk.end - chunk.start
-            for line in f:
-                if left is not None:
-                    if left <= 0:
-                        return
-                    left -= len(line)
-                yield line
+        with f, gzip.GzipFile(fileobj=f) as z:
+            yield from z
 
     return lines()
+
+
+def _blocks(path: str, chunk: Chunk) -> Iterator[bytes]:
+    """The bytes of a plain chunk in blocks of whole lines (the last may
+    have no line end), for :func:`hh.parse.split_blocks`. Opened at the
+    call, as :func:`_lines`."""
+    f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
+
+    def blocks() -> Iterator[bytes]:
+        with f:
+            f.seek(chunk.start)
+            left = -1 if chunk.end is None else chunk.end - chunk.start
+            tail: list[bytes] = []  # a line begun in an earlier block
+            while left != 0:
+                data = f.read(_BLOCK if left < 0 else min(_BLOCK, left))
+                if not data:
+                    break
+                if left > 0:
+                    left -= len(data)
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:  # no line end yet: a line longer than a block
+                    tail.append(data)
+                    continue
+                tail.append(data[:cut])
+                yield b"".join(tail)
+                tail = [data[cut:]]
+            last = b"".join(tail)
+            if last:
+                yield last
+
+    return blocks()
 
 
 def runs(chunk: Chunk) -> Iterator[Run]:
     """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`)."""
     name = chunk.path if chunk.name is None else chunk.name
-    return split_runs(lines_of_stream(_lines(chunk.path, chunk)), name, chunk.first_line)
+    if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
+        return split_runs(lines_of_stream(_lines(chunk.path, chunk)), name, chunk.first_line)
+    return split_blocks(_blocks(chunk.path, chunk), name, chunk.first_line)
 
 
 def records(chunk: Chunk) -> Iterator[Record]:

@@ -1,6 +1,7 @@
 """Chunks of a file: the same hands, with the same line numbers, as the whole file."""
 
 import gzip
+import io
 from itertools import pairwise
 from pathlib import Path
 
@@ -9,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hh.model import Game
-from hh.parse import parse_file
+from hh.parse import Run, lines_of_stream, parse_file, split_blocks, split_runs
 from hh.simulate import Simulator
 from hh.sources import Chunk, chunks, records
 from hh.write import write_hand
@@ -109,3 +110,68 @@ def test_the_table_scan_reads_plain_and_gzip_files_alike(
         packed.write_bytes(gzip.compress(text.encode()))
         assert [p.table for p in scan_tables(str(plain))] == tables, text
         assert list(scan_tables(str(plain))) == list(scan_tables(str(packed)))
+
+
+# Lines that test the cutter's edges: blank or not (spaces, tabs, CRs), headers
+# and near-headers, byte-order marks, bytes that do not decode.
+_PIECES = [
+    b"Hand #1: x",
+    b"X Hand #2",
+    b"  Hand #3",
+    b"\tHand #",
+    b"a Hand #Hand #",
+    b"x y Hand #",
+    b"Hand #\r",
+    b"",
+    b" ",
+    b"\t",
+    b"\r",
+    b" \r",
+    b"\r\r",
+    b"\r ",
+    b" \t\r",
+    b"a\r",
+    b"abc",
+    b"\xef\xbb\xbfHand #4",
+    b"\xef\xbb\xbf",
+    b"\xff bad",
+    b"caf\xc3\xa9",
+    b"Seat 1: a  ",
+]
+
+
+def _cut_lines(data: bytes) -> list[Run]:
+    return list(split_runs(lines_of_stream(io.BytesIO(data)), "f", 3))
+
+
+def _cut_blocks(data: bytes, size: int) -> list[Run]:
+    blocks, at = [], 0
+    while at < len(data):
+        end = data.find(b"\n", at + size)
+        end = len(data) if end < 0 else end + 1
+        blocks.append(data[at:end])
+        at = end
+    return list(split_blocks(blocks, "f", 3))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(_PIECES), max_size=14),
+    end=st.sampled_from([b"", b"\n", b"\r\n", b"\n\n"]),
+    size=st.integers(min_value=1, max_value=60),
+)
+def test_cutting_blocks_gives_the_runs_of_cutting_lines(
+    lines: list[bytes], end: bytes, size: int
+) -> None:
+    """split_blocks (a regex over whole blocks) is split_runs (line by line)
+    to the byte: the same lines, line numbers and undecodable bytes."""
+    data = b"\n".join(lines) + end
+    assert _cut_blocks(data, size) == _cut_lines(data)
+
+
+def test_cutting_blocks_of_a_session_gives_the_runs_of_cutting_lines(tmp_path: Path) -> None:
+    data = _session(tmp_path).read_bytes().replace(b"\n\n\n", b"\r\n \t\r\n\n")
+    expected = _cut_lines(data)
+    assert len(expected) == 61  # 60 hands and one stray run
+    for size in (1, 500, 10**6):
+        assert _cut_blocks(data, size) == expected
