@@ -1,5 +1,5 @@
 """``python -m hh`` is the ``hh`` command."""
 
-from hh.cli import main
+from hh.console import main
 
 main()

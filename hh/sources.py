@@ -45,6 +45,10 @@ MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its
 # A worker's results come back a chunk at a time: this bounds what is in flight.
 MAX_TASK_BYTES = 1024 * 1024
 _BLOCK = 1024 * 1024  # read to count lines: small, so that cutting adds no memory
+# Read to cut hands: big enough that a block's fixed cost vanishes (eight
+# hands or more), small enough that what a block holds (its bytes, text and lines,
+# ~4x its size) keeps a streamed run's memory flat.
+RUN_BLOCK = 16 * 1024
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
@@ -150,7 +154,7 @@ def _blocks(path: str, chunk: Chunk) -> Iterator[bytes]:
             left = -1 if chunk.end is None else chunk.end - chunk.start
             tail: list[bytes] = []  # a line begun in an earlier block
             while left != 0:
-                data = f.read(_BLOCK if left < 0 else min(_BLOCK, left))
+                data = f.read(RUN_BLOCK if left < 0 else min(RUN_BLOCK, left))
                 if not data:
                     break
                 if left > 0:
