@@ -821,7 +821,10 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
 # ------------------------------------------------------------------ parsing
 
 
-_TRAILING = re.compile(r"[ \t\r](?:\n|\Z)")
+def _trailing(raw: str) -> bool:
+    """Whether a line of the text ends with a space, tab or CR: three
+    substring searches (a regex for a set of characters tries every one)."""
+    return " \n" in raw or "\t\n" in raw or "\r\n" in raw or raw.endswith((" ", "\t", "\r"))
 
 
 def _strip(text: str) -> str:
@@ -1142,7 +1145,7 @@ def _record(run: list[str], start: int, bad: list[tuple[int, int]], file: str | 
     raw = "\n".join(run)
     # right-stripped lines: most logs have no trailing blanks, and one search
     # of the whole text is cheaper than a strip per line
-    lines = run if _TRAILING.search(raw) is None else [_strip(x) for x in run]
+    lines = [_strip(x) for x in run] if _trailing(raw) else run
     if not _LOOKS_LIKE_HEADER.match(lines[0]):
         if bad and bad[0][0] == start:  # an undecodable first line: say that, not "no header"
             return Record(file, start, raw, None, _decode_error(run, start, bad), None, None)

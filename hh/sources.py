@@ -369,7 +369,8 @@ def scan_tables(path: str) -> Iterator[Place]:
             return
 
 
-_TABLE_LINE = re.compile(rb"(?m)^Table '")
+# a literal search ("^" in multiline mode is tried at every byte, 8x slower)
+_TABLE_LINE = re.compile(rb"\nTable '")
 
 
 def _scan_plain(f: BinaryIO) -> Iterator[Place]:
@@ -388,10 +389,8 @@ def _scan_plain(f: BinaryIO) -> Iterator[Place]:
         if not block.endswith(b"\n"):
             block += f.readline()
         data = tail + block
-        for m in _TABLE_LINE.finditer(data, len(tail)):
-            at = m.start()
-            if at == 0:
-                continue  # the file's first line: no line before it
+        for m in _TABLE_LINE.finditer(data, max(len(tail) - 1, 0)):
+            at = m.start() + 1  # the file's first line is never found: no line before it
             start = data.rfind(b"\n", 0, at - 1) + 1
             first = offset == 0 and start == 0
             prev2 = None if start == 0 else data[data.rfind(b"\n", 0, start - 1) + 1 : start]
