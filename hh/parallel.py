@@ -17,6 +17,7 @@ with :class:`WorkerDied`, never a hang.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections import deque
@@ -188,7 +189,16 @@ class _Pooled:
             n, mp_context=_context(), initializer=_init, initargs=(as_json,)
         )
         self._todo = iter(items)
-        self._pending = deque(self._pool.submit(_work, c) for c in islice(self._todo, AHEAD * n))
+        # Forked workers share the parent's pages until they write to them,
+        # and a garbage collection writes to every object it walks: frozen,
+        # what the parent holds is never walked in a worker (nor copied for
+        # it). The first submit forks every worker; the parent then thaws.
+        gc.freeze()
+        try:
+            first = [self._pool.submit(_work, c) for c in islice(self._todo, AHEAD * n)]
+        finally:
+            gc.unfreeze()
+        self._pending = deque(first)
         self._results = self._run()
 
     def __iter__(self) -> Iterator[Judged]:
