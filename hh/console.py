@@ -231,7 +231,8 @@ def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
         finally:
             hands.close()  # stops the workers, should the output fail
         if not as_json:
-            out.write(f"{total} hands: {total - invalid} valid, {invalid} invalid\n")
+            noun = "hand" if total == 1 else "hands"
+            out.write(f"{total} {noun}: {total - invalid} valid, {invalid} invalid\n")
     return 1 if invalid else 0
 
 

@@ -68,6 +68,7 @@ def test_validate_reports_a_fault_and_exits_1(tmp_path: Path) -> None:
     plain = runner.invoke(app, ["validate", str(path)])
     assert plain.exit_code == 1
     assert f"{path}:21: RAISE_SIZE:" in plain.output
+    assert plain.output.endswith("1 hand: 0 valid, 1 invalid\n")  # one hand, not "1 hands"
     assert "      Lucía: raises 20 to 60" in plain.output
 
 
