@@ -21,6 +21,7 @@ import sys
 from setuptools import setup
 
 COMPILED = [
+    "hh/model.py",
     "hh/engine.py",
     "hh/validate.py",
     "hh/parse.py",

@@ -15,6 +15,7 @@ parser records, the validator judges.
 from __future__ import annotations
 
 import dataclasses
+import types
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
@@ -45,12 +46,27 @@ _TITLES = {
 _BETTING = {Game.CHIRIBITO: "No Limit", Game.ACES: "Limit", Game.CALATONE: "Spread Limit"}
 
 
-def _line() -> int:
-    return field(default=0, compare=False)  # type: ignore[return-value]
+class _Record:
+    """What every record shares. Each record class writes out its
+    ``__init__``: compiled (mypyc), that makes the records native classes
+    that the parser builds in ~50 ns instead of ~500 ns through a Python
+    ``__init__``, and whose fields the referee reads directly. Pure, that
+    ``__init__`` would hit the frozen ``__setattr__``: ``_quick_init`` (at
+    the end of the module) replaces it with one that fills the slots.
+
+    The line field is declared ``field(default=0, compare=False)`` in each
+    class, not through a helper: mypyc reads dataclass fields literally."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled (and copied) by its fields, through ``__init__``: a native
+        class has no ``__setstate__`` a frozen dataclass could use."""
+        return type(self), tuple([getattr(self, f.name) for f in dataclasses.fields(self)])  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True, slots=True)
-class Stakes:
+@dataclass(frozen=True, slots=True, init=False)
+class Stakes(_Record):
     """The header's stakes. ``forced`` is the blind (Chiribito) or the ante.
 
     ``low``/``high`` are the small and big bet (Aces, Straights and Flushes,
@@ -62,9 +78,14 @@ class Stakes:
     low: int | None = None
     high: int | None = None
 
+    def __init__(self, forced: int, low: int | None = None, high: int | None = None) -> None:
+        self.forced = forced  # type: ignore[misc]
+        self.low = low  # type: ignore[misc]
+        self.high = high  # type: ignore[misc]
 
-@dataclass(frozen=True, slots=True)
-class Header:
+
+@dataclass(frozen=True, slots=True, init=False)
+class Header(_Record):
     site: str | None
     hand_id: str
     game: Game
@@ -72,66 +93,133 @@ class Header:
     date: str  # YYYY/MM/DD as written: an impossible date is the validator's to report
     time: str  # HH:MM:SS as written
     zone: str | None
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        site: str | None,
+        hand_id: str,
+        game: Game,
+        stakes: Stakes,
+        date: str,
+        time: str,
+        zone: str | None,
+        line: int = 0,
+    ) -> None:
+        self.site = site  # type: ignore[misc]
+        self.hand_id = hand_id  # type: ignore[misc]
+        self.game = game  # type: ignore[misc]
+        self.stakes = stakes  # type: ignore[misc]
+        self.date = date  # type: ignore[misc]
+        self.time = time  # type: ignore[misc]
+        self.zone = zone  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+@dataclass(frozen=True, slots=True, init=False)
+class Table(_Record):
     name: str
     max_seats: int
     dealer: int
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, name: str, max_seats: int, dealer: int, line: int = 0) -> None:
+        self.name = name  # type: ignore[misc]
+        self.max_seats = max_seats  # type: ignore[misc]
+        self.dealer = dealer  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class HouseRules:
+@dataclass(frozen=True, slots=True, init=False)
+class HouseRules(_Record):
     rules: tuple[str, ...]  # as written: "La Perla wins", "Deck from 7", "Flush beats full house"
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, rules: tuple[str, ...], line: int = 0) -> None:
+        self.rules = rules  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Commitment:
+@dataclass(frozen=True, slots=True, init=False)
+class Commitment(_Record):
     digest: str  # 64 lowercase hex digits
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, digest: str, line: int = 0) -> None:
+        self.digest = digest  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
+@dataclass(frozen=True, slots=True, init=False)
+class Seat(_Record):
     seat: int
     name: str
     chips: int
     sitting_out: bool = False
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        seat: int,
+        name: str,
+        chips: int,
+        sitting_out: bool = False,
+        line: int = 0,
+    ) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.name = name  # type: ignore[misc]
+        self.chips = chips  # type: ignore[misc]
+        self.sitting_out = sitting_out  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------- body lines
 
 
-@dataclass(frozen=True, slots=True)
-class Post:
+@dataclass(frozen=True, slots=True, init=False)
+class Post(_Record):
     """``<name>: posts blind <n>`` or ``posts ante <n>``."""
 
     name: str
     kind: Literal["blind", "ante"]
     amount: int
     all_in: bool = False
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        kind: Literal["blind", "ante"],
+        amount: int,
+        all_in: bool = False,
+        line: int = 0,
+    ) -> None:
+        self.name = name  # type: ignore[misc]
+        self.kind = kind  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.all_in = all_in  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class TopUp:
+@dataclass(frozen=True, slots=True, init=False)
+class TopUp(_Record):
     """``<name>: adds <n> chips`` between the seat lines and the first marker."""
 
     name: str
     amount: int
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, name: str, amount: int, line: int = 0) -> None:
+        self.name = name  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
 Verb = Literal["checks", "folds", "bets", "calls", "raises"]
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+@dataclass(frozen=True, slots=True, init=False)
+class Action(_Record):
     """A betting action. ``amount`` is the chips of bets/calls and the ``<by>``
     of a raise; ``total`` is a raise's ``to <total>`` (None otherwise)."""
 
@@ -141,39 +229,80 @@ class Action:
     total: int | None = None
     all_in: bool = False
     timed_out: bool = False
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        verb: Verb,
+        amount: int | None = None,
+        total: int | None = None,
+        all_in: bool = False,
+        timed_out: bool = False,
+        line: int = 0,
+    ) -> None:
+        self.name = name  # type: ignore[misc]
+        self.verb = verb  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.total = total  # type: ignore[misc]
+        self.all_in = all_in  # type: ignore[misc]
+        self.timed_out = timed_out  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+@dataclass(frozen=True, slots=True, init=False)
+class Deal(_Record):
     """``Dealt to <name>: down [..] up [..]``; a group not written is None."""
 
     name: str
     down: tuple[str, ...] | None
     up: tuple[str, ...] | None
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        down: tuple[str, ...] | None,
+        up: tuple[str, ...] | None,
+        line: int = 0,
+    ) -> None:
+        self.name = name  # type: ignore[misc]
+        self.down = down  # type: ignore[misc]
+        self.up = up  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Uncalled:
+@dataclass(frozen=True, slots=True, init=False)
+class Uncalled(_Record):
     amount: int
     name: str
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, amount: int, name: str, line: int = 0) -> None:
+        self.amount = amount  # type: ignore[misc]
+        self.name = name  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Collected:
+@dataclass(frozen=True, slots=True, init=False)
+class Collected(_Record):
     """``<name>: collected <n> from <pot>``: ``pot`` None is ``pot``, 0 is
     ``main pot``, k > 0 is ``side pot-k``."""
 
     name: str
     amount: int
     pot: int | None = None
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, name: str, amount: int, pot: int | None = None, line: int = 0) -> None:
+        self.name = name  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.pot = pot  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Show:
+@dataclass(frozen=True, slots=True, init=False)
+class Show(_Record):
     """``<name>: shows [..]`` with an optional ``and declares [..]`` (Calatone)
     and an optional ``(<description>)``."""
 
@@ -181,30 +310,60 @@ class Show:
     cards: tuple[str, ...]
     declared: tuple[str, ...] | None = None
     description: str | None = None
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        cards: tuple[str, ...],
+        declared: tuple[str, ...] | None = None,
+        description: str | None = None,
+        line: int = 0,
+    ) -> None:
+        self.name = name  # type: ignore[misc]
+        self.cards = cards  # type: ignore[misc]
+        self.declared = declared  # type: ignore[misc]
+        self.description = description  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Muck:
+@dataclass(frozen=True, slots=True, init=False)
+class Muck(_Record):
     name: str
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, name: str, line: int = 0) -> None:
+        self.name = name  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Info:
+@dataclass(frozen=True, slots=True, init=False)
+class Info(_Record):
     """Kept, never judged: ``says "<text>"``, ``is disconnected``, ``is connected``."""
 
     name: str
     kind: Literal["says", "disconnected", "connected"]
     text: str | None = None
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        name: str,
+        kind: Literal["says", "disconnected", "connected"],
+        text: str | None = None,
+        line: int = 0,
+    ) -> None:
+        self.name = name  # type: ignore[misc]
+        self.kind = kind  # type: ignore[misc]
+        self.text = text  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
 Line = Post | TopUp | Action | Deal | Uncalled | Collected | Show | Muck | Info
 
 
-@dataclass(frozen=True, slots=True)
-class Marker:
+@dataclass(frozen=True, slots=True, init=False)
+class Marker(_Record):
     """A street marker or ``*** SHOWDOWN ***``.
 
     ``street`` is the marker's name as written (``HOLE CARDS``, ``COMMON 3``,
@@ -214,7 +373,17 @@ class Marker:
 
     street: str
     groups: tuple[tuple[str, ...], ...] = ()
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        street: str,
+        groups: tuple[tuple[str, ...], ...] = (),
+        line: int = 0,
+    ) -> None:
+        self.street = street  # type: ignore[misc]
+        self.groups = groups  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
     @property
     def new_cards(self) -> tuple[str, ...]:
@@ -228,19 +397,23 @@ class Marker:
 SHOWDOWN = "SHOWDOWN"
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+@dataclass(frozen=True, slots=True, init=False)
+class Section(_Record):
     """A marker and the lines up to the next marker or the summary."""
 
     marker: Marker
     lines: tuple[Line, ...]
 
+    def __init__(self, marker: Marker, lines: tuple[Line, ...]) -> None:
+        self.marker = marker  # type: ignore[misc]
+        self.lines = lines  # type: ignore[misc]
+
 
 # ---------------------------------------------------------------- summary
 
 
-@dataclass(frozen=True, slots=True)
-class TotalPot:
+@dataclass(frozen=True, slots=True, init=False)
+class TotalPot(_Record):
     """``Total pot <n> [Main pot <m>. Side pot-1 <s1>. ...] | Rake <r>``;
     ``main`` is None when no pots are listed."""
 
@@ -248,27 +421,50 @@ class TotalPot:
     rake: int
     main: int | None = None
     side: tuple[int, ...] = ()
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        total: int,
+        rake: int,
+        main: int | None = None,
+        side: tuple[int, ...] = (),
+        line: int = 0,
+    ) -> None:
+        self.total = total  # type: ignore[misc]
+        self.rake = rake  # type: ignore[misc]
+        self.main = main  # type: ignore[misc]
+        self.side = side  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+@dataclass(frozen=True, slots=True, init=False)
+class Board(_Record):
     cards: tuple[str, ...]
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, cards: tuple[str, ...], line: int = 0) -> None:
+        self.cards = cards  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class DeckLine:
+@dataclass(frozen=True, slots=True, init=False)
+class DeckLine(_Record):
     cards: tuple[str, ...]
     salt: str | None = None
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(self, cards: tuple[str, ...], salt: str | None = None, line: int = 0) -> None:
+        self.cards = cards  # type: ignore[misc]
+        self.salt = salt  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
 Outcome = Literal["folded", "showed_won", "showed_lost", "mucked", "won", "sat_out"]
 
 
-@dataclass(frozen=True, slots=True)
-class SeatOutcome:
+@dataclass(frozen=True, slots=True, init=False)
+class SeatOutcome(_Record):
     """``Seat <k>: <name>: <outcome>``.
 
     ``street`` is set for ``folded on <STREET>``, ``cards`` for the showed
@@ -283,20 +479,54 @@ class SeatOutcome:
     amount: int | None = None
     street: str | None = None
     description: str | None = None
-    line: int = _line()
+    line: int = field(default=0, compare=False)
+
+    def __init__(
+        self,
+        seat: int,
+        name: str,
+        outcome: Outcome,
+        cards: tuple[str, ...] | None = None,
+        amount: int | None = None,
+        street: str | None = None,
+        description: str | None = None,
+        line: int = 0,
+    ) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.name = name  # type: ignore[misc]
+        self.outcome = outcome  # type: ignore[misc]
+        self.cards = cards  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.street = street  # type: ignore[misc]
+        self.description = description  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+@dataclass(frozen=True, slots=True, init=False)
+class Summary(_Record):
     total: TotalPot
     board: Board | None = None
     deck: DeckLine | None = None
     seats: tuple[SeatOutcome, ...] = ()
-    line: int = _line()  # the *** SUMMARY *** marker
+    line: int = field(default=0, compare=False)  # the *** SUMMARY *** marker
+
+    def __init__(
+        self,
+        total: TotalPot,
+        board: Board | None = None,
+        deck: DeckLine | None = None,
+        seats: tuple[SeatOutcome, ...] = (),
+        line: int = 0,
+    ) -> None:
+        self.total = total  # type: ignore[misc]
+        self.board = board  # type: ignore[misc]
+        self.deck = deck  # type: ignore[misc]
+        self.seats = seats  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+@dataclass(frozen=True, slots=True, init=False)
+class Hand(_Record):
     header: Header
     table: Table
     seats: tuple[Seat, ...]
@@ -305,6 +535,26 @@ class Hand:
     summary: Summary
     house_rules: HouseRules | None = None
     commitment: Commitment | None = None
+
+    def __init__(
+        self,
+        header: Header,
+        table: Table,
+        seats: tuple[Seat, ...],
+        preamble: tuple[Line, ...],
+        sections: tuple[Section, ...],
+        summary: Summary,
+        house_rules: HouseRules | None = None,
+        commitment: Commitment | None = None,
+    ) -> None:
+        self.header = header  # type: ignore[misc]
+        self.table = table  # type: ignore[misc]
+        self.seats = seats  # type: ignore[misc]
+        self.preamble = preamble  # type: ignore[misc]
+        self.sections = sections  # type: ignore[misc]
+        self.summary = summary  # type: ignore[misc]
+        self.house_rules = house_rules  # type: ignore[misc]
+        self.commitment = commitment  # type: ignore[misc]
 
     @property
     def game(self) -> Game:
@@ -330,20 +580,19 @@ class Hand:
 
 
 def _quick_init(cls: type) -> None:
-    """Give a frozen, slotted dataclass an ``__init__`` that fills its slots
-    through their descriptors.
+    """Give a record class of the pure build an ``__init__`` that fills its
+    slots through their descriptors.
 
-    The parser builds one record per line, so their construction is a fair
-    share of its time; a frozen dataclass's own ``__init__`` sets each field
-    with ``object.__setattr__(self, name, value)`` (an attribute lookup per
-    field), about 1.7x slower than the slot descriptor's ``__set__``. The
-    signature, defaults and annotations are the dataclass's, and everything
-    else (frozen assignment, equality, hashing, ``replace``, pickling) is the
-    dataclass's own, untouched.
+    The ``__init__`` a record class writes out is for the compiled build
+    (see :class:`_Record`); pure, its ``self.x = x`` would hit the frozen
+    ``__setattr__``. The dataclass's own ``__init__`` would set each field
+    with ``object.__setattr__`` (an attribute lookup per field), about 1.7x
+    slower than the slot descriptor's ``__set__``. The signature, defaults
+    and annotations are the class's; everything else (frozen assignment,
+    equality, hashing, ``replace``) is the dataclass's own.
     """
     fields = dataclasses.fields(cls)
-    if any(f.default_factory is not dataclasses.MISSING or not f.init for f in fields):
-        return  # not the simple case: keep the dataclass's __init__
+    assert all(f.default_factory is dataclasses.MISSING and f.init for f in fields), cls
     scope: dict[str, Any] = {f"_set_{f.name}": getattr(cls, f.name).__set__ for f in fields}
     params = []
     for f in fields:
@@ -367,8 +616,7 @@ for _cls in list(globals().values()):
         isinstance(_cls, type)
         and _cls.__module__ == __name__
         and dataclasses.is_dataclass(_cls)
-        and _cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
-        and "__slots__" in _cls.__dict__
+        and isinstance(_cls.__dict__.get("__init__"), types.FunctionType)  # pure, not compiled
     ):
         _quick_init(_cls)
 del _cls
