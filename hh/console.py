@@ -241,9 +241,9 @@ def quick(args: list[str]) -> int | None:
     plain (files, ``--json``, ``--workers N``), and None otherwise (help,
     a usage error, anything else), for typer to handle as always.
 
-    Why: building typer's parameters imports pydantic, ~0.1 s of the 0.3 s
-    that a one-hand ``hh validate`` may take. The options read here are the
-    commands' own; a test checks both paths give the same output."""
+    Why: see the module's docstring (start-up without typer). The options
+    read here are the commands' own; a test checks both paths give the same
+    output."""
     command, rest = args[0], args[1:]
     if command not in ("validate", "parse"):
         return None

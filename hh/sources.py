@@ -129,7 +129,7 @@ def _count_lines(f: BinaryIO, start: int, end: int) -> int:
     return n
 
 
-def _lines(path: str, chunk: Chunk) -> Iterator[bytes]:
+def _lines(path: str) -> Iterator[bytes]:
     """The raw lines of a gzip file. The file is opened here, not when the
     lines are first read, so that a file that cannot be opened raises
     OSError rather than reading as cut short."""
@@ -177,7 +177,7 @@ def runs(chunk: Chunk) -> Iterator[Run]:
     """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`)."""
     name = chunk.path if chunk.name is None else chunk.name
     if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
-        return split_runs(lines_of_stream(_lines(chunk.path, chunk)), name, chunk.first_line)
+        return split_runs(lines_of_stream(_lines(chunk.path)), name, chunk.first_line)
     return split_blocks(_blocks(chunk.path, chunk), name, chunk.first_line)
 
 
