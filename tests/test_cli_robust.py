@@ -303,6 +303,22 @@ def test_json_escapes_line_separators(tmp_path: Path) -> None:
         json.loads(lines[0])
 
 
+def test_json_escapes_separators_in_cross_hand_faults(tmp_path: Path) -> None:
+    # a cross-hand fault is rendered apart, in the main process (finish);
+    # this one quotes the file's name, which holds the separators
+    path = tmp_path / "d\u2028\x85.txt"
+    path.write_text(CH + "\n" + CH, "utf-8")
+    result = runner.invoke(app, ["validate", "--json", str(path)])
+    assert result.exit_code == 1
+    assert "\u2028" not in result.output and "\x85" not in result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 2
+    second = json.loads(lines[1])
+    header = second["violations"][0]  # by line: the header's fault comes first
+    assert header["code"] == "HEADER" and f"({path} line 1)" in header["message"]
+    assert "d\\u2028\\u0085.txt line 1)" in lines[1]
+
+
 def test_a_hand_without_a_readable_id_reads_well(tmp_path: Path) -> None:
     path = tmp_path / "n.txt"
     path.write_text(CH.replace("Hand #CH-1", "Hand #!!"), "utf-8")
