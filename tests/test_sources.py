@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hh.model import Game
 from hh.parse import Run, lines_of_stream, parse_file, split_blocks, split_runs
 from hh.simulate import Simulator
-from hh.sources import Chunk, chunks, records
+from hh.sources import Chunk, chunks, plan, records
 from hh.write import write_hand
 
 
@@ -33,15 +33,37 @@ def _key(path: Path, parts: list[Chunk]) -> list[tuple[int, str | None, str, boo
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(target=st.integers(min_value=1, max_value=40_000))
-def test_chunks_give_the_hands_of_the_whole_file(tmp_path: Path, target: int) -> None:
+@given(
+    target=st.integers(min_value=1, max_value=40_000),
+    tail=st.sampled_from([0, 1, 5_000, 10**9]),
+)
+def test_chunks_give_the_hands_of_the_whole_file(tmp_path: Path, target: int, tail: int) -> None:
     path = _session(tmp_path)
     whole = [(r.line, r.hand_id, r.raw, r.hand is None) for r in parse_file(path)]
-    parts = chunks(str(path), target)
+    parts = chunks(str(path), target, tail)
     assert _key(path, parts) == whole
     assert parts[0].start == 0 and parts[-1].end is None
     for a, b in pairwise(parts):
         assert a.end == b.start  # no byte lost or read twice
+
+
+def test_a_run_ends_in_finer_parts(tmp_path: Path) -> None:
+    """The run's last file is cut four times finer at its end, so that no
+    worker idles long while the last one finishes (hh.sources.plan)."""
+    path = _session(tmp_path)
+    size = path.stat().st_size
+    target = size // 8
+    plain = chunks(str(path), target)
+    fine = chunks(str(path), target, 2 * target)
+    sizes = [(c.end or size) - c.start for c in fine]
+    assert len(plain) == 8 and len(fine) >= len(plain) + 3
+    assert max(sizes[-5:]) < target // 2 < min(sizes[:4])
+    # in a run of two files, only the second (the run's end) is cut finer
+    other = tmp_path / "b.txt"
+    other.write_bytes(path.read_bytes())
+    work = plan([str(path), str(other)], 2, smallest=1)
+    paths = [c.path for c in work if isinstance(c, Chunk)]
+    assert paths.count(str(path)) == 8 and paths.count(str(other)) >= 8 + 3
 
 
 def test_a_small_or_compressed_file_is_one_chunk(tmp_path: Path) -> None:
