@@ -243,11 +243,21 @@ def cache_path(text: str, what: str, suffix: str) -> str | None:
 class _Game:
     """What the lexer must know of the hand's game to check its lines."""
 
-    __slots__ = ("cards", "dealt", "explain_card", "explain_street", "game", "memo", "streets")
+    __slots__ = (
+        "cards",
+        "dealt",
+        "explain_card",
+        "explain_street",
+        "game",
+        "halves",
+        "memo",
+        "streets",
+    )
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.memo: dict[str, tuple[str, Any, tuple[Any, ...]]] = {}  # see _parse_fast
+        self.halves: dict[str, tuple[str, Any]] = {}  # see _from_parts
         if game is Game.CHIRIBITO:
             self.cards = frozenset(r + s for r in SPANISH_RANKS for s in SPANISH_SUITS)
             self.explain_card = (
@@ -773,6 +783,83 @@ def _remember(memo: dict[str, _Memo], text: str, kind: str, obj: Any) -> None:
     memo[text] = (kind, cls, tuple([getattr(obj, name) for name in names]))
 
 
+# Some lines rarely repeat whole but do in parts: "Dealt to Inés: down [Kd
+# 6s] up [Qc]" (random cards: six such lines a hand of Aces, Straights and
+# Flushes), "Seat 1: Inés (11 in chips)" (stacks change). Each part repeats:
+# the same players are dealt to, the same card groups and stacks come back.
+# The grammar makes the parts independent: these lines are "Dealt to " NAME
+# ":" [" down [" CARDS "]"] [" up [" CARDS "]"] (one of the two at least)
+# and "Seat " N ": " NAME " (" CHIPS " in chips)" [" is sitting out"], and a
+# NAME holds no ":" nor "(" (a card list no "]"), so where each part ends is
+# fixed by the text, whatever the other parts are. A line each of whose
+# parts was that part of a line that matched (of the same kind, in the same
+# game, whose cards it checked) therefore matches too, and its record is
+# built from the parts' fields without classifying, matching or cutting it.
+# The parts' keys begin "Dealt to ", "Seat ", " down [", " up [" or " (",
+# so the sorts never meet in their one dict.
+# A part's tag (a head's line kind, "down", "up" or "chips") and its fields.
+_Part = tuple[str, Any]
+
+
+def _deal_parts(text: str) -> tuple[str, str, str] | None:
+    """A deal line's head ("Dealt to NAME"), down part and up part (either
+    may be empty); None for any other line."""
+    colon = text.find(":", 9)
+    if colon < 0:
+        return None
+    close = text.find("]", colon) + 1 if text.startswith(" down [", colon + 1) else colon + 1
+    if close == 0 or not (close == len(text) or text.startswith(" up [", close)):
+        return None
+    return text[:colon], text[colon + 1 : close], text[close:]
+
+
+def _from_parts(halves: dict[str, _Part], text: str, n: int) -> tuple[str, Any] | None:
+    """The kind and record of a deal or seat line from its parts seen before
+    in lines that matched (see above); None when a part is new."""
+    if text.startswith("Dealt to "):
+        parts = _deal_parts(text)
+        if parts is None or not (parts[1] or parts[2]):
+            return None
+        head = halves.get(parts[0])
+        down = halves.get(parts[1]) if parts[1] else ("down", None)
+        up = halves.get(parts[2]) if parts[2] else ("up", None)
+        if head is None or down is None or up is None:
+            return None
+        if head[0] != "DEAL_LINE" or down[0] != "down" or up[0] != "up":
+            return None
+        return "DEAL_LINE", Deal(head[1], down[1], up[1], n)
+    if text.startswith("Seat "):
+        at = text.find(" (", 5)
+        if at < 0:
+            return None
+        head = halves.get(text[:at])
+        tail = halves.get(text[at:])
+        if head is None or tail is None or head[0] != "SEAT_LINE" or tail[0] != "chips":
+            return None
+        return "SEAT_LINE", Seat(head[1][0], head[1][1], tail[1][0], tail[1][1], n)
+    return None
+
+
+def _remember_parts(halves: dict[str, _Part], text: str, kind: str, obj: Any) -> None:
+    if kind == "DEAL_LINE":
+        parts = _deal_parts(text)
+        if parts is None:  # pragma: no cover - a matched deal line has its colon
+            return
+        if len(halves) >= MEMO_LIMIT:
+            halves.clear()
+        halves[parts[0]] = (kind, obj.name)
+        if parts[1]:
+            halves[parts[1]] = ("down", obj.down)
+        if parts[2]:
+            halves[parts[2]] = ("up", obj.up)
+    elif kind == "SEAT_LINE":
+        at = text.find(" (", 5)
+        if len(halves) >= MEMO_LIMIT:
+            halves.clear()
+        halves[text[:at]] = (kind, (obj.seat, obj.name))
+        halves[text[at:]] = ("chips", (obj.chips, obj.sitting_out))
+
+
 def _parse_fast(lines: list[str], first: int) -> Hand | None:
     """The hand, read without Lark; None when any line or the order of the
     lines is wrong (then Lark says which error comes first)."""
@@ -783,6 +870,7 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
     objs: list[Any] = []
     n = first
     memo: dict[str, _Memo] = {}  # the game's, once the header has named it
+    halves: dict[str, _Part] = {}
     for text in lines:
         hit = memo.get(text)
         if hit is not None:
@@ -791,6 +879,13 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
             kinds.append(known)
             n += 1
             continue
+        if n != first:
+            halved = _from_parts(halves, text, n)
+            if halved is not None:
+                kinds.append(halved[0])
+                objs.append(halved[1])
+                n += 1
+                continue
         kind = classify(text)
         if kind is None or (n == first and kind != "HEADER_LINE"):
             return None
@@ -810,8 +905,10 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
             game = state.game
             assert game is not None
             memo = game.memo
+            halves = game.halves
         else:
             _remember(memo, text, kind, obj)
+            _remember_parts(halves, text, kind, obj)
         n += 1
     if tables.structure("".join([letters[k] for k in kinds])) is None:
         return None
