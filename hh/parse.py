@@ -41,6 +41,7 @@ from typing import Any
 
 from hh._grammar import grammar_text, structure_regex
 from hh._grammar import piece_pattern as piece_pattern
+from hh._regex import program, rebuild
 from hh.cards import (
     FRENCH_RANKS,
     FRENCH_SUITS,
@@ -695,30 +696,38 @@ class _Tables:
 
     __slots__ = ("letters", "match", "structure")
 
-    def __init__(self, patterns: dict[str, str], structure: str) -> None:
+    def __init__(
+        self, patterns: dict[str, str], structure: str, programs: dict[str, Any] | None = None
+    ) -> None:
+        known = programs or {}
         self.match: dict[str, Callable[[str], re.Match[str] | None]] = {
-            kind: re.compile(pattern).fullmatch for kind, pattern in patterns.items()
+            kind: rebuild(pattern, known.get(kind)).fullmatch for kind, pattern in patterns.items()
         }
         self.letters = {kind: chr(65 + i) for i, kind in enumerate(LINE_KINDS)}
-        self.structure = re.compile(structure).fullmatch
+        self.structure = rebuild(structure, known.get("")).fullmatch
 
 
 @cache
 def _tables() -> _Tables:
     """Read from the cache file, or compiled by Lark from the grammar and
-    cached, so a run need not import Lark at all."""
+    cached, so a run need not import Lark at all. The file also keeps each
+    regex's compiled program (see hh/_regex.py)."""
     text = grammar_text()
-    path = cache_path(text, "lines", "json")
+    path = cache_path(text, "lines2", "json")
     if path:
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-            return _Tables(data["lines"], data["structure"])
+            return _Tables(data["lines"], data["structure"], data["programs"])
         except (OSError, ValueError, KeyError, TypeError):
             pass
     from hh._lark import line_patterns
 
-    data = {"lines": line_patterns(), "structure": structure_regex(text, LINE_KINDS)}
+    lines = line_patterns()
+    structure = structure_regex(text, LINE_KINDS)
+    programs = {kind: program(pattern) for kind, pattern in lines.items()}
+    programs[""] = program(structure)  # the structure's: no line kind is ""
+    data = {"lines": lines, "structure": structure, "programs": programs}
     if path:
         try:  # written whole, then renamed: parallel workers may race here
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
@@ -727,7 +736,7 @@ def _tables() -> _Tables:
             os.replace(tmp, path)
         except OSError:
             pass
-    return _Tables(data["lines"], data["structure"])
+    return _Tables(lines, structure, programs)
 
 
 # Lines repeat: in a session the same player checks, calls the same amount or

@@ -344,4 +344,4 @@ def test_a_valid_hand_is_read_without_importing_lark(tmp_path: Path) -> None:
         for _ in range(2)
     ]
     assert runs == ["True", "False"]
-    assert sorted(p.name.split("-")[0] for p in (tmp_path / "hh").iterdir()) == ["lark", "lines"]
+    assert sorted(p.name.split("-")[0] for p in (tmp_path / "hh").iterdir()) == ["lark", "lines2"]
