@@ -15,16 +15,16 @@ same regex either way (tests/test_parse_hardening.py compares them).
 from __future__ import annotations
 
 import re
+from importlib import import_module
 from typing import Any
 
 
 def program(pattern: str) -> list[Any] | None:
     """What ``_sre.compile`` takes to build ``pattern`` (no flags), as JSON
     data; None where this Python's :mod:`re` is built otherwise."""
-    try:
-        import _sre
-        from re import _compiler, _parser  # type: ignore[attr-defined]
-
+    try:  # internals with no type stubs, hence import_module
+        _sre = import_module("_sre")
+        _compiler, _parser = import_module("re._compiler"), import_module("re._parser")
         parsed = _parser.parse(pattern, 0)
         code = _compiler._code(parsed, 0)
         groupindex = dict(parsed.state.groupdict)
@@ -41,8 +41,7 @@ def rebuild(pattern: str, data: Any) -> re.Pattern[str]:
     """``re.compile(pattern)``, from its program when ``data`` is one this
     Python made."""
     try:
-        import _sre
-
+        _sre = import_module("_sre")
         magic, flags, code, groups, groupindex, indexgroup = data
         if magic == _sre.MAGIC:
             compiled: re.Pattern[str] = _sre.compile(
