@@ -37,7 +37,11 @@ from hh.model import Game
 _ZONES = {
     "UTC": 0, "GMT": 0, "WET": 0, "WEST": 60, "CET": 60, "CEST": 120, "EET": 120, "EEST": 180,
 }
-_WHEN = re.compile(r"([0-9]{4})/([0-9]{2})/([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2})")
+_WHEN = re.compile(r"[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")
+# Day numbers by date: a run's hands share a few dates, and the calendar's
+# check was most of the time an instant took (2% of a one-core run). -1: no
+# such day. Bounded like the parser's memo.
+_DAYS: dict[str, int] = {}
 _OFFSET = re.compile(r"([+-])([0-9]{2}):([0-9]{2})")
 # Before every real time: a date that is no date sorts first, as if unknown.
 NO_TIME = -(1 << 62)
@@ -49,15 +53,13 @@ def instant(when: str | None, zone: str | None) -> int:
     written otherwise (FORMAT.md). Integers, not datetimes: the calendar's
     edges (year 1 in CET, year 9999 at -01:00) move past what ``datetime``
     holds; a zone that is no zone (``+0100``, ``-``) is "as written"."""
-    m = _WHEN.fullmatch(when or "")
-    if m is None:
+    if when is None or _WHEN.fullmatch(when) is None:
         return NO_TIME
-    y, mo, d, h, mi, s = (int(x) for x in m.groups())
-    try:
-        day = dt.date(y, mo, d).toordinal()
-    except ValueError:
-        return NO_TIME
-    if h > 23 or mi > 59 or s > 59:
+    day = _DAYS.get(when[:10])
+    if day is None:
+        day = _day(when[:10])
+    h, mi, s = int(when[11:13]), int(when[14:16]), int(when[17:19])  # where _WHEN put them
+    if day < 0 or h > 23 or mi > 59 or s > 59:
         return NO_TIME
     t = day * 86400 + h * 3600 + mi * 60 + s
     if zone is None:
@@ -69,6 +71,18 @@ def instant(when: str | None, zone: str | None) -> int:
         sign = 1 if offset.group(1) == "+" else -1
         return t - sign * (int(offset.group(2)) * 3600 + int(offset.group(3)) * 60)
     return t
+
+
+def _day(date: str) -> int:
+    """The day number of "YYYY/MM/DD" (proleptic Gregorian), -1 for no such day."""
+    try:
+        day = dt.date(int(date[:4]), int(date[5:7]), int(date[8:10])).toordinal()
+    except ValueError:
+        day = -1
+    if len(_DAYS) >= 4096:
+        _DAYS.clear()
+    _DAYS[date] = day
+    return day
 
 
 def _instant(v: Verdict) -> int:

@@ -250,3 +250,37 @@ def test_the_id_table_finds_every_first_sighting_as_it_grows() -> None:
         assert ids.first(site, hand, "again.txt", 1) == (f"f{k % 7}.txt", k + 1)
     # no site and a site are different pairs
     assert ids.first("", "H0", "x", 1) is None
+
+
+def _instant_by_datetime(when: str, zone: str | None) -> int:
+    """The time in seconds as ``datetime`` reads it (the oracle of instant)."""
+    import datetime as dt
+
+    try:
+        moment = dt.datetime.strptime(when, "%Y/%m/%d %H:%M:%S")
+    except ValueError:
+        return NO_TIME
+    t = moment.date().toordinal() * 86400 + moment.hour * 3600 + moment.minute * 60 + moment.second
+    offsets = {"UTC": 0, "CET": 60, "CEST": 120, "+05:30": 330, "-01:00": -60}
+    return t - offsets.get(zone or "", 0) * 60
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    year=st.integers(1, 9999),
+    month=st.integers(0, 13),
+    day=st.integers(0, 32),
+    hour=st.integers(0, 25),
+    minute=st.integers(0, 61),
+    second=st.integers(0, 61),
+    zone=st.sampled_from([None, "UTC", "CET", "CEST", "+05:30", "-01:00"]),
+)
+def test_instant_agrees_with_datetime(
+    year: int, month: int, day: int, hour: int, minute: int, second: int, zone: str | None
+) -> None:
+    """Day numbers are remembered per date: a date read twice, valid or
+    not, gives what datetime gives each time."""
+    when = f"{year:04d}/{month:02d}/{day:02d} {hour:02d}:{minute:02d}:{second:02d}"
+    expected = _instant_by_datetime(when, zone)
+    assert instant(when, zone) == expected
+    assert instant(when, zone) == expected  # the second time from the remembered day

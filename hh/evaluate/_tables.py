@@ -205,15 +205,19 @@ class LazyTable(dict[int, int]):
 def rank_multiset(key: int) -> tuple[int, ...]:
     """The ranks (low to high) whose ``sum(5**r)`` is ``key``: base-5 digits
     are the counts per rank (at most 4 of a rank, so the digits never carry)."""
-    if not 0 < key < 5**13:
+    if not 0 < key < _RANK_KEYS:
         raise KeyError(key)
     combo: list[int] = []
     r = 0
-    while key:
-        key, count = divmod(key, 5)
-        combo.extend([r] * count)
+    while key:  # // and % rather than divmod: native integer steps when compiled
+        for _ in range(key % 5):
+            combo.append(r)
+        key //= 5
         r += 1
     return tuple(combo)
+
+
+_RANK_KEYS = 5**13
 
 
 def french_rank_value(combo: Sequence[int], strength: dict[Category, int],
