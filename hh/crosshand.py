@@ -239,7 +239,6 @@ _TABLE = re.compile(r"Table '([^']*)'")
 _HEAD_WHEN = re.compile(
     r" - ([0-9]{4}/[0-9]{2}/[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$"
 )
-_LOOKS_LIKE_HEADER = re.compile(r"(?:\S+ )?Hand #")
 _SITE = re.compile(r"(?:(\S+) )?Hand #[A-Za-z0-9_-]")
 
 
@@ -263,20 +262,19 @@ def placement(first: str, second: str | None) -> Place:
     """Read a run's site, table, time and game from its first two lines (a
     header and a Table line when the run is a hand)."""
     head = first.lstrip("\ufeff").rstrip(" \t\r")
-    site = None
-    if _LOOKS_LIKE_HEADER.match(head):
-        m = _SITE.match(head)
-        site = m.group(1) if m else None
+    m = _SITE.match(head)  # (a header whose id is unreadable names no site)
+    site = m.group(1) if m else None
     table = _TABLE.match(second) if second is not None else None
+    game = None
+    for title, name in _GAME_TITLES:
+        if title in head:
+            game = name
+            break
     when = _HEAD_WHEN.search(head)
-    game = next((g for title, g in _GAME_TITLES if title in head), None)
-    return Place(
-        site,
-        table.group(1) if table else None,
-        f"{when.group(1)} {when.group(2)}" if when else None,
-        when.group(3) if when else None,
-        game,
-    )
+    if when is None:
+        return Place(site, table.group(1) if table else None, None, None, game)
+    date, clock, zone = when.groups()
+    return Place(site, table.group(1) if table else None, f"{date} {clock}", zone, game)
 
 
 class Summary(NamedTuple):
