@@ -57,10 +57,11 @@ def test_workers_give_the_same_bytes(
 
 
 def test_a_small_run_starts_no_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_pool() -> None:
+    def no_pool(*args: object) -> None:
         raise AssertionError("a pool for a few hands")
 
-    monkeypatch.setattr(hh.parallel, "_context", no_pool)
+    monkeypatch.setattr(hh.parallel, "_Forked", no_pool)
+    monkeypatch.setattr(hh.parallel, "_Pooled", no_pool)
     texts = [write_hand(h) for h in Simulator(Game.CHIRIBITO, 1).hands(20)]
     (tmp_path / "a.txt").write_text("\n\n".join(texts[:10]), "utf-8")
     (tmp_path / "b.txt").write_text("\n\n".join(texts[10:]), "utf-8")
@@ -104,3 +105,58 @@ def test_a_worker_that_dies_ends_the_run_with_a_message(
     result = runner.invoke(app, ["validate", "--workers", "2", str(tmp_path)])
     assert result.exit_code == 2
     assert "hh: a worker process ended abruptly" in result.output
+
+
+def _chunks(tmp: Path, hands: int = 60) -> list[hh.sources.Chunk | hh.sources.Unreadable]:
+    texts = [write_hand(h) for h in Simulator(Game.CHIRIBITO, 3, tables=2).hands(hands)]
+    path = tmp / "s.txt"
+    path.write_text("\n\n".join(texts) + "\n", "utf-8")
+    return list(hh.sources.chunks(str(path), 2048))
+
+
+def test_the_forked_pool_keeps_its_window_and_leaves_no_process(tmp_path: Path) -> None:
+    """Results come in input order; no more than AHEAD chunks a worker are
+    judged ahead of a slow reader; closing early reaps every worker."""
+    work = _chunks(tmp_path)
+    assert len(work) > 10
+    serial = list(hh.parallel.judged(work, True, 1))
+    pool = hh.parallel._Forked(work, True, 2)
+    pids = [w.pid for w in pool._workers]
+    got = []
+    for item in pool:
+        assert pool._next - pool._out <= hh.parallel.AHEAD * 2
+        got.append(item)
+        if len(got) == len(serial) // 2:
+            break
+    assert got == serial[: len(got)]
+    pool.close()
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    assert list(hh.parallel._Forked(work, True, 3)) == serial
+
+
+def _fail(chunk: object) -> list[object]:
+    raise ValueError("a bug in a worker")
+
+
+def test_an_error_in_a_worker_is_raised_in_the_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hh.parallel, "_work", _fail)
+    pool = hh.parallel._Forked(_chunks(tmp_path), True, 2)
+    with pytest.raises(ValueError, match="a bug in a worker"):
+        list(pool)
+    assert pool._workers == []
+
+
+def test_without_fork_the_standard_pool_gives_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = _chunks(tmp_path)
+    serial = list(hh.parallel.judged(work, True, 1))
+    monkeypatch.setattr(hh.parallel, "POOL_MIN_BYTES", 0)
+    monkeypatch.setattr(hh.parallel, "FORK", False)
+    pooled = hh.parallel.judged(work, True, 2)
+    assert isinstance(pooled, hh.parallel._Pooled)
+    assert list(pooled) == serial
