@@ -185,8 +185,26 @@ def _cut_blocks(data: bytes, size: int) -> list[Run]:
 def test_cutting_blocks_gives_the_runs_of_cutting_lines(
     lines: list[bytes], end: bytes, size: int
 ) -> None:
-    """split_blocks (a regex over whole blocks) is split_runs (line by line)
+    """split_blocks (searches over whole blocks) is split_runs (line by line)
     to the byte: the same lines, line numbers and undecodable bytes."""
+    data = b"\n".join(lines) + end
+    assert _cut_blocks(data, size) == _cut_lines(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(
+        st.sampled_from([p for p in _PIECES if not p.startswith((b" ", b"\t", b"\r"))]),
+        max_size=14,
+    ),
+    end=st.sampled_from([b"", b"\n", b"\n\n"]),
+    size=st.integers(min_value=1, max_value=60),
+)
+def test_cutting_blocks_without_indented_lines_gives_the_runs_of_cutting_lines(
+    lines: list[bytes], end: bytes, size: int
+) -> None:
+    """The usual text (no line begins with a space, tab or CR) takes the
+    cutter's literal searches for blank lines: the same runs again."""
     data = b"\n".join(lines) + end
     assert _cut_blocks(data, size) == _cut_lines(data)
 
