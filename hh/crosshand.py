@@ -109,11 +109,14 @@ class _Hand(Protocol):
     def top_ups(self) -> tuple[tuple[str, int], ...]: ...
 
 
-def _between(prev: _Hand, v: _Hand, game: Game) -> list[Violation]:
+def _between(prev: _Hand, v: _Hand, step: int) -> list[Violation]:
+    """STACK_CARRYOVER and DEALER_ROTATION between two consecutive hands of a
+    table; ``step``: the way the deal passes in their game (+1 clockwise)."""
     out = []
-    ends = {name: end for _, name, _, end, _ in prev.stacks}
+    ends = {seat[1]: seat[3] for seat in prev.stacks}  # (seat, name, start, end, line)
     added = dict(v.top_ups)
-    for _, name, start, _, line in v.stacks:
+    for seat in v.stacks:
+        name, start, line = seat[1], seat[2], seat[4]
         if name in ends:
             want = ends[name] + added.get(name, 0)
             if start != want:
@@ -129,9 +132,8 @@ def _between(prev: _Hand, v: _Hand, game: Game) -> list[Violation]:
     # dealer rotation: the first seat past the previous dealer, in the
     # direction the deal passes, held by a player dealt in to this hand
     if prev.dealer is not None and v.dealer is not None:
-        step = RULES[game].deal_passes
         dealt = set(v.dealt_in)
-        seats = sorted(seat for seat, name, *_ in v.stacks if name in dealt)
+        seats = sorted([seat[0] for seat in v.stacks if seat[1] in dealt])
         if seats:
             if step > 0:
                 later = [s for s in seats if s > prev.dealer]
@@ -161,11 +163,17 @@ def _internal(line: int, exc: Exception) -> Violation:
     )
 
 
+# Which way the deal passes, by the game's name (as verdicts and summaries
+# carry it): Game(name) and the rules' lookup by enum were half of the pair
+# check's time, and they run in the main process for every hand.
+_DEAL_PASSES = {game.value: RULES[game].deal_passes for game in Game}
+
+
 def _pair(prev: _Hand, v: _Hand, game: str, line: int) -> tuple[list[Violation], bool]:
     """The checks between two consecutive hands, guarded: (violations, whether
     the chain goes on)."""
     try:
-        return _between(prev, v, Game(game)), True
+        return _between(prev, v, _DEAL_PASSES[game]), True
     except Exception as exc:  # a bug in hh must not stop the run
         return [_internal(line, exc)], False
 
