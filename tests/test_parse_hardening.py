@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -345,3 +346,26 @@ def test_a_valid_hand_is_read_without_importing_lark(tmp_path: Path) -> None:
     ]
     assert runs == ["True", "False"]
     assert sorted(p.name.split("-")[0] for p in (tmp_path / "hh").iterdir()) == ["lark", "lines2"]
+
+
+# The first words of a line as the parser once found them, by one regex: the
+# oracle of hh.parse._prefix, which looks them up by first character.
+_PREFIX_REGEX = re.compile(
+    r"\*\*\* |Seat (?=[0-9])|Dealt to |Uncalled bet \(|Total pot |Board \[|Deck \[|House rules: "
+    r"|Shuffle commitment: |Table '"
+)
+_WORDS = [
+    "*** ", "**", "Seat ", "Seat", "Seat 1", "Seat x", "Seat \u0663", "Dealt to ", "Dealt to",
+    "Deck [", "Deck", "Uncalled bet (", "Total pot ", "Table '", "Table", "Board [",
+    "House rules: ", "Shuffle commitment: ", "Shuffle", "S", "D", "", " ", "Hand #",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(head=st.sampled_from(_WORDS), tail=st.text(max_size=8))
+def test_first_words_are_found_as_the_regex_finds_them(head: str, tail: str) -> None:
+    from hh.parse import _prefix
+
+    text = head + tail
+    m = _PREFIX_REGEX.match(text)
+    assert _prefix(text) == (m.group() if m else None)
