@@ -182,6 +182,18 @@ def _serial(items: list[Chunk | Unreadable], as_json: bool) -> Iterator[Judged]:
         yield from judge_chunk(item, as_json)
 
 
+class _Stream:
+    """A pool's judged hands, in input order, from its ``_run`` generator."""
+
+    _results: Iterator[Judged]
+
+    def __iter__(self) -> Iterator[Judged]:
+        return self
+
+    def __next__(self) -> Judged:
+        return next(self._results)
+
+
 class _Worker:
     """A forked worker: its process, the pipe it reads tasks from and the
     pipe it writes results to (the parent's ends), its tasks in flight."""
@@ -195,7 +207,7 @@ class _Worker:
         self.todo = 0
 
 
-class _Forked:
+class _Forked(_Stream):
     """Chunks judged by worker processes forked here, on Linux and wherever
     ``os.fork`` exists; the tasks go down a pipe per worker and the results
     come back up another, as length-prefixed pickles.
@@ -276,12 +288,6 @@ class _Forked:
         else:
             how = f"exit status {os.waitstatus_to_exitcode(status)}"
         return WorkerDied(f"a worker process ended abruptly ({how})")
-
-    def __iter__(self) -> Iterator[Judged]:
-        return self
-
-    def __next__(self) -> Judged:
-        return next(self._results)
 
     def _run(self) -> Iterator[Judged]:
         import select
@@ -382,7 +388,7 @@ def _read_exactly(fd: int, n: int) -> bytes | None:
     return b"".join(parts)
 
 
-class _Pooled:
+class _Pooled(_Stream):
     """Chunks judged by workers of a ``concurrent.futures`` process pool, where
     ``os.fork`` is missing (see :class:`_Forked`): a few tasks ahead per
     worker and no more, so that when the output is slow (a pager, a full
@@ -406,12 +412,6 @@ class _Pooled:
             gc.unfreeze()
         self._pending = deque(first)
         self._results = self._run()
-
-    def __iter__(self) -> Iterator[Judged]:
-        return self
-
-    def __next__(self) -> Judged:
-        return next(self._results)
 
     def _run(self) -> Iterator[Judged]:
         from concurrent.futures.process import BrokenProcessPool
