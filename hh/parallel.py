@@ -320,7 +320,8 @@ class _Forked(_Stream):
             self._send(worker)
 
     def close(self) -> None:
-        """End the workers, idle or no longer wanted, without waiting for them."""
+        """End the workers, idle or no longer wanted: killed, not left to
+        finish their chunks."""
         import signal
 
         for worker in self._workers:
@@ -428,7 +429,8 @@ class _Pooled(_Stream):
             self.close()
 
     def close(self) -> None:
-        """End the workers, idle or no longer wanted, without waiting for them."""
+        """End the workers, idle or no longer wanted: killed, not left to
+        finish their chunks."""
         processes = getattr(self._pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.terminate()

@@ -246,15 +246,15 @@ class _Game:
         "explain_card",
         "explain_street",
         "game",
-        "halves",
         "memo",
+        "parts_seen",
         "streets",
     )
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.memo: dict[str, tuple[str, Any, tuple[Any, ...]]] = {}  # see _parse_fast
-        self.halves: dict[str, tuple[str, Any]] = {}  # see _from_parts
+        self.parts_seen: dict[str, tuple[str, Any]] = {}  # see _from_parts
         if game is Game.CHIRIBITO:
             self.cards = frozenset(r + s for r in SPANISH_RANKS for s in SPANISH_SUITS)
             self.explain_card = (
@@ -842,16 +842,16 @@ def _deal_parts(text: str) -> tuple[str, str, str] | None:
     return text[:colon], text[colon + 1 : close], text[close:]
 
 
-def _from_parts(halves: dict[str, _Part], text: str, n: int) -> tuple[str, Any] | None:
+def _from_parts(seen: dict[str, _Part], text: str, n: int) -> tuple[str, Any] | None:
     """The kind and record of a deal or seat line from its parts seen before
     in lines that matched (see above); None when a part is new."""
     if text.startswith("Dealt to "):
         parts = _deal_parts(text)
         if parts is None or not (parts[1] or parts[2]):
             return None
-        head = halves.get(parts[0])
-        down = halves.get(parts[1]) if parts[1] else ("down", None)
-        up = halves.get(parts[2]) if parts[2] else ("up", None)
+        head = seen.get(parts[0])
+        down = seen.get(parts[1]) if parts[1] else ("down", None)
+        up = seen.get(parts[2]) if parts[2] else ("up", None)
         if head is None or down is None or up is None:
             return None
         if head[0] != "DEAL_LINE" or down[0] != "down" or up[0] != "up":
@@ -861,32 +861,32 @@ def _from_parts(halves: dict[str, _Part], text: str, n: int) -> tuple[str, Any] 
         at = text.find(" (", 5)
         if at < 0:
             return None
-        head = halves.get(text[:at])
-        tail = halves.get(text[at:])
+        head = seen.get(text[:at])
+        tail = seen.get(text[at:])
         if head is None or tail is None or head[0] != "SEAT_LINE" or tail[0] != "chips":
             return None
         return "SEAT_LINE", Seat(head[1][0], head[1][1], tail[1][0], tail[1][1], n)
     return None
 
 
-def _remember_parts(halves: dict[str, _Part], text: str, kind: str, obj: Any) -> None:
+def _remember_parts(seen: dict[str, _Part], text: str, kind: str, obj: Any) -> None:
     if kind == "DEAL_LINE":
         parts = _deal_parts(text)
         if parts is None:  # pragma: no cover - a matched deal line has its colon
             return
-        if len(halves) >= MEMO_LIMIT:
-            halves.clear()
-        halves[parts[0]] = (kind, obj.name)
+        if len(seen) >= MEMO_LIMIT:
+            seen.clear()
+        seen[parts[0]] = (kind, obj.name)
         if parts[1]:
-            halves[parts[1]] = ("down", obj.down)
+            seen[parts[1]] = ("down", obj.down)
         if parts[2]:
-            halves[parts[2]] = ("up", obj.up)
+            seen[parts[2]] = ("up", obj.up)
     elif kind == "SEAT_LINE":
         at = text.find(" (", 5)
-        if len(halves) >= MEMO_LIMIT:
-            halves.clear()
-        halves[text[:at]] = (kind, (obj.seat, obj.name))
-        halves[text[at:]] = ("chips", (obj.chips, obj.sitting_out))
+        if len(seen) >= MEMO_LIMIT:
+            seen.clear()
+        seen[text[:at]] = (kind, (obj.seat, obj.name))
+        seen[text[at:]] = ("chips", (obj.chips, obj.sitting_out))
 
 
 def _parse_fast(lines: list[str], first: int) -> Hand | None:
@@ -899,7 +899,7 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
     objs: list[Any] = []
     n = first
     memo: dict[str, _Memo] = {}  # the game's, once the header has named it
-    halves: dict[str, _Part] = {}
+    seen: dict[str, _Part] = {}
     for text in lines:
         hit = memo.get(text)
         if hit is not None:
@@ -909,10 +909,10 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
             n += 1
             continue
         if n != first:
-            halved = _from_parts(halves, text, n)
-            if halved is not None:
-                kinds.append(halved[0])
-                objs.append(halved[1])
+            built = _from_parts(seen, text, n)
+            if built is not None:
+                kinds.append(built[0])
+                objs.append(built[1])
                 n += 1
                 continue
         kind = classify(text)
@@ -934,10 +934,10 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
             game = state.game
             assert game is not None
             memo = game.memo
-            halves = game.halves
+            seen = game.parts_seen
         else:
             _remember(memo, text, kind, obj)
-            _remember_parts(halves, text, kind, obj)
+            _remember_parts(seen, text, kind, obj)
         n += 1
     if tables.structure("".join([letters[k] for k in kinds])) is None:
         return None

@@ -42,7 +42,7 @@ def line_numbers(obj: Any) -> list[int]:
 def _empty_memos() -> None:
     for game in parse._GAMES.values():
         game.memo.clear()
-        game.halves.clear()
+        game.parts_seen.clear()
 
 
 @pytest.mark.parametrize("text", [CH, AS, CA], ids=["chiribito", "aces", "calatone"])
@@ -86,11 +86,11 @@ def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 def _clear() -> None:
     for game in parse._GAMES.values():
         game.memo.clear()
-        game.halves.clear()
+        game.parts_seen.clear()
 
 
 def test_deal_and_seat_lines_are_built_from_parts_seen_before() -> None:
-    """A deal or seat line whose two halves were seen in other lines (the
+    """A deal or seat line whose parts were seen in other lines (the
     player's name in one, the cards or the stack in another) is built from
     them, and gives the record a fresh parse gives, at its own line."""
     parse_hand(AS.replace("Seat 2: Ben (50 in chips)", "Seat 2: Ben (40 in chips)"))
@@ -103,8 +103,8 @@ def test_deal_and_seat_lines_are_built_from_parts_seen_before() -> None:
         .replace("Dealt to Ben: down [9c 9h] up [5c]", "Dealt to Ben: down [As Ks] up [Qs]")
     )
     game = parse._GAMES[Game.ACES]
-    assert "Dealt to Anna" in game.halves and " up [5d]" in game.halves
-    assert "Seat 1: Anna" in game.halves and " (40 in chips)" in game.halves
+    assert "Dealt to Anna" in game.parts_seen and " up [5d]" in game.parts_seen
+    assert "Seat 1: Anna" in game.parts_seen and " (40 in chips)" in game.parts_seen
     assert "Dealt to Anna: up [5d]" not in game.memo
     warm = parse_hand(text)
     _clear()
@@ -123,7 +123,7 @@ def test_a_new_half_is_read_whole_and_judged_as_always() -> None:
         ("Seat 1: Anna (50 in chips)", "Seat 1: Anna (50 in chipz)", 17),
     )
     for good, bad, column in cases:
-        parse_hand(AS)  # both halves of the good line are known; the bad tail is not
+        parse_hand(AS)  # both parts of the good line are known; the bad tail is not
         (warm,) = parse_text(AS.replace(good, bad))
         _clear()
         (cold,) = parse_text(AS.replace(good, bad))
@@ -131,20 +131,20 @@ def test_a_new_half_is_read_whole_and_judged_as_always() -> None:
         assert warm.error is not None and warm.error.column == column
 
 
-def test_halves_of_one_kind_or_game_never_make_another() -> None:
+def test_parts_of_one_kind_or_game_never_make_another() -> None:
     parse_hand(AS)
-    halves = parse._GAMES[Game.ACES].halves
-    assert parse._from_parts(halves, "Dealt to Anna (50 in chips)", 9) is None
-    assert parse._from_parts(halves, "Seat 1: Anna: up [7s]", 9) is None
+    seen = parse._GAMES[Game.ACES].parts_seen
+    assert parse._from_parts(seen, "Dealt to Anna (50 in chips)", 9) is None
+    assert parse._from_parts(seen, "Seat 1: Anna: up [7s]", 9) is None
     # each part in its own place: a down part is no up part, nor a stack
-    assert parse._from_parts(halves, "Dealt to Anna: down [As Ks] down [9c 9h]", 9) is None
-    assert parse._from_parts(halves, "Dealt to Anna: up [7s] up [7s]", 9) is None
-    assert parse._from_parts(halves, "Dealt to Anna:", 9) is None
-    assert parse._from_parts(halves, "Dealt to Anna: down [As Ks", 9) is None
-    assert parse._from_parts(halves, "Seat 1: Anna down [As Ks]", 9) is None
-    assert parse._from_parts(halves, "Seat 1: Anna up [7s]", 9) is None
-    spanish = parse._GAMES[Game.CHIRIBITO].halves
+    assert parse._from_parts(seen, "Dealt to Anna: down [As Ks] down [9c 9h]", 9) is None
+    assert parse._from_parts(seen, "Dealt to Anna: up [7s] up [7s]", 9) is None
+    assert parse._from_parts(seen, "Dealt to Anna:", 9) is None
+    assert parse._from_parts(seen, "Dealt to Anna: down [As Ks", 9) is None
+    assert parse._from_parts(seen, "Seat 1: Anna down [As Ks]", 9) is None
+    assert parse._from_parts(seen, "Seat 1: Anna up [7s]", 9) is None
+    spanish = parse._GAMES[Game.CHIRIBITO].parts_seen
     assert parse._from_parts(spanish, "Dealt to Anna: up [7s]", 9) is None
-    kind, deal = parse._from_parts(halves, "Dealt to Ben: up [7s]", 9) or ("", None)
+    kind, deal = parse._from_parts(seen, "Dealt to Ben: up [7s]", 9) or ("", None)
     assert kind == "DEAL_LINE"
     assert (deal.name, deal.down, deal.up, deal.line) == ("Ben", None, ("7s",), 9)
