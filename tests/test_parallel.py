@@ -6,6 +6,7 @@ import gzip
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -114,17 +115,24 @@ def _chunks(tmp: Path, hands: int = 60) -> list[hh.sources.Chunk | hh.sources.Un
     return list(hh.sources.chunks(str(path), 2048))
 
 
-def test_the_forked_pool_keeps_its_window_and_leaves_no_process(tmp_path: Path) -> None:
-    """Results come in input order; no more than AHEAD chunks a worker are
-    judged ahead of a slow reader; closing early reaps every worker."""
+def test_the_forked_pool_keeps_its_backlog_and_leaves_no_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Results come in input order; a slow reader holds the workers to
+    BACKLOG_BYTES of input ahead of the output (or a few chunks, whatever
+    their size); closing early reaps every worker."""
     work = _chunks(tmp_path)
     assert len(work) > 10
     serial = list(hh.parallel.judged(work, True, 1))
+    sizes = [c.end - c.start for c in work if isinstance(c, hh.sources.Chunk) and c.end]
+    monkeypatch.setattr(hh.parallel, "BACKLOG_BYTES", 6 * max(sizes))
     pool = hh.parallel._Forked(work, True, 2)
     pids = [w.pid for w in pool._workers]
     got = []
     for item in pool:
-        assert pool._next - pool._out <= hh.parallel.AHEAD * 2
+        ahead = pool._next - pool._out
+        assert ahead <= hh.parallel.AHEAD * 2 or pool._ahead <= hh.parallel.BACKLOG_BYTES
+        assert ahead <= 7
         got.append(item)
         if len(got) == len(serial) // 2:
             break
@@ -134,6 +142,51 @@ def test_the_forked_pool_keeps_its_window_and_leaves_no_process(tmp_path: Path) 
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
     assert list(hh.parallel._Forked(work, True, 3)) == serial
+
+
+def test_the_main_process_judges_beside_its_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """N workers are the main process and N - 1 forked ones; it judges chunks
+    itself and takes the workers' results while it does (every POLL_HANDS
+    hands), whatever the order the chunks end in."""
+    work = _chunks(tmp_path, 120)
+    serial = list(hh.parallel.judged(work, True, 1))
+    judged_here: list[int] = []
+    original = hh.parallel.judge_chunk
+
+    def spy(chunk: hh.sources.Chunk, as_json: bool) -> Iterator[hh.parallel.Judged]:
+        if os.getpid() == parent:
+            judged_here.append(chunk.start)
+        return original(chunk, as_json)
+
+    parent = os.getpid()
+    monkeypatch.setattr(hh.parallel, "judge_chunk", spy)
+    monkeypatch.setattr(hh.parallel, "POLL_HANDS", 1)
+    path = work[0].path if isinstance(work[0], hh.sources.Chunk) else ""
+    for n in (2, 3):
+        judged_here.clear()
+        # as plan() gives them: line numbers counted as the chunks go out
+        pool = hh.parallel._Forked(hh.sources.chunks(path, 2048, count=False), True, n)
+        assert len(pool._workers) == n - 1
+        assert list(pool) == serial
+        assert 0 < len(judged_here) < len(work)
+
+
+def test_a_worker_writes_its_results_without_waiting(tmp_path: Path) -> None:
+    """A worker's result pipe holds a chunk's results (PIPE_BYTES), so that a
+    worker does not wait while the main process judges a chunk of its own."""
+    fcntl = pytest.importorskip("fcntl")
+    if not hasattr(fcntl, "F_GETPIPE_SZ"):
+        pytest.skip("pipe sizes cannot be read here")
+    pool = hh.parallel._Forked(_chunks(tmp_path), True, 2)
+    try:
+        (worker,) = pool._workers
+        assert fcntl.fcntl(worker.results, fcntl.F_GETPIPE_SZ) >= min(
+            hh.parallel.PIPE_BYTES, int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        )
+    finally:
+        pool.close()
 
 
 def _fail(chunk: object) -> list[object]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hh.model import Game
 from hh.parse import Run, lines_of_stream, parse_file, split_blocks, split_runs
 from hh.simulate import Simulator
-from hh.sources import Chunk, chunks, plan, records
+from hh.sources import Chunk, Unreadable, chunks, numbered, plan, records
 from hh.write import write_hand
 
 
@@ -45,6 +45,33 @@ def test_chunks_give_the_hands_of_the_whole_file(tmp_path: Path, target: int, ta
     assert parts[0].start == 0 and parts[-1].end is None
     for a, b in pairwise(parts):
         assert a.end == b.start  # no byte lost or read twice
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(target=st.integers(min_value=1, max_value=40_000), tail=st.sampled_from([0, 5_000]))
+def test_chunks_counted_as_handed_out_get_the_same_lines(
+    tmp_path: Path, target: int, tail: int
+) -> None:
+    """``count=False`` leaves the line numbers for ``numbered`` to count when
+    each chunk is handed out (in order): the same numbers, every file of a
+    plan counted from its own first chunk."""
+    path = _session(tmp_path)
+    counted = chunks(str(path), target, tail)
+    later = chunks(str(path), target, tail, count=False)
+    assert later[0] == counted[0] and all(c.first_line == 0 for c in later[1:])
+    assert [numbered(later, k) for k in range(len(later))] == counted
+    assert later == counted  # counted in place: a chunk is counted once
+    other = tmp_path / "b.txt"
+    other.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    work: list[Chunk | Unreadable] = plan([str(path), str(other)], 2, smallest=1)
+    work.insert(0, Unreadable("x", "no such file"))
+    got = [numbered(work, k) for k in range(len(work))]
+    for f in (path, other):
+        whole = [(r.line, r.hand_id, r.raw, r.hand is None) for r in parse_file(f)]
+        parts = [c for c in got if isinstance(c, Chunk) and c.path == str(f)]
+        assert len(parts) > 2 and _key(f, parts) == whole
 
 
 def test_a_run_ends_in_finer_parts(tmp_path: Path) -> None:
