@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from hh._codecache import cache_folder
 from hh._grammar import grammar_text, structure_regex
 from hh._grammar import piece_pattern as piece_pattern
 from hh._regex import program, rebuild
@@ -223,15 +224,8 @@ def cache_path(text: str, what: str, suffix: str) -> str | None:
     key = hashlib.sha256(
         "\0".join((text, _lark_stamp(), sys.version, __name__, what)).encode()
     ).hexdigest()[:20]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    for folder in (os.path.join(base, "hh"), os.path.join(tempfile.gettempdir(), "hh-cache")):
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError:
-            continue
-        if os.access(folder, os.W_OK):
-            return os.path.join(folder, f"{what}-{key}.{suffix}")
-    return None
+    folder = cache_folder()
+    return None if folder is None else os.path.join(folder, f"{what}-{key}.{suffix}")
 
 
 # ------------------------------------------------------------------ decks

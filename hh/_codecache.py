@@ -1,0 +1,109 @@
+"""The code :mod:`dataclasses` writes for hh's classes, compiled once and kept.
+
+Why: ``@dataclass`` writes each class's ``__repr__``, ``__eq__``,
+``__hash__`` and frozen ``__setattr__`` as source text and compiles it
+with ``exec`` when the class is created. hh has ~40 dataclasses (the
+records of a hand among them): ~200 functions compiled at the start of
+every process, 18-30 ms of its 52-74 ms of imports (timed), paid before
+``hh validate`` can judge anything and again before its workers start.
+The text is the same every run, so the code compiled from it is kept in a
+cache file (marshal, one per Python build) beside the parser's, and a later
+process runs the code object instead of compiling the text again.
+
+How: :func:`install` gives the :mod:`dataclasses` module an ``exec`` of its
+own (a module global shadows the builtin for that module alone), which
+looks the text up. Only the text of hh's own classes is kept; any other
+class, and anything unexpected (no cache folder, an unreadable or foreign
+file), is compiled exactly as dataclasses does. The functions are the same
+either way: the same text, compiled the same way, run in the same
+namespaces (tests/test_codecache.py compares them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import marshal
+import os
+import sys
+import tempfile
+from types import CodeType
+from typing import Any
+
+_CODE: dict[str, bytes] = {}  # source text -> its code, marshalled (loaded when used)
+_PATH: list[str] = []  # the cache file, once known ("" where none can be written)
+
+
+def cache_folder() -> str | None:
+    """hh's cache folder: ``$XDG_CACHE_HOME/hh`` or ``~/.cache/hh``, else one
+    in the temporary folder; None when none is writable (a read-only home
+    must not break anything)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    for folder in (os.path.join(base, "hh"), os.path.join(tempfile.gettempdir(), "hh-cache")):
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK):
+            return folder
+    return None
+
+
+def _path() -> str:
+    if not _PATH:
+        folder = cache_folder()
+        tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}"  # marshal's format and bytecode
+        _PATH.append("" if folder is None else os.path.join(folder, f"dataclasses-{tag}.marshal"))
+    return _PATH[0]
+
+
+def install() -> None:
+    """Read the cache and give :mod:`dataclasses` the caching ``exec`` (once)."""
+    if "exec" in vars(dataclasses):  # installed already, or someone else's
+        return
+    path = _path()
+    if path:
+        with contextlib.suppress(Exception):  # none yet, or not one this Python wrote
+            with open(path, "rb") as f:
+                loaded = marshal.load(f)
+            if isinstance(loaded, dict):
+                _CODE.update(
+                    (k, v) for k, v in loaded.items() if isinstance(k, str) and isinstance(v, bytes)
+                )
+    dataclasses.exec = _exec  # type: ignore[attr-defined]
+
+
+def _exec(source: Any, globals: Any = None, locals: Any = None) -> None:
+    """``exec`` as dataclasses calls it, from the cache for hh's classes."""
+    name = globals.get("__name__") if isinstance(globals, dict) else None
+    if not (isinstance(source, str) and isinstance(name, str) and name.startswith("hh.")):
+        exec(source, globals, locals)
+        return
+    data = _CODE.get(source)
+    code = None
+    if data is not None:
+        with contextlib.suppress(Exception):  # a damaged entry: compiled again
+            code = marshal.loads(data)
+    if not isinstance(code, CodeType):
+        code = compile(source, "<string>", "exec")
+        _CODE[source] = marshal.dumps(code)
+        _save()
+    exec(code, globals, locals)
+
+
+def _save() -> None:
+    """Write the cache whole, atomically (a new file, then renamed), so that
+    a reader never sees half of one. Best effort: a failure costs speed."""
+    path = _path()
+    if not path:
+        return
+    with contextlib.suppress(Exception):
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".dataclasses-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                marshal.dump(_CODE, f)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
