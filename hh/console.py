@@ -13,6 +13,7 @@ the reader went away.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
@@ -97,25 +98,65 @@ def _silence(stream: TextIO) -> None:
     os.close(null)
 
 
+class _WriteFailed(Exception):
+    """A write to the command's output failed: ``args[0]`` is the OSError."""
+
+
+class Output:
+    """What a command writes to. Its write errors are told apart from every
+    other error of the command: an OSError raised while judging (a file gone
+    missing, no file descriptors left) is not "cannot write standard
+    output", and the output stays open for the message."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> None:
+        try:
+            self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _WriteFailed(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _WriteFailed(error) from None
+
+
 @contextmanager
-def writing(stream: TextIO | None = None, name: str = "standard output") -> Iterator[TextIO]:
+def writing(stream: TextIO | None = None, name: str = "standard output") -> Iterator[Output]:
     """Write to ``stream`` (standard output by default). A reader that went
     away (``hh validate ... | head``) ends the command quietly with 141, the
     status of a command killed by SIGPIPE, as ``cat`` or ``grep`` give; any
     other write error (a full disk, a closed output) is ``hh: cannot write
-    NAME: reason``, exit 2."""
+    NAME: reason``, exit 2. Any other OSError of the command is ``hh:
+    reason: file``, exit 2, without a traceback."""
     out = sys.stdout if stream is None else stream
     if out is None:
         fail(f"cannot write {name}: it is closed")
+    output = Output(out)
     try:
-        yield out
-        out.flush()
+        yield output
+        output.flush()
     except BrokenPipeError:
         _silence(out)
         raise Stop(141) from None
-    except OSError as error:
+    except _WriteFailed as failed:
         _silence(out)
+        error = failed.args[0]
         fail(f"cannot write {name}: {error.strerror or error}")
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            out.flush()  # what was judged before it stays written
+        where = f": {error.filename}" if error.filename else ""
+        fail(f"{error.strerror or error}{where}")
 
 
 @contextmanager

@@ -136,6 +136,32 @@ def test_output_errors_are_messages_with_exit_2(tmp_path: Path) -> None:
         assert done.stderr == "hh: cannot write standard output: No space left on device\n"
 
 
+def test_an_error_that_is_not_a_write_is_not_called_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An OSError raised while judging (here: no file descriptors left for
+    the scan) is told as what it is, exit 2, no traceback: not "cannot
+    write standard output", which once took every OSError of the run."""
+    import errno
+
+    import hh.sources
+
+    def no_descriptors(*args: object) -> None:
+        raise OSError(errno.EMFILE, os.strerror(errno.EMFILE), "h.txt")
+
+    hand = tmp_path / "h.txt"
+    hand.write_text(CH, "utf-8")
+    monkeypatch.setattr(hh.sources, "table_order", no_descriptors)
+    from hh.console import Stop, validate_files
+
+    with pytest.raises(Stop) as stop:
+        validate_files([str(hand)], False, 1)
+    assert stop.value.code == 2
+    result = runner.invoke(app, ["validate", str(hand)])
+    assert result.exit_code == 2
+    assert result.output == f"hh: {os.strerror(errno.EMFILE)}: h.txt\n"
+
+
 def test_closed_stdin_and_stdout(tmp_path: Path) -> None:
     hand = tmp_path / "h.txt"
     hand.write_text(CH, "utf-8")
