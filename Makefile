@@ -23,7 +23,8 @@ FAST_TESTS := tests/test_compiled.py tests/test_rules_chiribito.py tests/test_ru
 	tests/test_referee_hardening.py tests/test_trace.py tests/test_parallel.py tests/test_crosshand.py \
 	tests/test_parse_memo.py tests/test_sources.py tests/test_evaluate_aces.py \
 	tests/test_evaluate_calatone.py tests/test_evaluate_chiribito.py tests/test_evaluate_lazy.py \
-	tests/test_model_init.py tests/test_regex_cache.py tests/test_output_json.py
+	tests/test_model_init.py tests/test_regex_cache.py tests/test_output_json.py \
+	tests/test_codecache.py
 
 .PHONY: install demo test test-fast fast lint browser bench lock clean
 
