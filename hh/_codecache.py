@@ -26,7 +26,7 @@ import dataclasses
 import marshal
 import os
 import sys
-import tempfile
+from collections.abc import Iterator
 from types import CodeType
 from typing import Any
 
@@ -39,7 +39,7 @@ def cache_folder() -> str | None:
     in the temporary folder; None when none is writable (a read-only home
     must not break anything)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    for folder in (os.path.join(base, "hh"), os.path.join(tempfile.gettempdir(), "hh-cache")):
+    for folder in _folders(base):
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError:
@@ -47,6 +47,13 @@ def cache_folder() -> str | None:
         if os.access(folder, os.W_OK):
             return folder
     return None
+
+
+def _folders(base: str) -> Iterator[str]:
+    yield os.path.join(base, "hh")
+    import tempfile  # only when the first will not do (its import took ~3 ms)
+
+    yield os.path.join(tempfile.gettempdir(), "hh-cache")
 
 
 def _path() -> str:
@@ -97,6 +104,8 @@ def _save() -> None:
     path = _path()
     if not path:
         return
+    import tempfile
+
     with contextlib.suppress(Exception):
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".dataclasses-")
         try:

@@ -26,13 +26,11 @@ The parser records what the text says; the validator judges the play.
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import hashlib
 import json
 import os
 import re
 import sys
-import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -743,6 +741,8 @@ def _tables() -> _Tables:
     programs[""] = program(structure)  # the structure's: no line kind is ""
     data = {"lines": lines, "structure": structure, "programs": programs}
     if path:
+        import tempfile  # only here: its import (shutil, random, bz2, lzma) took ~3 ms
+
         try:  # written whole, then renamed: parallel workers may race here
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -1348,6 +1348,8 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
         with f:
             compressed = name.endswith(".gz") or f.peek(2)[:2] == b"\x1f\x8b"
             if compressed:
+                import gzip  # only for a compressed file
+
                 with gzip.GzipFile(fileobj=f) as z:
                     yield from parse_stream(z, file=name)  # type: ignore[arg-type]
             else:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gzip
 import os
 import re
 import zlib
@@ -160,6 +159,8 @@ def _lines(path: str) -> Iterator[bytes]:
     f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
 
     def lines() -> Iterator[bytes]:
+        import gzip  # only for a compressed file
+
         with f, gzip.GzipFile(fileobj=f) as z:
             yield from z
 
@@ -385,7 +386,9 @@ def scan_tables(path: str) -> Iterator[Place]:
             if not compressed:
                 yield from _scan_plain(f)
                 return
-            stream: BinaryIO = gzip.GzipFile(fileobj=f) if compressed else f  # type: ignore[assignment]
+            import gzip  # only for a compressed file
+
+            stream: BinaryIO = gzip.GzipFile(fileobj=f)  # type: ignore[assignment]
             prev2: bytes | None = None  # None: before the file's first line (a blank)
             prev: bytes | None = None
             first = True

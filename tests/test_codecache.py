@@ -102,3 +102,19 @@ def test_a_damaged_cache_is_compiled_again(tmp_path: Path) -> None:
     file.write_bytes(b"\x00not marshal")
     assert _start(tmp_path) == [0, after]
     assert _start(tmp_path) == [after, after]  # and written whole again
+
+
+def test_without_a_writable_cache_home_the_temporary_folder_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", "utf-8")
+    spare = tmp_path / "tmp"
+    spare.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(tempfile, "tempdir", str(spare))
+    assert codecache.cache_folder() == str(spare / "hh-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    assert codecache.cache_folder() == str(tmp_path / "home" / "hh")
