@@ -242,3 +242,10 @@ def test_cutting_blocks_of_a_session_gives_the_runs_of_cutting_lines(tmp_path: P
     assert len(expected) == 61  # 60 hands and one stray run
     for size in (1, 500, 10**6):
         assert _cut_blocks(data, size) == expected
+
+
+def test_a_chunk_cannot_be_counted_before_the_one_before_it(tmp_path: Path) -> None:
+    path = _session(tmp_path)
+    later = chunks(str(path), 2_000, count=False)
+    with pytest.raises(ValueError, match="handed out before"):
+        numbered(list(later), 2)
