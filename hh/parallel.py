@@ -232,8 +232,10 @@ class _Forked(_Stream):
     chunk). On two cores a main process that only received and wrote
     shared them with two workers; judging here as well saves pickling half
     of the results, one worker's warm-up and the third process's share of
-    the cores (two workers' rate against one went from 1.60-1.68x to
-    1.77-1.81x, interleaved runs).
+    the cores (two workers' rate against one, interleaved runs, best of
+    6: 1.77 / 1.68 / 1.72x with two forked workers, 1.77 / 1.75 / 1.73x
+    with this process judging; medians 1.63 / 1.63 / 1.48 and 1.75 /
+    1.75 / 1.58; Aces / Calatone / Chiribito).
 
     How far the workers may run ahead of the output is counted in bytes of
     input (:data:`BACKLOG_BYTES`), not in chunks: the cores of a shared
