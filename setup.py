@@ -41,6 +41,8 @@ COMPILED = [
     "hh/crosshand.py",
     "hh/output.py",
     "hh/sources.py",
+    "hh/places.py",
+    "hh/order.py",
     "hh/cards.py",
     "hh/evaluate/_tables.py",
     "hh/evaluate/aces.py",

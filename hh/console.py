@@ -258,15 +258,25 @@ def parse_files(files: list[str], as_json: bool) -> int:
 
 
 def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
-    """``hh validate``: the exit status (0 every hand valid, 1 not)."""
-    from hh.crosshand import CrossChecker
-    from hh.output import Rendered, finish
-    from hh.parallel import WorkerDied, default_workers, judged
-    from hh.sources import plan, table_order
+    """``hh validate``: the exit status (0 every hand valid, 1 not).
+
+    The scan for the order of tables starts before the parser and the rules
+    are imported (see :class:`hh.order.Scan`); it is needed only once the
+    first hands are judged."""
+    from hh.order import Scan
+    from hh.sources import default_workers
 
     n = default_workers() if workers is None else workers
     total = invalid = 0
-    with stdin_copied(find(files)) as (inputs, names), writing() as out:
+    with (
+        stdin_copied(find(files)) as (inputs, names),
+        Scan([x for x in inputs if isinstance(x, str)], ahead=n > 1) as scan,
+        writing() as out,
+    ):
+        from hh.crosshand import CrossChecker
+        from hh.output import Rendered, finish
+        from hh.parallel import WorkerDied, judged
+        from hh.sources import plan
 
         def emit(final: list[tuple[object, list[Violation]]]) -> None:
             nonlocal total, invalid
@@ -277,12 +287,15 @@ def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
                 invalid += not valid
 
         work = plan(inputs, n, names)
-        hands = judged(work, as_json, n)  # the workers start now, while the scan runs
+        hands = judged(work, as_json, n)  # the workers start now
         try:
-            order = table_order(work)  # which tables must wait for their last hand
+            first = next(hands, None)  # judged while the scan ends
+            order = scan.result()  # which tables must wait for their last hand
             checker = CrossChecker(order.disordered, expected=order.hands)
-            for summary, rendered in hands:
-                emit(checker.add(summary, rendered))
+            if first is not None:
+                emit(checker.add(*first))
+                for summary, rendered in hands:
+                    emit(checker.add(summary, rendered))
             emit(checker.finish())
         except WorkerDied as error:
             out.flush()

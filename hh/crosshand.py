@@ -15,7 +15,7 @@ Two ways to run them:
   table the last hand's end state, per (site, id) a 64-bit digest and where
   it was first seen (about 21 bytes a hand). A table whose
   hands do not come in time order (known beforehand from a cheap scan, see
-  :func:`hh.sources.scan_tables`) is held until its last hand has come.
+  :func:`hh.order.scan_tables`) is held until its last hand has come.
 
 No hand can stop a run: a fault in these checks becomes an INTERNAL_ERROR
 on the hand being compared, as in the per-hand replay, and breaks the chain.
@@ -23,9 +23,7 @@ on the hand being compared, as in the per-hand replay, and breaks the chain.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
-import re
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -33,56 +31,7 @@ from typing import NamedTuple, Protocol
 
 from hh.games import RULES
 from hh.model import Game
-
-_ZONES = {
-    "UTC": 0, "GMT": 0, "WET": 0, "WEST": 60, "CET": 60, "CEST": 120, "EET": 120, "EEST": 180,
-}
-_WHEN = re.compile(r"[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")
-# Day numbers by date: a run's hands share a few dates, and the calendar's
-# check was most of the time an instant took (2% of a one-core run). -1: no
-# such day. Bounded like the parser's memo.
-_DAYS: dict[str, int] = {}
-_OFFSET = re.compile(r"([+-])([0-9]{2}):([0-9]{2})")
-# Before every real time: a date that is no date sorts first, as if unknown.
-NO_TIME = -(1 << 62)
-
-
-def instant(when: str | None, zone: str | None) -> int:
-    """The time ``when`` ("YYYY/MM/DD HH:MM:SS") in seconds, in UTC where the
-    zone is known (the listed abbreviations and ``+hh:mm`` offsets), as
-    written otherwise (FORMAT.md). Integers, not datetimes: the calendar's
-    edges (year 1 in CET, year 9999 at -01:00) move past what ``datetime``
-    holds; a zone that is no zone (``+0100``, ``-``) is "as written"."""
-    if when is None or _WHEN.fullmatch(when) is None:
-        return NO_TIME
-    day = _DAYS.get(when[:10])
-    if day is None:
-        day = _day(when[:10])
-    h, mi, s = int(when[11:13]), int(when[14:16]), int(when[17:19])  # where _WHEN put them
-    if day < 0 or h > 23 or mi > 59 or s > 59:
-        return NO_TIME
-    t = day * 86400 + h * 3600 + mi * 60 + s
-    if zone is None:
-        return t
-    if zone in _ZONES:
-        return t - _ZONES[zone] * 60
-    offset = _OFFSET.fullmatch(zone)
-    if offset is not None:
-        sign = 1 if offset.group(1) == "+" else -1
-        return t - sign * (int(offset.group(2)) * 3600 + int(offset.group(3)) * 60)
-    return t
-
-
-def _day(date: str) -> int:
-    """The day number of "YYYY/MM/DD" (proleptic Gregorian), -1 for no such day."""
-    try:
-        day = dt.date(int(date[:4]), int(date[5:7]), int(date[8:10])).toordinal()
-    except ValueError:
-        day = -1
-    if len(_DAYS) >= 4096:
-        _DAYS.clear()
-    _DAYS[date] = day
-    return day
+from hh.places import Place, TableKey, instant
 
 
 def _instant(v: Verdict) -> int:
@@ -238,52 +187,6 @@ def _seen_twice(hand_id: str, line: int, file: str | None, first_line: int) -> V
 
 # ------------------------------------------------------------ streaming
 
-_GAME_TITLES = (
-    ("Chiribito No Limit", "chiribito"),
-    ("Aces, Straights and Flushes Limit", "aces-straights-flushes"),
-    ("Calatone Spread Limit", "calatone"),
-)
-_TABLE = re.compile(r"Table '([^']*)'")
-_HEAD_WHEN = re.compile(
-    r" - ([0-9]{4}/[0-9]{2}/[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$"
-)
-_SITE = re.compile(r"(?:(\S+) )?Hand #[A-Za-z0-9_-]")
-
-
-class Place(NamedTuple):
-    """Where a run of lines sits among the hands of a run, read from its
-    first two lines as written: the same for a hand that parsed and one that
-    did not, and the same for the scan that orders tables beforehand."""
-
-    site: str | None
-    table: str | None
-    when: str | None
-    zone: str | None
-    game: str | None
-
-    @property
-    def instant(self) -> int:
-        return instant(self.when, self.zone)
-
-
-def placement(first: str, second: str | None) -> Place:
-    """Read a run's site, table, time and game from its first two lines (a
-    header and a Table line when the run is a hand)."""
-    head = first.lstrip("\ufeff").rstrip(" \t\r")
-    m = _SITE.match(head)  # (a header whose id is unreadable names no site)
-    site = m.group(1) if m else None
-    table = _TABLE.match(second) if second is not None else None
-    game = None
-    for title, name in _GAME_TITLES:
-        if title in head:
-            game = name
-            break
-    when = _HEAD_WHEN.search(head)
-    if when is None:
-        return Place(site, table.group(1) if table else None, None, None, game)
-    date, clock, zone = when.groups()
-    return Place(site, table.group(1) if table else None, f"{date} {clock}", zone, game)
-
 
 class Summary(NamedTuple):
     """What the cross-hand checks need of one hand: small and flat, so that
@@ -306,7 +209,7 @@ class Summary(NamedTuple):
 
 def summarize(v: Verdict, place: Place) -> Summary:
     """The summary of a judged hand; its place comes from its text (see
-    :func:`placement`), so that it agrees with the scan."""
+    :func:`hh.places.placement`), so that it agrees with the scan."""
     return Summary(
         v.file,
         v.line,
@@ -322,9 +225,6 @@ def summarize(v: Verdict, place: Place) -> Summary:
         v.dealt_in,
         v.top_ups,
     )
-
-
-TableKey = tuple[str | None, str]
 
 
 class _Table:

@@ -29,9 +29,10 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any, Protocol
 
-from hh.crosshand import Place, Summary, placement, summarize
+from hh.crosshand import Summary, summarize
 from hh.output import Rendered, render
 from hh.parse import Record
+from hh.places import Place, placement
 from hh.sources import Chunk, Unreadable, numbered, records
 from hh.validate import Verdict, Violation, parse_failure, validate
 
@@ -41,14 +42,6 @@ BACKLOG_BYTES = 16 * 1024 * 1024  # input judged ahead of the output, at most
 POLL_HANDS = 4  # hands judged here between looks at the workers' results
 FORK = hasattr(os, "fork")  # else the standard process pool (_Pooled)
 Judged = tuple[Summary, Rendered]
-
-
-def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
 
 
 def judge(record: Record, as_json: bool) -> Judged:

@@ -76,6 +76,7 @@ from hh.model import (
     TotalPot,
     Uncalled,
 )
+from hh.places import LOOKS_LIKE_HEADER
 
 __all__ = [
     "HandSyntaxError",
@@ -194,8 +195,6 @@ _PREFIX_KIND = {
     "Shuffle commitment: ": "COMMITMENT_LINE",
     "Table '": "TABLE_LINE",
 }
-# A header: "Hand #" at the start or after the first word (the site).
-_LOOKS_LIKE_HEADER = re.compile(r"(?:\S+ )?Hand #")
 # Best effort for a header that did not parse, to name the hand in reports.
 _HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
 
@@ -597,7 +596,7 @@ def classify(text: str) -> str | None:
                 return "SEAT_LINE"
             return "SEAT_OUTCOME_LINE"
         return _PREFIX_KIND[prefix]
-    if _LOOKS_LIKE_HEADER.match(text):
+    if LOOKS_LIKE_HEADER.match(text):
         return "HEADER_LINE"
     at = text.find(": ")
     if at < 0:
@@ -1084,12 +1083,6 @@ class Run:
         return "\n".join(self.lines)
 
 
-def looks_like_header(line: str) -> bool:
-    """Whether a line begins a hand (FORMAT.md: a header inside a run starts
-    a new hand). Cheap: used to cut files at hand boundaries."""
-    return _LOOKS_LIKE_HEADER.match(line) is not None
-
-
 def split_runs(
     source: Iterable[tuple[str, int | None] | _Corrupt], file: str | None, first_line: int = 1
 ) -> Iterator[Run]:
@@ -1175,7 +1168,7 @@ class _Cutter:
         """Read one line; returns the run it ends, if any."""
         self.n += 1
         done = None
-        if text.startswith("\ufeff") and _LOOKS_LIKE_HEADER.match(text, 1):
+        if text.startswith("\ufeff") and LOOKS_LIKE_HEADER.match(text, 1):
             # a byte-order mark before a header (files joined with cat): not text
             text = text[1:]
             if column is not None:
@@ -1183,7 +1176,7 @@ class _Cutter:
         stripped = text.rstrip(" \t")
         if not stripped:
             return self._done() if self.run else None
-        if self.run and _LOOKS_LIKE_HEADER.match(stripped):
+        if self.run and LOOKS_LIKE_HEADER.match(stripped):
             done = self._done()
         if not self.run:
             self.start = self.n
@@ -1216,7 +1209,7 @@ class _Cutter:
         at = text.find("Hand #")
         while at >= 0:
             start = text.rfind("\n", 0, at) + 1
-            if start != seen and _LOOKS_LIKE_HEADER.match(text, start):
+            if start != seen and LOOKS_LIKE_HEADER.match(text, start):
                 marks.append((start, False))
                 seen = start
             at = text.find("Hand #", at + 6)
@@ -1280,7 +1273,7 @@ def _record(run: list[str], start: int, bad: list[tuple[int, int]], file: str | 
     # right-stripped lines: most logs have no trailing blanks, and one search
     # of the whole text is cheaper than a strip per line
     lines = [_strip(x) for x in run] if _trailing(run) else run
-    if not _LOOKS_LIKE_HEADER.match(lines[0]):
+    if not LOOKS_LIKE_HEADER.match(lines[0]):
         if bad and bad[0][0] == start:  # an undecodable first line: say that, not "no header"
             return Record(file, start, raw, None, _decode_error(run, start, bad), None, None)
         error = ParseError(

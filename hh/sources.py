@@ -11,9 +11,10 @@ chunk knows the line number it starts at: hands parsed from a chunk carry the
 same line numbers as hands parsed from the whole file.
 
 Also here: finding the files of a run (:func:`find_inputs`, where what cannot
-be read is a result, not a gap), planning the work (:func:`plan`) and the
-cheap scan that tells which tables come out of time order
-(:func:`table_order`), which the streaming cross-hand checks need first.
+be read is a result, not a gap) and planning the work (:func:`plan`). The
+parser is imported only to read a chunk's hands (:func:`runs`,
+:func:`records`): finding and planning come before it (see :mod:`hh.order`,
+the scan that tells which tables come out of time order).
 """
 
 from __future__ import annotations
@@ -21,22 +22,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
-import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from hh.crosshand import Place, TableKey, placement
-from hh.parse import (
-    Record,
-    Run,
-    lines_of_stream,
-    looks_like_header,
-    parse_run,
-    split_blocks,
-    split_runs,
-)
+from hh.places import looks_like_header
+
+if TYPE_CHECKING:
+    from hh.parse import Record, Run
 
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 16 * 1024 * 1024
@@ -200,6 +193,8 @@ def _blocks(path: str, chunk: Chunk) -> Iterator[bytes]:
 
 def runs(chunk: Chunk) -> Iterator[Run]:
     """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`)."""
+    from hh.parse import lines_of_stream, split_blocks, split_runs
+
     name = chunk.path if chunk.name is None else chunk.name
     if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
         return split_runs(lines_of_stream(_lines(chunk.path)), name, chunk.first_line)
@@ -215,6 +210,8 @@ def records(chunk: Chunk) -> Iterator[Record]:
 
 def _parsed(cut: Iterator[Run]) -> Iterator[Record]:
     """One at a time: the hands of a big file must not all be in memory."""
+    from hh.parse import parse_run
+
     for run in cut:
         yield parse_run(run)
 
@@ -318,6 +315,14 @@ def _reason(error: OSError) -> str:
 # ------------------------------------------------------------ planning work
 
 
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
 def plan(
     inputs: Iterable[str | Unreadable],
     workers: int,
@@ -361,151 +366,3 @@ def plan(
             continue
         out.extend(parts if name is None else [replace(c, name=name) for c in parts])
     return out
-
-
-# ------------------------------------------------------------ the order scan
-
-
-def scan_tables(path: str) -> Iterator[Place]:
-    """The place (site, table, time) of every run of lines in the file whose
-    second line is a Table line, in file order, without parsing: the hands
-    are cut as :func:`hh.parse.split_runs` cuts them (a run begins after a
-    blank line or at a header), but only the two lines around each
-    ``Table '`` line are decoded. ``hh validate`` reads it first to know
-    which tables come out of time order (FORMAT.md orders each table's
-    hands by time), so that all the others can be judged as they stream.
-    A file that cannot be read (or read to its end) gives what was read."""
-    try:
-        f = open(path, "rb")  # noqa: SIM115 - closed below
-    except OSError:
-        return
-    with f:
-        try:
-            compressed = path.endswith(".gz") or f.read(2) == _GZIP_MAGIC
-            f.seek(0)
-            if not compressed:
-                yield from _scan_plain(f)
-                return
-            import gzip  # only for a compressed file
-
-            stream: BinaryIO = gzip.GzipFile(fileobj=f)  # type: ignore[assignment]
-            prev2: bytes | None = None  # None: before the file's first line (a blank)
-            prev: bytes | None = None
-            first = True
-            for line in stream:
-                if prev is not None and line.startswith(b"Table '"):
-                    place = _place(prev2, prev, line, first)
-                    if place is not None:
-                        yield place
-                if prev is not None:
-                    first = False
-                prev2, prev = prev, line
-        except (EOFError, OSError, zlib.error):
-            return
-
-
-# a literal search ("^" in multiline mode is tried at every byte, 8x slower)
-_TABLE_LINE = re.compile(rb"\nTable '")
-
-
-def _scan_plain(f: BinaryIO) -> Iterator[Place]:
-    """:func:`scan_tables` over a plain file, a block at a time: the regex
-    engine finds the Table lines, and only the lines around them are looked
-    at (a Python loop over every line cost a tenth of a whole ``hh
-    validate`` on two cores). Each block ends at a line end and is searched
-    after the last two lines of the one before, the context a Table line
-    at its start needs; memory stays at a block whatever the file's size."""
-    tail = b""  # the last two lines before the block
-    offset = 0  # where ``tail`` begins in the file
-    while True:
-        block = f.read(_BLOCK)
-        if not block:
-            return
-        if not block.endswith(b"\n"):
-            block += f.readline()
-        data = tail + block
-        for m in _TABLE_LINE.finditer(data, max(len(tail) - 1, 0)):
-            at = m.start() + 1  # the file's first line is never found: no line before it
-            start = data.rfind(b"\n", 0, at - 1) + 1
-            first = offset == 0 and start == 0
-            prev2 = None if start == 0 else data[data.rfind(b"\n", 0, start - 1) + 1 : start]
-            end = data.find(b"\n", at)
-            line = data[at : len(data) if end < 0 else end + 1]
-            place = _place(prev2, data[start:at], line, first)
-            if place is not None:
-                yield place
-        last = data.rfind(b"\n", 0, len(data) - 1)  # the end of the line before the last
-        cut = 0 if last < 0 else data.rfind(b"\n", 0, last) + 1
-        offset += cut
-        tail = data[cut:]
-
-
-def _place(prev2: bytes | None, prev: bytes, line: bytes, first: bool) -> Place | None:
-    """The place of the run whose Table line is ``line``, when ``prev`` (the
-    line before it) begins a run: after a blank line or the file's start, or
-    as a header."""
-    head = _text(prev, first_line=first)
-    starts = prev2 is None or _blank(prev2) or looks_like_header(head.rstrip(" \t"))
-    if starts and not _blank(prev):
-        return placement(head, _text(line, first_line=False))
-    return None
-
-
-def _text(line: bytes, *, first_line: bool) -> str:
-    if line.endswith(b"\n"):
-        line = line[:-1]
-    if line.endswith(b"\r"):
-        line = line[:-1]
-    text = line.decode("utf-8", "replace")
-    return text[1:] if first_line and text.startswith("\ufeff") else text
-
-
-def _blank(line: bytes) -> bool:
-    if line.endswith(b"\n"):
-        line = line[:-1]
-    if line.endswith(b"\r"):
-        line = line[:-1]
-    return not line.rstrip(b" \t")
-
-
-class TableOrder(NamedTuple):
-    """What the scan of a run found: the tables whose hands do not come in
-    time order, each with its number of hands, and the number of hands with
-    a table line in all (to size the cross-hand checker's id table once)."""
-
-    disordered: dict[TableKey, int]
-    hands: int
-
-
-def table_order(inputs: Iterable[str | Unreadable | Chunk]) -> TableOrder:
-    """Scan the files of a run (see :func:`scan_tables`) for the order of their
-    tables' hands (see :class:`hh.crosshand.CrossChecker`)."""
-    last: dict[TableKey, int] = {}
-    count: dict[TableKey, int] = {}
-    out: set[TableKey] = set()
-    paths: list[str] = []
-    for item in inputs:
-        if isinstance(item, Chunk):
-            if item.start == 0:  # a file's first chunk stands for the file
-                paths.append(item.path)
-        elif isinstance(item, str) and item != "-":
-            paths.append(item)
-    hands = 0
-    for path in paths:
-        for place in scan_tables(path):
-            if place.table is None:
-                continue
-            hands += 1
-            key = (place.site, place.table)
-            when = place.instant
-            count[key] = count.get(key, 0) + 1
-            if when < last.get(key, when):
-                out.add(key)
-            last[key] = max(when, last.get(key, when))
-    return TableOrder({key: count[key] for key in out}, hands)
-
-
-def disordered_tables(inputs: Iterable[str | Unreadable | Chunk]) -> dict[TableKey, int]:
-    """The tables whose hands do not come in time order over the files of a
-    run, each with its number of hands."""
-    return table_order(inputs).disordered

@@ -21,7 +21,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from hh.crosshand import NO_TIME, instant
 from hh.games import RULES
 from hh.model import (
     SHOWDOWN,
@@ -36,6 +35,7 @@ from hh.model import (
     Uncalled,
 )
 from hh.parse import Record
+from hh.places import NO_TIME, instant
 from hh.validate import ActionFigures, PotResult, Verdict, description_category
 
 _STR = pa.string()

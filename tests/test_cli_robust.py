@@ -144,14 +144,14 @@ def test_an_error_that_is_not_a_write_is_not_called_one(
     write standard output", which once took every OSError of the run."""
     import errno
 
-    import hh.sources
+    import hh.order
 
     def no_descriptors(*args: object) -> None:
         raise OSError(errno.EMFILE, os.strerror(errno.EMFILE), "h.txt")
 
     hand = tmp_path / "h.txt"
     hand.write_text(CH, "utf-8")
-    monkeypatch.setattr(hh.sources, "table_order", no_descriptors)
+    monkeypatch.setattr(hh.order, "table_order", no_descriptors)
     from hh.console import Stop, validate_files
 
     with pytest.raises(Stop) as stop:

@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hh.cli import validate_command
-from hh.crosshand import NO_TIME, CrossChecker, Summary, instant, placement
+from hh.crosshand import CrossChecker, Summary
 from hh.model import Game
+from hh.order import disordered_tables
 from hh.parse import parse_file, parse_text
+from hh.places import NO_TIME, instant, placement
 from hh.simulate import Simulator
-from hh.sources import disordered_tables
 from hh.validate import cross_check, validate
 from hh.write import write_hand
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import hh.order
 import hh.parallel
 import hh.sources
 from hh.cli import app
@@ -46,6 +47,7 @@ def test_workers_give_the_same_bytes(
     # small parts, so that a few dozen hands make many tasks for the pool
     monkeypatch.setattr(hh.parallel, "POOL_MIN_BYTES", 0)
     monkeypatch.setattr(hh.sources, "MIN_CHUNK_BYTES", 2048)
+    monkeypatch.setattr(hh.order, "AHEAD_MIN_BYTES", 0)  # the scan in a process of its own
     args = ["validate", *(["--json"] if as_json else []), str(tmp_path), "-"]
     outputs = {}
     for workers in ("1", "2", "3"):

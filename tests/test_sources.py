@@ -124,7 +124,7 @@ def test_the_table_scan_reads_plain_and_gzip_files_alike(
     regex over a mapped plain file, and line by line in a gzip file: both
     must find the same runs, edge cases included."""
     import hh.sources
-    from hh.sources import scan_tables
+    from hh.order import scan_tables
 
     if block is not None:  # plain files are read in blocks: many small ones
         monkeypatch.setattr(hh.sources, "_BLOCK", block)
