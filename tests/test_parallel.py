@@ -204,6 +204,25 @@ def test_a_worker_writes_its_results_without_waiting(tmp_path: Path) -> None:
         pool.close()
 
 
+@pytest.mark.parametrize("as_json", [True, False])
+def test_results_cross_the_pipe_unchanged(tmp_path: Path, as_json: bool) -> None:
+    """A chunk's results, marshalled by the worker (_pack) and rebuilt here
+    (_unpack): equal, field for field, and of the same named-tuple types,
+    for valid hands, broken ones and odd text (no table, odd characters)."""
+    texts = [write_hand(h) for h in Simulator(Game.ACES, 6, tables=2).hands(12)]
+    texts[3] = texts[3].replace("*** SUMMARY ***", "*** SUMMARY")
+    texts[5] = texts[5].replace("Table '", "Tabla '", 1)
+    texts[7] = texts[7].replace("hh-sim", "s\u00edt\u00e9\u2028\"<x>")
+    path = tmp_path / "r.txt"
+    path.write_text("\n\n".join(texts) + "\n", "utf-8")
+    judged = list(hh.parallel.judge_chunk(hh.sources.Chunk(str(path)), as_json))
+    back = hh.parallel._unpack(hh.parallel._pack(judged))
+    assert back == judged
+    assert [(type(s), type(r)) for s, r in back] == [(type(s), type(r)) for s, r in judged]
+    assert {type(s).__name__ for s, _ in back} == {"Summary"}
+    assert any(not s.judged for s, _ in back)  # the broken hand came across too
+
+
 def _fail(chunk: object) -> list[object]:
     raise ValueError("a bug in a worker")
 
