@@ -42,6 +42,7 @@ COMPILED = [
     "hh/output.py",
     "hh/sources.py",
     "hh/places.py",
+    "hh/inputs.py",
     "hh/order.py",
     "hh/cards.py",
     "hh/evaluate/_tables.py",

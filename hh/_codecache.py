@@ -12,17 +12,20 @@ process runs the code object instead of compiling the text again.
 
 How: :func:`install` gives the :mod:`dataclasses` module an ``exec`` of its
 own (a module global shadows the builtin for that module alone), which
-looks the text up. Only the text of hh's own classes is kept; any other
-class, and anything unexpected (no cache folder, an unreadable or foreign
-file), is compiled exactly as dataclasses does. The functions are the same
-either way: the same text, compiled the same way, run in the same
-namespaces (tests/test_codecache.py compares them).
+looks the text up. It does so as soon as :mod:`dataclasses` is imported,
+not before: importing it (with :mod:`inspect`, ~11 ms) is not the first
+thing ``hh validate`` needs, which starts its scan for the order of tables
+in a process of its own before (see :class:`hh.order.Scan`). Only the text
+of hh's own classes is kept; any other class, and anything unexpected (no
+cache folder, an unreadable or foreign file), is compiled exactly as
+dataclasses does. The functions are the same either way: the same text,
+compiled the same way, run in the same namespaces (tests/test_codecache.py
+compares them).
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import marshal
 import os
 import sys
@@ -65,7 +68,50 @@ def _path() -> str:
 
 
 def install() -> None:
+    """Give :mod:`dataclasses` the caching ``exec``: now if it is imported,
+    else as soon as it is (:class:`_WhenImported`)."""
+    if "dataclasses" in sys.modules:
+        _install()
+    elif not any(isinstance(finder, _WhenImported) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _WhenImported())
+
+
+class _WhenImported:
+    """An import hook that waits for :mod:`dataclasses`: it lets the other
+    finders find it, runs :func:`_install` once the module has run, and
+    takes itself out of the way. Where the module cannot be followed so (a
+    loader shared by modules: frozen or built in), nothing is kept: the
+    classes are compiled as always."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "dataclasses":
+            return None
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find is not None else None
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        if loader is None or isinstance(loader, type) or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            _install()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _install() -> None:
     """Read the cache and give :mod:`dataclasses` the caching ``exec`` (once)."""
+    import dataclasses
+
     if "exec" in vars(dataclasses):  # installed already, or someone else's
         return
     path = _path()

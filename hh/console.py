@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, NoReturn, TextIO, cast
 
 if TYPE_CHECKING:
+    from hh.inputs import Unreadable
     from hh.parse import Record
-    from hh.sources import Unreadable
     from hh.validate import Violation
 
 
@@ -73,9 +73,9 @@ def fail(message: str) -> NoReturn:
 
 
 def find(paths: list[str]) -> list[str | Unreadable]:
-    """The inputs of a run (see :func:`hh.sources.find_inputs`); a missing
+    """The inputs of a run (see :func:`hh.inputs.find_inputs`); a missing
     path is a usage error (exit 2), found before anything is printed."""
-    from hh.sources import MissingPath, find_inputs
+    from hh.inputs import MissingPath, find_inputs
 
     try:
         found = find_inputs(paths)
@@ -185,8 +185,8 @@ def stdin_copied(
 
 
 def _records(inputs: list[str | Unreadable]) -> Iterator[Record]:
+    from hh.inputs import Unreadable
     from hh.parse import ParseError, Record, parse_file, parse_stream
-    from hh.sources import Unreadable
 
     def failure(path: str, reason: str) -> Record:
         message = f"cannot read this {'folder' if os.path.isdir(path) else 'file'}: {reason}"
@@ -257,6 +257,14 @@ def parse_files(files: list[str], as_json: bool) -> int:
 # ---------------------------------------------------------------- validate
 
 
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
 def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
     """``hh validate``: the exit status (0 every hand valid, 1 not).
 
@@ -264,7 +272,6 @@ def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
     are imported (see :class:`hh.order.Scan`); it is needed only once the
     first hands are judged."""
     from hh.order import Scan
-    from hh.sources import default_workers
 
     n = default_workers() if workers is None else workers
     total = invalid = 0

@@ -20,18 +20,17 @@ the scan that tells which tables come out of time order).
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO
 
+from hh.inputs import Unreadable, reason
 from hh.places import looks_like_header
 
 if TYPE_CHECKING:
     from hh.parse import Record, Run
 
-SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 16 * 1024 * 1024
 MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its cost
 # A worker's results come back a chunk at a time: this bounds what is in flight.
@@ -216,111 +215,7 @@ def _parsed(cut: Iterator[Run]) -> Iterator[Record]:
         yield parse_run(run)
 
 
-# ------------------------------------------------------------ finding files
-
-
-class Unreadable(NamedTuple):
-    """A file or folder of the run that cannot be read: a result of its own
-    (the other files are still judged), never a crash or a silent gap."""
-
-    path: str
-    reason: str
-
-
-class MissingPath(Exception):
-    """A path named on the command line does not exist (a usage error)."""
-
-
-def find_inputs(paths: Iterable[str]) -> list[str | Unreadable]:
-    """The files to read, in order: a folder gives its ``*.txt``, ``*.log`` and
-    ``*.gz`` files, recursively, sorted by path; ``-`` is standard input.
-
-    Inside folders, what cannot be read is reported in its place, not
-    skipped: a sub-folder that cannot be listed, a broken symbolic link
-    (dangling or looping, whatever its name: it may have pointed to a folder
-    of hands). A linked folder is followed once; a link back to a folder
-    being read is reported as a loop. Raises :class:`MissingPath` for a
-    path given that does not exist."""
-    out: list[str | Unreadable] = []
-    for name in paths:
-        if name == "-":
-            out.append(name)
-        elif os.path.isdir(name):
-            found: list[tuple[tuple[str, ...], str | Unreadable]] = []
-            _walk(name, found, set())
-            found.sort(key=lambda item: item[0])
-            out.extend(item for _, item in found)
-        elif os.path.lexists(name) and not os.path.exists(name):
-            out.append(Unreadable(name, _broken_link(name)))
-        elif os.path.exists(name):
-            out.append(name)
-        else:
-            raise MissingPath(name)
-    return out
-
-
-def _parts(path: str) -> tuple[str, ...]:
-    return tuple(p for p in path.split(os.sep) if p)
-
-
-def _walk(
-    folder: str,
-    found: list[tuple[tuple[str, ...], str | Unreadable]],
-    seen: set[tuple[int, int]],
-) -> None:
-    try:
-        st = os.stat(folder)
-        if (st.st_dev, st.st_ino) in seen:
-            found.append((_parts(folder), Unreadable(folder, "a link back to a folder being read")))
-            return
-        seen = seen | {(st.st_dev, st.st_ino)}
-        with os.scandir(folder) as it:
-            entries = list(it)
-    except OSError as error:
-        found.append((_parts(folder), Unreadable(folder, _reason(error))))
-        return
-    for entry in entries:
-        path = os.path.join(folder, entry.name)
-        try:
-            is_dir = entry.is_dir()
-            is_file = not is_dir and entry.is_file()
-        except OSError as error:  # a link that loops, on some systems
-            reason = _broken_link(path) if entry.is_symlink() else _reason(error)
-            found.append((_parts(path), Unreadable(path, reason)))
-            continue
-        if is_dir:
-            _walk(path, found, seen)
-        elif is_file:
-            if entry.name.endswith(SUFFIXES):
-                found.append((_parts(path), path))
-        elif entry.is_symlink():
-            found.append((_parts(path), Unreadable(path, _broken_link(path))))
-
-
-def _broken_link(path: str) -> str:
-    try:
-        os.stat(path)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            return "a symbolic link that loops"
-        target = os.readlink(path)
-        return f"a broken symbolic link (to {target}, {_reason(error).lower()})"
-    return "not a file"
-
-
-def _reason(error: OSError) -> str:
-    return error.strerror or str(error)
-
-
 # ------------------------------------------------------------ planning work
-
-
-def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
 
 
 def plan(
@@ -362,7 +257,7 @@ def plan(
                 item, target, target * workers if workers > 1 and k == last else 0, count=False
             )
         except OSError as error:
-            out.append(Unreadable(name or item, _reason(error)))
+            out.append(Unreadable(name or item, reason(error)))
             continue
         out.extend(parts if name is None else [replace(c, name=name) for c in parts])
     return out

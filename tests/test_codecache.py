@@ -71,6 +71,7 @@ def test_other_modules_classes_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> 
 _RUN = """
 import json, sys
 import hh._codecache as c
+import dataclasses  # the cache is read once dataclasses is imported
 before = len(c._CODE)
 import hh.model, hh.verdict
 print(json.dumps([before, len(c._CODE)]))
@@ -84,6 +85,20 @@ def _start(cache: Path) -> list[int]:
     )
     counts: list[int] = json.loads(out.stdout)
     return counts
+
+
+def test_the_hook_waits_for_dataclasses_to_be_imported() -> None:
+    """Importing hh does not import dataclasses (~11 ms: hh validate starts
+    its scan first); the caching exec is given to dataclasses as soon as it
+    is imported, and the import hook is gone."""
+    code = (
+        "import sys, hh; print('dataclasses' in sys.modules); "
+        "import dataclasses, hh._codecache as c; "
+        "print(vars(dataclasses).get('exec') is c._exec, "
+        "any(isinstance(f, c._WhenImported) for f in sys.meta_path))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "False"]
 
 
 def test_a_second_process_reads_what_the_first_kept(tmp_path: Path) -> None:

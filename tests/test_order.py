@@ -78,9 +78,13 @@ def test_the_scan_and_planning_import_neither_parser_nor_rules() -> None:
     import sys
 
     code = (
-        "import sys, hh.console, hh.order, hh.sources; "
+        "import sys, hh.console, hh.inputs, hh.order, hh.sources; "
         "print(sorted(m for m in ('hh.parse', 'hh.crosshand', 'hh.engine', 'hh.games', 'lark')"
         " if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"
+    # and what it imports before the scan starts does not even need dataclasses
+    code = "import sys, hh.console, hh.inputs, hh.order; print('dataclasses' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "False\n"
