@@ -191,11 +191,17 @@ class Scan:
         self._pid = 0
         self._fd = -1
         if ahead and hasattr(os, "fork") and _size(paths) >= AHEAD_MIN_BYTES:
-            self._start()
+            with contextlib.suppress(OSError):  # no process or pipe to be had: in place
+                self._start()
 
     def _start(self) -> None:
         read, write = os.pipe()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read)
+            os.close(write)
+            raise
         if pid == 0:  # the scan's process: never returns
             code = 70
             try:

@@ -88,3 +88,18 @@ def test_the_scan_and_planning_import_neither_parser_nor_rules() -> None:
     code = "import sys, hh.console, hh.inputs, hh.order; print('dataclasses' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n"
+
+
+def test_no_process_to_be_had_scans_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A machine out of processes (or descriptors) still gets its scan."""
+
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    path = _file(tmp_path)
+    monkeypatch.setattr(os, "fork", refuse)
+    scan = Scan([path], ahead=True)
+    assert scan.pid == 0
+    assert scan.result() == table_order([path])
