@@ -465,13 +465,22 @@ def _pack(judged: list[Judged]) -> bytes:
     of them (~3 us a hand: class references, a memo) showed as a gap of
     about a millisecond after each chunk on a per-chunk timeline; marshal
     takes ~1.5 us, and the main process rebuilds the named tuples in about
-    the time unpickling took (docs/performance.md, sixth pass)."""
-    return marshal.dumps([(tuple(summary), tuple(rendered)) for summary, rendered in judged])
+    the time unpickling took (docs/performance.md, sixth pass). Marshal
+    knows only the exact built-in types: anything else (a str subclass,
+    say) sends the chunk pickled, as before. The first byte tells which."""
+    try:
+        return b"m" + marshal.dumps([(tuple(s), tuple(r)) for s, r in judged])
+    except ValueError:  # "unmarshallable object"
+        return b"p" + pickle.dumps(judged, pickle.HIGHEST_PROTOCOL)
 
 
 def _unpack(data: bytes) -> list[Judged]:
+    body = memoryview(data)[1:]
+    if data[:1] == b"p":
+        judged: list[Judged] = pickle.loads(body)
+        return judged
     new = tuple.__new__
-    return [(new(Summary, s), new(Rendered, r)) for s, r in marshal.loads(data)]
+    return [(new(Summary, s), new(Rendered, r)) for s, r in marshal.loads(body)]
 
 
 def _write(fd: int, obj: object) -> None:

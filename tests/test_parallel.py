@@ -204,6 +204,10 @@ def test_a_worker_writes_its_results_without_waiting(tmp_path: Path) -> None:
         pool.close()
 
 
+class _Site(str):
+    """A str that marshal refuses (not the exact built-in type)."""
+
+
 @pytest.mark.parametrize("as_json", [True, False])
 def test_results_cross_the_pipe_unchanged(tmp_path: Path, as_json: bool) -> None:
     """A chunk's results, marshalled by the worker (_pack) and rebuilt here
@@ -221,6 +225,11 @@ def test_results_cross_the_pipe_unchanged(tmp_path: Path, as_json: bool) -> None
     assert [(type(s), type(r)) for s, r in back] == [(type(s), type(r)) for s, r in judged]
     assert {type(s).__name__ for s, _ in back} == {"Summary"}
     assert any(not s.judged for s, _ in back)  # the broken hand came across too
+    # what marshal does not know (a str subclass) still comes across, pickled
+    odd = [(judged[0][0]._replace(site=_Site("x")), judged[0][1])]
+    packed = hh.parallel._pack(odd)
+    assert packed[:1] == b"p" and hh.parallel._pack(judged)[:1] == b"m"
+    assert hh.parallel._unpack(packed) == odd
 
 
 def _fail(chunk: object) -> list[object]:
