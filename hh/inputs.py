@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 SUFFIXES = (".txt", ".log", ".gz")
+GZIP_MAGIC = b"\x1f\x8b"  # how a compressed file begins, whatever its name
 
 
 class Unreadable(NamedTuple):

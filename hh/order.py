@@ -24,10 +24,10 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, NamedTuple
 
+from hh.inputs import GZIP_MAGIC
 from hh.places import Place, TableKey, looks_like_header, placement
 
 _BLOCK = 1024 * 1024  # read a block at a time: memory stays flat whatever the file's size
-_GZIP_MAGIC = b"\x1f\x8b"
 # Below this much input the scan is run in place: it takes ~3.5 ms a MB, and
 # starting a process costs about a millisecond.
 AHEAD_MIN_BYTES = 1024 * 1024
@@ -48,7 +48,7 @@ def scan_tables(path: str) -> Iterator[Place]:
         return
     with f:
         try:
-            compressed = path.endswith(".gz") or f.read(2) == _GZIP_MAGIC
+            compressed = path.endswith(".gz") or f.read(2) == GZIP_MAGIC
             f.seek(0)
             if not compressed:
                 yield from _scan_plain(f)

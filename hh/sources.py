@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO
 
-from hh.inputs import Unreadable, reason
+from hh.inputs import GZIP_MAGIC, Unreadable, reason
 from hh.places import looks_like_header
 
 if TYPE_CHECKING:
@@ -40,7 +40,6 @@ _BLOCK = 1024 * 1024  # read to count lines: small, so that cutting adds no memo
 # hands or more), small enough that what a block holds (its bytes, text and lines,
 # ~4x its size) keeps a streamed run's memory flat.
 RUN_BLOCK = 16 * 1024
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +67,7 @@ def is_compressed(path: str) -> bool:
     if path.endswith(".gz"):
         return True
     with open(path, "rb") as f:
-        return f.read(2) == _GZIP_MAGIC
+        return f.read(2) == GZIP_MAGIC
 
 
 def chunks(path: str, target: int = CHUNK_BYTES, tail: int = 0, count: bool = True) -> list[Chunk]:
