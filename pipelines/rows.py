@@ -193,7 +193,7 @@ def content_hash(raw: str) -> str:
 
 def started_at(verdict: Verdict) -> dt.datetime | None:
     """The hand's instant exactly as the cross-hand checks order it
-    (``hh.crosshand.instant``): UTC when the zone is known, as written
+    (``hh.places.instant``): UTC when the zone is known, as written
     otherwise; None for a date that is not one (the Python order puts those
     first, as ``NULLS FIRST`` does in SQL) or that a zone moves past the
     calendar's end."""
