@@ -33,7 +33,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml requirements.lock setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install $(PIP) --upgrade pip
-	HH_PURE=1 $(BIN)/python -m pip install $(PIP) -c requirements.lock -e '.[test]'
+	HH_PURE=1 $(BIN)/python -m pip install $(PIP) -c requirements.lock -e '.[all,test]'
 	touch $(STAMP)
 
 fast: $(FAST_STAMP)
@@ -42,7 +42,7 @@ $(FAST_STAMP): pyproject.toml requirements.lock setup.py $(SOURCES)
 	test -x $(FAST)/bin/python || $(PYTHON) -m venv $(FAST)
 	$(FAST)/bin/python -m pip install $(PIP) --upgrade pip
 	$(FAST)/bin/python -m pip install $(PIP) -c requirements.lock 'setuptools>=77' wheel mypy
-	HH_PURE=1 $(FAST)/bin/python -m pip install $(PIP) -c requirements.lock '.[test]'
+	HH_PURE=1 $(FAST)/bin/python -m pip install $(PIP) -c requirements.lock '.[all,test]'
 	$(FAST)/bin/python -m pip install $(PIP) --no-build-isolation --force-reinstall --no-deps .
 	rm -rf build
 	$(FAST)/bin/hh --version

@@ -113,7 +113,7 @@ def _import(paths: list[str], db: Path, workers: int) -> tuple[dict[str, Any], f
     """One ``hh import`` run: (summary, wall seconds, CPU seconds of the
     process tree). The pool's workers are joined before it returns, so
     their CPU time is counted."""
-    from pipelines.importer import Importer, connect, find_files
+    from hh.pipelines.importer import Importer, connect, find_files
 
     cpu = _cpu()
     start = time.perf_counter()

@@ -19,7 +19,7 @@ KEYS = ("files", "hands", "imported", "duplicates", "invalid", "rejected", "conf
 
 def register(app: typer.Typer) -> None:
     """Add ``import`` to the hh command line (and ``lake``, its Dask engine)."""
-    from pipelines import lake_cli
+    from hh.pipelines import lake_cli
 
     app.command("import")(import_command)
     lake_cli.register(app)
@@ -60,7 +60,7 @@ def import_command(
     nothing. Exit 0 if nothing was rejected or invalid, 1 otherwise, 2 if
     the command could not run.
     """
-    from pipelines.importer import ImportFailure, find_files
+    from hh.pipelines.importer import ImportFailure, find_files
 
     path = db or os.environ.get("HH_DB") or DEFAULT_DB
     n = workers or os.cpu_count() or 1
@@ -76,7 +76,7 @@ def import_command(
             if engine not in ("local", "dask"):
                 raise ImportFailure(f"--engine is local or dask, not {engine!r}")
             if engine == "dask":
-                from pipelines.lake_cli import dask_import
+                from hh.pipelines.lake_cli import dask_import
 
                 summary = dask_import(files, lake, scheduler, workers, sys.stderr.isatty())
             elif watch:
@@ -102,7 +102,7 @@ def _safe(text: str) -> str:
 
 
 def _import(db: str, files: list[str], workers: int, as_json: bool) -> dict[str, Any]:
-    from pipelines.importer import Importer, connect, timed
+    from hh.pipelines.importer import Importer, connect, timed
 
     clock = timed()
     con = connect(db)
@@ -125,14 +125,14 @@ def _import(db: str, files: list[str], workers: int, as_json: bool) -> dict[str,
 
 
 def _watch(db: str, paths: list[str], workers: int, quiet: float, as_json: bool) -> dict[str, Any]:
-    from pipelines.watch import watch
+    from hh.pipelines.watch import watch
 
     return watch(db, paths, workers, quiet, say=lambda s: typer.echo(_safe(s), err=True))
 
 
 def _revalidate(db: str, workers: int) -> dict[str, Any]:
-    from pipelines.importer import connect, timed
-    from pipelines.revalidate import revalidate
+    from hh.pipelines.importer import connect, timed
+    from hh.pipelines.revalidate import revalidate
 
     clock = timed()
     con = connect(db)

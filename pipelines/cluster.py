@@ -5,7 +5,7 @@
 Each Dask task is a group of consecutive chunks of about ``chunk_bytes``
 (``hh.sources.chunks``: a file, or a byte range of a big plain file cut at a
 hand boundary; small files are grouped, :func:`group`). A task runs the
-local import's own per-chunk function (``pipelines.work.process``) on a
+local import's own per-chunk function (``hh.pipelines.work.process``) on a
 worker and writes the group's tables as temporary Parquet parts
 (``Lake.write_task``); the client commits each finished task
 (``Committer.commit``) as results come back, so the only work on the client
@@ -30,10 +30,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hh.pipelines.lake import Committer, Lake, Written, cross_check, derived_path, next_run
+from hh.pipelines.work import Task, hh_version, worker_init
+from hh.pipelines.writer import Counts
+
 from hh.sources import CHUNK_BYTES, chunks
-from pipelines.lake import Committer, Lake, Written, cross_check, derived_path, next_run
-from pipelines.work import Task, hh_version, worker_init
-from pipelines.writer import Counts
 
 
 @dataclass
@@ -226,7 +227,7 @@ def run_import(
             own_cluster.close()
     if committer.touched:
         cross_check(url, committer.touched, committer.run)
-    from pipelines.lake import connect
+    from hh.pipelines.lake import connect
 
     con = connect(url)
     row = con.execute(
@@ -241,7 +242,7 @@ def run_import(
     if counts.imported and derived is not None:
         # what the layers above derive from new hands (reports: their
         # per-hand counts), kept where they look for it in a local lake
-        from pipelines.importer import after_import
+        from hh.pipelines.importer import after_import
 
         after_import(con, derived)
     summary.seconds = round(time.perf_counter() - start, 3)

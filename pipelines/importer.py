@@ -34,11 +34,11 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+from hh.pipelines import crosshand, schema
+from hh.pipelines.work import Result, Task, hh_version, process, worker_init
+from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.sources import Chunk, chunks
-from pipelines import crosshand, schema
-from pipelines.work import Result, Task, hh_version, process, worker_init
-from pipelines.writer import Counts, FileRow, Writer
 
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory

@@ -20,7 +20,7 @@ removes them (:meth:`Lake.sweep`). A chunk an entry names (same file,
 range, size and mtime) is not read again.
 
 Duplicates and conflicts are decided by ``(site, hand_id)`` with the
-DuckDB writer's own SQL (``pipelines.writer._DROPS`` and ``_CONFLICTS``),
+DuckDB writer's own SQL (``hh.pipelines.writer._DROPS`` and ``_CONFLICTS``),
 run in the committer against an in-memory index of the committed keys: the
 same hand twice is stored once, the same id with other text becomes a
 ``conflict`` reject. Parts keep the batch's ``_ord`` column (the hand's place
@@ -47,11 +47,10 @@ import fsspec
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-
-from pipelines import schema
-from pipelines.rows import SCHEMAS
-from pipelines.work import Result, Task, process
-from pipelines.writer import _CONFLICTS, _DROPS, Counts
+from hh.pipelines import schema
+from hh.pipelines.rows import SCHEMAS
+from hh.pipelines.work import Result, Task, process
+from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts
 
 # The tables the workers write (cross_violations is computed over the lake).
 TABLES = ("hands", "hand_text", "seats", "actions", "pots", "hand_violations", "rejects")
@@ -207,7 +206,7 @@ class Lake:
         """Run the import's per-chunk function on each chunk of a task and
         write their tables together as temporary parts, one per table, game
         and date. Runs on a worker."""
-        from pipelines.writer import _concat
+        from hh.pipelines.writer import _concat
 
         written = Written([Read(t) for t in tasks], uuid.uuid4().hex[:12])
         results = []
@@ -697,7 +696,7 @@ def _cross_parts(lake: Lake) -> list[str]:
     return [lake.uri(found["path"])] if found.get("path") else []
 
 
-# What the cross-hand SQL (pipelines.crosshand) reads of each table: the pass
+# What the cross-hand SQL (hh.pipelines.crosshand) reads of each table: the pass
 # copies these columns of the touched tables' rows, and nothing else.
 _CROSS_INPUTS = {
     "hands": ("site", "table_name", "hand_id", "started_at", "file", "line", "judged",
@@ -711,7 +710,7 @@ CROSS_MEMORY = "1GB"
 
 
 def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
-    """The database's cross-hand SQL (pipelines.crosshand) over the lake,
+    """The database's cross-hand SQL (hh.pipelines.crosshand) over the lake,
     for the tables ``touched`` in this run: their violations replace the
     earlier ones, the other tables' are kept. The result is one Parquet
     file, made visible by rewriting the pointer ``_manifest/cross.json``.
@@ -728,7 +727,7 @@ def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
     import shutil
     import tempfile
 
-    from pipelines.crosshand import _CHAIN, _FOUND, _games
+    from hh.pipelines.crosshand import _CHAIN, _FOUND, _games
 
     lake = Lake(url)
     con = connect(url)

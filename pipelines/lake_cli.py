@@ -1,6 +1,6 @@
 """``hh import --engine dask ... --lake DIR`` and ``hh lake load DIR --db FILE``.
 
-Registered from ``pipelines.cli.register``; the Dask and lake modules are
+Registered from ``hh.pipelines.cli.register``; the Dask and lake modules are
 imported inside the commands, so other commands do not pay for them.
 """
 
@@ -25,8 +25,8 @@ def dask_import(
 ) -> dict[str, Any]:
     """The summary of a Dask import into the lake (the keys of ``--json``,
     plus ``_errors``: the chunks left to do, which make the exit status 2)."""
-    from pipelines.cluster import run_import
-    from pipelines.importer import ImportFailure
+    from hh.pipelines.cluster import run_import
+    from hh.pipelines.importer import ImportFailure
 
     if not lake:
         raise ImportFailure("--engine dask writes a lake: give --lake DIR (or s3://...)")
@@ -36,7 +36,7 @@ def dask_import(
                          progress=show).to_json()
     left = summary.pop("left")
     if left:
-        from pipelines.cli import _safe
+        from hh.pipelines.cli import _safe
 
         summary["_errors"] = [f"not imported (run the same command again): {x}" for x in left]
         for e in summary["_errors"]:
@@ -50,8 +50,8 @@ def load_command(
     db: str = typer.Option(..., "--db", help="A new DuckDB file to fill."),
 ) -> None:
     """Load a lake into a DuckDB file: the same tables a direct import gives."""
-    from pipelines.cli import _safe
-    from pipelines.lake import Lake, LakeError, load
+    from hh.pipelines.cli import _safe
+    from hh.pipelines.lake import Lake, LakeError, load
 
     if not Lake(lake).entries():
         typer.echo(f"hh: {_safe(lake)} is not a lake (no committed part)", err=True)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from pipelines import crosshand
-from pipelines.importer import Importer, after_import
-from pipelines.work import Result, TextTask, process_texts
-from pipelines.writer import Counts
+from hh.pipelines import crosshand
+from hh.pipelines.importer import Importer, after_import
+from hh.pipelines.work import Result, TextTask, process_texts
+from hh.pipelines.writer import Counts
 
 PAGE = 2_000  # hands per worker task
 

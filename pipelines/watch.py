@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pipelines import crosshand
-from pipelines.importer import SUFFIXES, Importer, connect, find_files, timed
+from hh.pipelines import crosshand
+from hh.pipelines.importer import SUFFIXES, Importer, connect, find_files, timed
 
 
 def watch(

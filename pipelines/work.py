@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pyarrow as pa
+from hh.pipelines.rows import Batch, content_hash
 
 from hh.parse import Run, lines_of_stream, parse_run, split_blocks, split_runs
 from hh.sources import Chunk, is_compressed
 from hh.validate import ActionFigures, validate
-from pipelines.rows import Batch, content_hash
 
 _BLOCK_MAX = 64 * 1024 * 1024  # a chunk read whole, at most (the import's are 4 MB)
 

@@ -21,9 +21,8 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-
-from pipelines.rows import SCHEMAS, TABLES
-from pipelines.work import Result
+from hh.pipelines.rows import SCHEMAS, TABLES
+from hh.pipelines.work import Result
 
 
 @dataclass

@@ -18,8 +18,7 @@ import typer
 
 if TYPE_CHECKING:
     import polars as pl
-
-    from reports.db import Filters
+    from hh.reports.db import Filters
 
 T = TypeVar("T")
 
@@ -67,7 +66,7 @@ def _time(value: str | None, option: str) -> datetime | None:
 def _filters(game: list[str], player: list[str], site: list[str], table: list[str],
              since: str | None, until: str | None, min_hands: int, valid_only: bool,
              position: list[int]) -> Filters:  # fmt: skip
-    from reports.db import GAMES, Filters
+    from hh.reports.db import GAMES, Filters
 
     for g in game:
         if g not in GAMES:
@@ -82,9 +81,9 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
              cache: Path | None = None, no_cache: bool = False) -> tuple[Any, str | None]:
     """The connection (a database file, or a lake's views) and the cache
     file to use (None: in memory)."""
-    from pipelines.lake import derived_path
-    from reports.cache import default_path
-    from reports.db import ReportError, connect, connect_lake, default_db
+    from hh.pipelines.lake import derived_path
+    from hh.reports.cache import default_path
+    from hh.reports.db import ReportError, connect, connect_lake, default_db
 
     if db is not None and lake is not None:
         _fail("--db and --lake: give one of them")
@@ -104,7 +103,7 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
 
 
 def _check_format(fmt: str) -> None:
-    from reports.files import FORMATS
+    from hh.reports.files import FORMATS
 
     if fmt not in FORMATS:
         _fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -120,7 +119,7 @@ def _emit(text: str | None, out: Path | None) -> None:
 
 
 def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
-    from reports.files import write
+    from hh.reports.files import write
 
     try:
         _emit(write(df, fmt, out), None)
@@ -130,8 +129,8 @@ def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
 
 def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str,
           out: Path | None) -> None:  # fmt: skip
-    from reports.html import render, report_data
-    from reports.violations import violations
+    from hh.reports.html import render, report_data
+    from hh.reports.violations import violations
 
     found = violations(con, filters)["by_code"]
     _emit(render(report_data(table, rows, found, title)), out)
@@ -160,7 +159,7 @@ def _with_progress(call: Callable[[Any], T]) -> T:
 def _say_missing_equity(con: Any, store: Any) -> None:
     """On standard error: how many hands had no all-in equity cached (their
     adjusted net is their net), when the report was told not to compute it."""
-    from reports.equity import missing
+    from hh.reports.equity import missing
 
     n = missing(con, store)
     if n:
@@ -170,9 +169,9 @@ def _say_missing_equity(con: Any, store: Any) -> None:
 
 
 def _rows(con: Any, filters: Filters, cache: Any) -> pl.LazyFrame:
-    """The per-hand rows (reports.players.hand_rows), with progress."""
-    from reports.db import ReportError
-    from reports.players import hand_rows
+    """The per-hand rows (hh.reports.players.hand_rows), with progress."""
+    from hh.reports.db import ReportError
+    from hh.reports.players import hand_rows
 
     try:
         return _with_progress(lambda p: hand_rows(con, filters, cache=cache, progress=p)).cache()
@@ -193,9 +192,9 @@ def players_command(
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
-    from reports.cache import Cache
-    from reports.db import ReportError
-    from reports.players import players
+    from hh.reports.cache import Cache
+    from hh.reports.db import ReportError
+    from hh.reports.players import players
 
     store = Cache(con, cache_path)
     equity = None if no_equity_fill else True
@@ -209,15 +208,14 @@ def players_command(
     if no_equity_fill:
         _say_missing_equity(con, store)
     if fmt == "table":
+        from hh.reports.terminal import PLAYER_COLUMNS, show
         from rich.console import Console
-
-        from reports.terminal import PLAYER_COLUMNS, show
 
         rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd",
                  "wsd", "wwsr2"}  # fmt: skip
         show(Console(), df, PLAYER_COLUMNS, f"Players ({df.height} rows)", rates)
     elif fmt == "html":
-        from reports.html import players_page
+        from hh.reports.html import players_page
 
         _emit(players_page(con, filters, store, table=df, equity=equity), out)
     else:
@@ -238,10 +236,9 @@ def player_command(
     filters = _filters(game, [name], site, table, since, until, 0, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
     import polars as pl
+    from hh.reports.player import in_depth
+    from hh.reports.stats.table import players_table, select_players
     from rich.console import Console
-
-    from reports.player import in_depth
-    from reports.stats.table import players_table, select_players
 
     rows = _rows(con, filters, cache_path)
     mine = select_players(rows, filters).cache()
@@ -249,7 +246,7 @@ def player_command(
     if sections["overall"].is_empty():
         _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
     if fmt == "table":
-        from reports.terminal import PLAYER_COLUMNS, show
+        from hh.reports.terminal import PLAYER_COLUMNS, show
 
         console = Console()
         rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
@@ -265,7 +262,7 @@ def player_command(
     elif fmt == "json":
         import json
 
-        from reports.files import to_json
+        from hh.reports.files import to_json
 
         text = "{" + ",".join(f"{json.dumps(k)}:{to_json(v)}" for k, v in sections.items()) + "}"
         _emit(json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n", out)
@@ -293,20 +290,18 @@ def violations_command(
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
     import polars as pl
-
-    from reports.violations import violations
+    from hh.reports.violations import violations
 
     found = violations(con, filters)
     if pages is not None:
-        from reports.violations import write_violation_pages
+        from hh.reports.violations import write_violation_pages
 
         found["by_hand"] = write_violation_pages(con, filters, pages)
         typer.echo(f"{found['by_hand'].height} hand pages written: open "
                    f"{pages / 'index.html'}", err=True)
     if fmt == "table":
+        from hh.reports.terminal import show
         from rich.console import Console
-
-        from reports.terminal import show
 
         console = Console()
         for key in ("by_code", "by_table", "by_player", "by_hand"):
@@ -317,7 +312,7 @@ def violations_command(
     elif fmt == "json":
         import json
 
-        from reports.files import to_json
+        from hh.reports.files import to_json
 
         text = {k: json.loads(to_json(v)) for k, v in found.items()}
         _emit(json.dumps(text, ensure_ascii=False, indent=1) + "\n", out)

@@ -1,11 +1,11 @@
 """From the DuckDB file of docs/schema.md to polars frames, filtered.
 
 DuckDB does what it is best at (scanning, filtering on the hands, reducing
-the actions to per-hand counts: reports.counts) and hands the result over as
+the actions to per-hand counts: hh.reports.counts) and hands the result over as
 Arrow; polars computes the rates and the groupings. Nothing here loops over
 rows in Python.
 
-A hand's key ``(site, hand_id)`` becomes one integer ``hk`` (reports.cache),
+A hand's key ``(site, hand_id)`` becomes one integer ``hk`` (hh.reports.cache),
 because joining and grouping millions of rows on two strings costs several
 times more than on one ``UInt64``; the tests compare against a SQL oracle
 keyed on the strings.
@@ -60,13 +60,13 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
 
 def connect_lake(url: str, filters: Filters | None = None) -> duckdb.DuckDBPyConnection:
     """A connection whose views are the database's tables over a lake's
-    Parquet (``pipelines.lake.connect``), the partitions of other games and
+    Parquet (``hh.pipelines.lake.connect``), the partitions of other games and
     days pruned: a report runs on it exactly as on a database file (the
     filters' exact conditions still apply in SQL)."""
     import datetime as dt
 
-    from pipelines.lake import LakeError
-    from pipelines.lake import connect as lake_connect
+    from hh.pipelines.lake import LakeError
+    from hh.pipelines.lake import connect as lake_connect
 
     f = filters or Filters()
     if "://" not in url and not Path(url).is_dir():

@@ -19,7 +19,7 @@ expected shares add up to the pots, so per game the adjusted net still sums
 to minus the rake.
 
 A hand's expected chips depend only on the hand, so they are kept per hand
-in the reports' cache (reports.cache: keyed by the hand's text and referee
+in the reports' cache (hh.reports.cache: keyed by the hand's text and referee
 version) and computed only for hands not cached yet (:func:`fill_equity`),
 in worker processes when there are many. The Monte Carlo seed is the
 hand's key, the same in a database and in a lake.
@@ -38,12 +38,11 @@ from typing import TYPE_CHECKING
 
 import duckdb
 import polars as pl
-
-from reports.db import frame
-from reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
+from hh.reports.db import frame
+from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
 if TYPE_CHECKING:
-    from reports.cache import Cache
+    from hh.reports.cache import Cache
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
 SAMPLES = 3_000  # Monte Carlo deals per hand: a standard error of at most 0.92% of the pot
@@ -462,7 +461,7 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
                 progress: Callable[[str, int, int], None] | None = None,
                 limit: int | None = None) -> int:  # fmt: skip
     """Compute and keep the all-in equity of the wanted hands the cache
-    lacks (reports.cache); in worker processes when there are many, with
+    lacks (hh.reports.cache); in worker processes when there are many, with
     ``progress(stage, done, total)``. Returns the candidate hands computed.
     With ``limit``, nothing is computed (and -1 returned) when more than
     ``limit`` all-in hands lack it: the import hook's bound."""

@@ -16,9 +16,8 @@ import json
 from typing import Any
 
 import polars as pl
-
-from reports.files import to_records
-from reports.stats.aggression import ROUNDS
+from hh.reports.files import to_records
+from hh.reports.stats.aggression import ROUNDS
 
 TABLE_COLUMNS = ["player", "game", "hands", "net", "net_per_100", "allin_adjusted_net", "vpip",
                  "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
@@ -98,12 +97,12 @@ def players_page(con: Any, filters: Any, cache: Any = None, title: str = "hh pla
                  progress: Any = None, table: pl.DataFrame | None = None,
                  equity: bool | None = True) -> str:  # fmt: skip
     """The HTML players report (``hh report players --format html``): the
-    table from the counts summed in DuckDB (reports.players.players); the
+    table from the counts summed in DuckDB (hh.reports.players.players); the
     cumulative series read the per-hand rows of the players drawn only.
     ``table``: that players table when already made; ``equity``: as for
-    :func:`reports.players.players`."""
-    from reports.players import hand_rows, players
-    from reports.violations import violations
+    :func:`hh.reports.players.players`."""
+    from hh.reports.players import hand_rows, players
+    from hh.reports.violations import violations
 
     if table is None:
         table = players(con, filters, cache=cache, progress=progress, equity=equity)

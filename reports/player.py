@@ -10,9 +10,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import polars as pl
-
-from reports.stats.aggression import ROUNDS
-from reports.stats.table import aggregate, column_order
+from hh.reports.stats.aggression import ROUNDS
+from hh.reports.stats.table import aggregate, column_order
 
 SESSION_GAP = timedelta(minutes=30)
 

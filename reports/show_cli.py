@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
         Exit 0 if the hand is valid, 1 if it is not, 2 if it cannot be shown
         (not found, found twice, no database).
         """
-        from reports.show_load import ShowError, from_db, from_files, judge
+        from hh.reports.show_load import ShowError, from_db, from_files, judge
 
         if as_json and html:
             typer.echo("hh: --json and --html: choose one", err=True)
@@ -76,8 +76,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _write(judged: object, sink: object, as_json: bool, html: bool, to_terminal: bool) -> None:
-    from reports.explain import explain, hand_meta
-    from reports.show_load import Judged
+    from hh.reports.explain import explain, hand_meta
+    from hh.reports.show_load import Judged
 
     assert isinstance(judged, Judged)
     rows = explain(judged.hand, judged.verdict, judged.trace, judged.raw)
@@ -88,13 +88,12 @@ def _write(judged: object, sink: object, as_json: bool, html: bool, to_terminal:
         body = ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows)
         sink.write(f"[\n{body}\n]\n")  # type: ignore[attr-defined]
     elif html:
-        from reports.replayer import page
+        from hh.reports.replayer import page
 
         sink.write(page(rows, meta))  # type: ignore[attr-defined]
     else:
+        from hh.reports.show_terminal import render
         from rich.console import Console
-
-        from reports.show_terminal import render
 
         console = Console(
             file=sink,  # type: ignore[arg-type]

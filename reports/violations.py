@@ -10,8 +10,7 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
-
-from reports.db import Filters, frame
+from hh.reports.db import Filters, frame
 
 
 def violations(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, pl.DataFrame]:
@@ -50,7 +49,7 @@ def write_violation_pages(
     (site, hand_id, table, codes, page). The pages are built from the stored
     raw text, re-refereed as ``hh show`` does; every string from the log is
     escaped in the index."""
-    from reports.replayer import write_pages
+    from hh.reports.replayer import write_pages
 
     cond, params = filters.where()
     hands = frame(

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hh.pipelines.work as work
 import pytest
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO
+from hh.pipelines.importer import Importer, connect, find_files
+from hh.pipelines.work import Result, Task
 from import_helpers import contents, session
 
-import pipelines.work as work
 from hh.model import Game
 from hh.sources import Chunk, chunks
-from pipelines.importer import Importer, connect, find_files
-from pipelines.work import Result, Task
 
 
 def _cut(path: Path, chunk: Chunk) -> tuple[list[work.Run], int]:

@@ -119,7 +119,7 @@ def test_a_table_over_three_runs_is_one_chain(tmp_path: Path) -> None:
 
 
 def test_watch_picks_up_a_file_written_in_pieces(tmp_path: Path) -> None:
-    from pipelines.watch import watch
+    from hh.pipelines.watch import watch
 
     folder = tmp_path / "live"
     folder.mkdir()

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hh.pipelines import crosshand, lake, schema
+from hh.pipelines.cluster import run_import
+from hh.pipelines.work import Task, hh_version, process
+from hh.pipelines.writer import Writer
 
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.sources import chunks
 from hh.write import write_hands
-from pipelines import crosshand, lake, schema
-from pipelines.cluster import run_import
-from pipelines.work import Task, hh_version, process
-from pipelines.writer import Writer
 
 CHUNK = 20_000  # bytes: several chunks per file, so several tasks per file
 
@@ -187,7 +187,7 @@ def test_small_files_are_read_together_in_one_task(client, data) -> None:
     conflict and the reject included) are one task, one commit and one
     manifest entry naming the five chunks: the lake still equals the
     direct import, and a rerun skips each chunk."""
-    from pipelines.cluster import group
+    from hh.pipelines.cluster import group
 
     url = str(data["folder"] / "grouped")
     big = 4 * 1024 * 1024

@@ -6,9 +6,9 @@ from __future__ import annotations
 from itertools import permutations
 
 import pytest
+from hh.reports.equity import Spot, exact, expected, monte_carlo
 
 from hh.evaluate import evaluator_for
-from reports.equity import Spot, exact, expected, monte_carlo
 
 
 def _brute(spot: Spot) -> dict[str, float]:
@@ -88,9 +88,9 @@ def test_expected_switches_to_monte_carlo_beyond_the_limit() -> None:
 
 def test_adjusted_net_conserves_chips_on_simulated_hands(tmp_path) -> None:
     import polars as pl
+    from hh.reports.db import Filters, connect
+    from hh.reports.players import players
 
-    from reports.db import Filters, connect
-    from reports.players import players
     from tests.simload import simulated
 
     con = connect(simulated(tmp_path / "sim.duckdb", 60, seed=5))
@@ -108,8 +108,9 @@ def test_chiribito_board_enumeration_matches_the_general_one_on_random_spots() -
     with and without its house rule, side pots, 1 to 4 cards to come."""
     import random
 
+    from hh.reports.equity import _exact_board, _exact_board_loop, exact_general
+
     from hh.cards import SPANISH_28
-    from reports.equity import _exact_board, _exact_board_loop, exact_general
 
     rng = random.Random(2026)
     for case in range(40):

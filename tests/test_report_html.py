@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hh.reports.html import embed_json
 
-from reports.html import embed_json
 from tests.reportdb import build, hand, merge
 
 EVIL = "<script>window.x=1</script>"
@@ -48,9 +48,8 @@ class _Result:
 def _hh(*args: str) -> _Result:
     """``hh report ...`` in process (the entry point's register on a fresh app)."""
     import typer
+    from hh.reports.cli import register
     from typer.testing import CliRunner
-
-    from reports.cli import register
 
     app = typer.Typer()
     register(app)

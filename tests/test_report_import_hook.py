@@ -1,5 +1,5 @@
 """The reports' per-hand counts filled by the import (the ``hh.imported``
-entry point, run by pipelines.importer.after_import): a report after an
+entry point, run by hh.pipelines.importer.after_import): a report after an
 import computes nothing, a later import computes only its new hands, and
 the figures are those of a report that computes everything itself."""
 
@@ -8,17 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import hh.reports.counts
+import hh.reports.equity
 import pytest
+from hh.reports.db import Filters, connect
+from hh.reports.players import players
 from import_helpers import hh_import
 from polars.testing import assert_frame_equal
 
-import reports.counts
-import reports.equity
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hands
-from reports.db import Filters, connect
-from reports.players import players
 
 
 def _logs(folder: Path, seed: int, hands: int = 40) -> list[str]:
@@ -56,7 +56,7 @@ def _boom(*_a: object, **_k: object) -> None:
 def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
                                                                monkeypatch) -> None:  # fmt: skip
     db = tmp_path / "h.duckdb"
-    monkeypatch.setattr(reports.counts, "IMPORT_BATCH", 37)  # several statements
+    monkeypatch.setattr(hh.reports.counts, "IMPORT_BATCH", 37)  # several statements
     _import(db, _logs(tmp_path, seed=3))
     first = _hands(db)
     assert _cached(db, "counts_hands") == first > 100
@@ -65,20 +65,20 @@ def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
     con = connect(db)
     fresh = players(con, Filters(), cache=None)  # computed in memory, every hand
     with monkeypatch.context() as m:
-        m.setattr(reports.counts, "card_counts", _boom)
-        m.setattr(reports.equity, "hand_equity", _boom)
+        m.setattr(hh.reports.counts, "card_counts", _boom)
+        m.setattr(hh.reports.equity, "hand_equity", _boom)
         after = players(con, Filters(), cache=f"{db}.reports.duckdb")
     assert_frame_equal(after, fresh)
     con.close()
     # a second import: only its new hands are computed
     todo: list[int] = []
-    real = reports.counts.card_counts
+    real = hh.reports.counts.card_counts
 
     def counted(c: duckdb.DuckDBPyConnection) -> None:
         todo.append(int(c.execute("SELECT count(*) FROM _todo").fetchall()[0][0]))
         real(c)
 
-    monkeypatch.setattr(reports.counts, "card_counts", counted)
+    monkeypatch.setattr(hh.reports.counts, "card_counts", counted)
     _import(db, _logs(tmp_path, seed=11, hands=10))
     total = _hands(db)
     assert todo == [total - first] and total > first
@@ -100,11 +100,10 @@ def test_equity_beyond_the_hook_limit_is_left_to_the_report(tmp_path: Path,
     import json
 
     import typer
+    from hh.reports.cli import register
     from typer.testing import CliRunner
 
-    from reports.cli import register
-
-    monkeypatch.setattr(reports.counts, "IMPORT_EQUITY_LIMIT", 0)
+    monkeypatch.setattr(hh.reports.counts, "IMPORT_EQUITY_LIMIT", 0)
     db = tmp_path / "h.duckdb"
     _import(db, _logs(tmp_path, seed=3))
     assert _cached(db, "counts_hands") == _hands(db)
@@ -133,7 +132,7 @@ def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch
     files = _logs(tmp_path, seed=3, hands=5)
     _import(db, files)
     calls: list[object] = []
-    monkeypatch.setattr(reports.counts, "after_import", lambda con, cache: calls.append(con))
+    monkeypatch.setattr(hh.reports.counts, "after_import", lambda con, cache: calls.append(con))
     _import(db, files)  # every hand a duplicate
     assert calls == []
     _import(db, _logs(tmp_path, seed=21, hands=3))

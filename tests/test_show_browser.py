@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 from handtext import EX_CALATONE, EX_CHIRIBITO, HandText
+from hh.reports.explain import explain, hand_meta
+from hh.reports.replayer import page
 
 from hh.model import Game
 from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.validate import validate
 from hh.write import write_hand
-from reports.explain import explain, hand_meta
-from reports.replayer import page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")

@@ -4,7 +4,7 @@ is neither put in nor won)."""
 
 from __future__ import annotations
 
-from reports.stats.base import Rate
+from hh.reports.stats.base import Rate
 
 RATES: tuple[Rate, ...] = ()
 

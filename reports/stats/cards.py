@@ -22,9 +22,8 @@ import dataclasses
 
 import duckdb
 import polars as pl
-
-from reports.db import frame
-from reports.stats.base import ACES, CALATONE, LAST_ROUND
+from hh.reports.db import frame
+from hh.reports.stats.base import ACES, CALATONE, LAST_ROUND
 
 _JOKER_CATEGORIES = {"five aces", "a straight", "a flush", "a straight flush"}
 _DECLARES = r"(?m)^(.+): shows \[[^\]]*\] and declares \[([^\]]*)\]"
@@ -145,7 +144,7 @@ def _cost(raw_text: str, player: str, best: tuple[str, ...], won: int) -> int:
 
 def card_counts(con: duckdb.DuckDBPyConnection) -> None:
     """The evaluator-judged counts of the hands in ``_todo``, keyed by (hk,
-    player), as the temporary table ``_cards`` (joined on by reports.counts)."""
+    player), as the temporary table ``_cards`` (joined on by hh.reports.counts)."""
     declared = _declaration_rows(con)
     df = pl.concat([_joker_rows(con),
                     pl.DataFrame(declared, schema=_SCHEMA) if declared else

@@ -9,7 +9,7 @@ he collected chips from a pot (``won > 0``; an uncalled bet returned is not
 
 from __future__ import annotations
 
-from reports.stats.base import Rate
+from hh.reports.stats.base import Rate
 
 RATES = (
     Rate("wtsd", "WTSD"),
