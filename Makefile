@@ -26,7 +26,7 @@ FAST_TESTS := tests/test_compiled.py tests/test_rules_chiribito.py tests/test_ru
 	tests/test_model_init.py tests/test_regex_cache.py tests/test_output_json.py \
 	tests/test_codecache.py
 
-.PHONY: install demo test test-fast fast lint browser bench lock clean
+.PHONY: install demo test test-fast fast lint browser bench ref lock clean
 
 install: $(STAMP)
 
@@ -75,9 +75,23 @@ demo: $(FAST_STAMP)
 bench: $(STAMP) $(FAST_STAMP)
 	$(BIN)/python -m benchmarks $(if $(QUICK),--quick)
 
+# The build of an earlier commit (REF, by default the main this wave began
+# from), compiled as `make fast` builds it, in .venv-ref: `make bench` then
+# runs its hh validate and hh import interleaved with this build's.
+REF ?= bbe2bb7
+ref:
+	rm -rf .ref-src && mkdir .ref-src && git archive $(REF) | tar -x -C .ref-src
+	test -x .venv-ref/bin/python || $(PYTHON) -m venv .venv-ref
+	.venv-ref/bin/python -m pip install $(PIP) --upgrade pip
+	.venv-ref/bin/python -m pip install $(PIP) -c .ref-src/requirements.lock 'setuptools>=77' wheel mypy
+	cd .ref-src && HH_PURE=1 ../.venv-ref/bin/python -m pip install $(PIP) -c requirements.lock .
+	cd .ref-src && ../.venv-ref/bin/python -m pip install $(PIP) --no-build-isolation --force-reinstall --no-deps .
+	rm -rf .ref-src
+	.venv-ref/bin/hh --version
+
 # Re-pin after changing dependencies in pyproject.toml.
 lock:
 	$(FAST)/bin/python -m pip freeze --exclude-editable | grep -v "^hh[= @]" > requirements.lock
 
 clean:
-	rm -rf $(VENV) $(FAST) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(FAST) .venv-ref .ref-src build *.egg-info .pytest_cache .ruff_cache

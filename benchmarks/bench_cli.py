@@ -1,18 +1,24 @@
-"""The referee as a user runs it: ``hh validate --json FILE``, whole process.
+"""The referee and the import as a user runs them, whole process.
 
-Start-up, reading, parsing, judging and printing all count. Each game's file
-is simulated once (4,000 hands; 1,000 with --quick) and judged by the
-installed command of the fastest build (the compiled one in ``.venv-fast``
-when ``make fast`` has built it), with ``--workers 1`` and with the default
-(every core). The baseline is pokerkit's PHH load + replay measured in the
-same run by ``bench_validate``; the two-worker rows are also compared with
-the one-worker rows (the parallel speed-up), and so are two one-worker runs
-at once (what two independent processes get of this machine: the ceiling
-of that speed-up here).
+``hh validate --json FILE`` on 40,000 simulated hands per game (2,000 with
+--quick), so that start-up is noise, with ``--workers 1`` and with the
+default (every core); and ``hh import`` of 30,000 mixed hands (10,000 a
+game; 1,500 with --quick) into a fresh database against ``hh validate
+--json`` on the same files, with the same workers. The commands are those
+installed by the fastest build (``.venv-fast`` when ``make fast`` has built
+it).
+
+Baselines, each measured in the same run: pokerkit's PHH load + replay
+(``bench_validate``); the one-worker rows for the parallel speed-up, and two
+one-worker runs at once (what two independent processes get of this
+machine: the ceiling of that speed-up here); and, when ``make ref`` has
+built it (``.venv-ref``: the build of an earlier commit, ``REF``), the same
+commands of that build, run interleaved with this one's in the same rounds.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -29,10 +35,11 @@ SEED = 2026
 BASELINE = "validate.pokerkit"  # measured by bench_validate in the same run
 
 
-def _command() -> tuple[str, str]:
-    """The fastest installed ``hh`` and what build it is."""
-    fast = ROOT / ".venv-fast" / "bin" / "hh"
-    hh = fast if fast.exists() else Path(sys.executable).with_name("hh")
+def _command(venv: str) -> tuple[str, str] | None:
+    """The ``hh`` of a build folder and what build it is (None: not built)."""
+    hh = ROOT / venv / "bin" / "hh"
+    if not hh.exists():
+        return None
     build = subprocess.run([str(hh), "--version"], capture_output=True, text=True).stdout
     return str(hh), build.strip().partition("(")[2].rstrip(")") or "?"
 
@@ -43,14 +50,11 @@ def _once(argv: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def _best(argv: list[str], repeats: int) -> tuple[float, float]:
-    """(best wall seconds of ``repeats`` runs, peak MiB of the process tree).
-    The peak is taken in one more run: the sampler's thread reads /proc
-    every 20 ms, and on two cores busy with two workers it took 1-6% of the
-    timed runs' speed (less with one worker, so it also lowered the
-    measured parallel speed-up)."""
-    best = min(_once(argv) for _ in range(repeats))
-    return best, _peak(argv)
+def _imported(argv: list[str], db: Path) -> float:
+    """One import into a fresh database: wall seconds."""
+    for leftover in db.parent.glob(db.name + "*"):
+        leftover.unlink()
+    return _once([*argv, "--db", str(db)])
 
 
 def _peak(argv: list[str]) -> float:
@@ -60,10 +64,7 @@ def _peak(argv: list[str]) -> float:
 
 
 def _pair(argv: list[str]) -> float:
-    """Wall seconds of two copies of ``argv`` run at once: what two
-    independent processes get of this machine's two cores (they share
-    caches, memory bandwidth and the host), the ceiling of any two-worker
-    speed-up measured here."""
+    """Wall seconds of two copies of ``argv`` run at once (see the module)."""
     start = time.perf_counter()
     both = [
         subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/")
@@ -75,54 +76,112 @@ def _pair(argv: list[str]) -> float:
 
 
 def run(quick: bool = False) -> list[Row]:
-    """The rounds interleave the games and the ways of running: this shared
-    machine has slow phases lasting seconds to minutes, and best-of-three
-    runs taken back to back let one fall on a single cell (an Aces run at
-    0.81 s between runs at 0.65 s). Each cell is its best round, of eight:
-    with four, the parallel speed-up of the same build read 1.69x in one
-    full run and 1.79-1.88x in interleaved runs around it (a cell's best
-    still fell in a slow phase now and then)."""
-    hh, build = _command()
-    n = 1_000 if quick else 4_000
-    rounds = 2 if quick else 8
+    """Rounds interleave the games, the ways of running and the builds, and
+    each cell is its best round: this shared machine has slow phases lasting
+    seconds to minutes, which back-to-back runs would let fall on one cell."""
+    this = _command(".venv-fast") or _command(".venv")
+    assert this is not None, "no hh installed: run make fast"
+    hh, build = this
+    ref = _command(".venv-ref")
+    builds = {"this": hh} | ({"ref": ref[0]} if ref else {})
+    n = 2_000 if quick else 40_000
+    n_import = 500 if quick else 10_000
+    rounds = 2 if quick else 3
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
-        one = Path(tmp) / "one.txt"
+        work = Path(tmp)
+        one = work / "one.txt"
         one.write_text(write_hands(Simulator(Game.CHIRIBITO, seed=SEED).hands(1)), "utf-8")
-        took, mb = _best([hh, "validate", "--json", str(one)], 5)
+        took = min(_once([hh, "validate", "--json", str(one)]) for _ in range(5))
         rows.append(Row("cli.startup", f"hh validate --json, one hand, whole process ({build})",
-                        took, "s", None, mb))
-        argv: dict[Game, list[str]] = {}
+                        took, "s", None, _peak([hh, "validate", "--json", str(one)])))
+        files: dict[Game, str] = {}
+        mixed = work / "mixed"
+        mixed.mkdir()
         for game in Game:
-            path = Path(tmp) / f"{game.value}.txt"
+            path = work / f"{game.value}.txt"
             path.write_text(write_hands(Simulator(game, seed=SEED, tables=4).hands(n)), "utf-8")
-            argv[game] = [hh, "validate", "--json", str(path)]
-        best: dict[tuple[Game, str], float] = {}
+            files[game] = str(path)
+            (mixed / f"{game.value}.txt").write_text(
+                write_hands(Simulator(game, seed=SEED + 1, tables=6).hands(n_import)), "utf-8"
+            )
+        db = work / "bench.duckdb"
+        best: dict[tuple[str, ...], float] = {}
+
+        def keep(key: tuple[str, ...], took: float) -> None:
+            best[key] = min(best.get(key, float("inf")), took)
+
         for _ in range(rounds):
             for game in Game:
-                one_core = [*argv[game], "--workers", "1"]
-                for way, took in (("w1", _once(one_core)), ("wall", _once(argv[game])),
-                                  ("pair", _pair(one_core))):
-                    best[game, way] = min(best.get((game, way), float("inf")), took)
+                for name, exe in builds.items():
+                    argv = [exe, "validate", "--json", files[game]]
+                    keep((name, game.value, "w1"), _once([*argv, "--workers", "1"]))
+                    keep((name, game.value, "wall"), _once(argv))
+                keep(("this", game.value, "pair"), _pair([hh, "validate", "--json", files[game],
+                                                          "--workers", "1"]))
+            for name, exe in builds.items():
+                keep((name, "import"), _imported([exe, "import", str(mixed)], db))
+                keep((name, "import.validate"), _once([exe, "validate", "--json", str(mixed)]))
         for game in Game:
-            w1 = f"cli.validate.w1.{game.value}"
-            rows.append(Row(w1, f"hh validate --json --workers 1, {n:,} hands, {game.value} "
-                            f"({build})", n / best[game, "w1"], "hands/s", BASELINE,
-                            _peak([*argv[game], "--workers", "1"])))
-            rows.append(Row(f"cli.validate.wall.{game.value}",
-                            f"hh validate --json default workers (every core), {n:,} hands, "
-                            f"{game.value} ({build})", n / best[game, "wall"], "hands/s",
-                            BASELINE, _peak(argv[game])))
-            rows.append(Row(f"cli.validate.speedup.{game.value}",
-                            f"  the same, every core against one core ({game.value})",
+            g = game.value
+            w1 = f"cli.validate.w1.{g}"
+            wall = f"cli.validate.wall.{g}"
+            rows.append(Row(w1, f"hh validate --json --workers 1, {n:,} hands, {g} ({build})",
+                            n / best["this", g, "w1"], "hands/s", BASELINE,
+                            _peak([hh, "validate", "--json", files[g], "--workers", "1"])))
+            rows.append(Row(wall, f"hh validate --json default workers (every core), {n:,} "
+                            f"hands, {g} ({build})", n / best["this", g, "wall"], "hands/s",
+                            BASELINE, _peak([hh, "validate", "--json", files[g]])))
+            rows.append(Row(f"cli.validate.speedup.{g}",
+                            f"  the same, every core against one core ({g})",
                             rows[-1].figure, "hands/s", w1, None))
-            rows.append(Row(f"cli.validate.pair.{game.value}",
-                            f"  two --workers 1 runs at once, both files' hands: the machine's "
-                            f"own ceiling for two processes ({game.value})",
-                            2 * n / best[game, "pair"], "hands/s", w1, None))
+            rows.append(Row(f"cli.validate.pair.{g}",
+                            f"  two --workers 1 runs at once: the machine's own ceiling for "
+                            f"two processes ({g})", 2 * n / best["this", g, "pair"], "hands/s",
+                            w1, None))
+            if ref:
+                rows.append(Row(f"cli.validate.ref.w1.{g}", f"  the reference build, --workers "
+                                f"1 ({g}, {ref[1]}): this build against it",
+                                n / best["ref", g, "w1"], "hands/s", None, None))
+                rows.append(Row(f"cli.validate.vsref.w1.{g}", f"  this build's --workers 1 "
+                                f"against the reference's ({g})", n / best["this", g, "w1"],
+                                "hands/s", f"cli.validate.ref.w1.{g}", None))
+                rows.append(Row(f"cli.validate.ref.wall.{g}", f"  the reference build, default "
+                                f"workers ({g})", n / best["ref", g, "wall"], "hands/s", None,
+                                None))
+                rows.append(Row(f"cli.validate.vsref.wall.{g}", f"  this build's default "
+                                f"workers against the reference's ({g})",
+                                n / best["this", g, "wall"], "hands/s",
+                                f"cli.validate.ref.wall.{g}", None))
+        total = 3 * n_import
+        rows.append(Row("cli.import.validate", f"hh validate --json, {total:,} mixed hands, "
+                        f"default workers ({build})", total / best["this", "import.validate"],
+                        "hands/s", BASELINE, None))
+        for leftover in db.parent.glob(db.name + "*"):
+            leftover.unlink()
+        rows.append(Row("cli.import", f"hh import, the same {total:,} hands, default workers, "
+                        f"into a new database ({build})", total / best["this", "import"],
+                        "hands/s", "cli.import.validate",
+                        _peak([hh, "import", str(mixed), "--db", str(db)])))
+        rows.append(Row("cli.import.pokerkit", "  the same import against pokerkit",
+                        total / best["this", "import"], "hands/s", BASELINE, None))
+        if ref:
+            rows.append(Row("cli.import.ref", f"  the reference build's hh import ({ref[1]})",
+                            total / best["ref", "import"], "hands/s", None, None))
+            rows.append(Row("cli.import.vsref", "  this build's hh import against the "
+                            "reference's", total / best["this", "import"], "hands/s",
+                            "cli.import.ref", None))
+            rows.append(Row("cli.import.validate.ref", "  the reference build's hh validate "
+                            "--json on the same files", total / best["ref", "import.validate"],
+                            "hands/s", None, None))
+            rows.append(Row("cli.import.validate.vsref", "  this build's hh validate --json "
+                            "there against the reference's",
+                            total / best["this", "import.validate"], "hands/s",
+                            "cli.import.validate.ref", None))
     return rows
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
     for row in run(quick="--quick" in sys.argv):
         print(row)
