@@ -84,8 +84,8 @@ ref:
 	test -x .venv-ref/bin/python || $(PYTHON) -m venv .venv-ref
 	.venv-ref/bin/python -m pip install $(PIP) --upgrade pip
 	.venv-ref/bin/python -m pip install $(PIP) -c .ref-src/requirements.lock 'setuptools>=77' wheel mypy
-	cd .ref-src && HH_PURE=1 ../.venv-ref/bin/python -m pip install $(PIP) -c requirements.lock .
-	cd .ref-src && ../.venv-ref/bin/python -m pip install $(PIP) --no-build-isolation --force-reinstall --no-deps .
+	cd .ref-src && HH_PURE=1 $(CURDIR)/.venv-ref/bin/python -m pip install $(PIP) -c requirements.lock .
+	cd .ref-src && $(CURDIR)/.venv-ref/bin/python -m pip install $(PIP) --no-build-isolation --force-reinstall --no-deps .
 	rm -rf .ref-src
 	.venv-ref/bin/hh --version
 
