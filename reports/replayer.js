@@ -197,7 +197,7 @@
       d.appendChild(el("b", null, (after ? "\u21b3 " : "\u2717 ") + f.code + " "));
       d.appendChild(el("span", null, f.message));
       if (after) {
-        d.appendChild(el("span", "why", " follows from "));
+        d.appendChild(el("span", "why", " \u2014 follows from "));
         d.appendChild(lineLink(f.follows));
       } else if (f.consequences && f.consequences.length) {
         const n = f.consequences.length;
