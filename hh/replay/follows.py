@@ -76,11 +76,13 @@ def _removed(
     ``after`` (the repaired replay) no longer has. A violation counts as
     still there when ``after`` has one of the same code on the same line,
     even with another message (the repair changed its figures, not its
-    existence). Nothing is removed if the cause itself is still there."""
+    existence), and when ``after`` has a fault of its own on that line (the
+    line is still wrong, in another way). Nothing is removed if the cause
+    itself is still there."""
+    if any(x.code == cause.code and x.line == cause.line for x in after):
+        return []
     exact = Counter((x.code, x.line, x.message) for x in after)
     loose = Counter((x.code, x.line) for x in after)
-    if loose[(cause.code, cause.line)]:
-        return []
     unmatched = []
     for i, x in enumerate(before):
         key = (x.code, x.line, x.message)
@@ -89,14 +91,15 @@ def _removed(
             loose[(x.code, x.line)] -= 1
         else:
             unmatched.append(i)
-    out = []
+    gone = []
     for i in unmatched:
         x = before[i]
         if loose[(x.code, x.line)] > 0:
             loose[(x.code, x.line)] -= 1
-        elif x.line > cause.line:
-            out.append(i)
-    return out
+        else:
+            gone.append(i)
+    faulty = {line for (_, line), n in loose.items() if n > 0}  # new in the repaired hand
+    return [i for i in gone if before[i].line > cause.line and before[i].line not in faulty]
 
 
 def _substitute(hand: Hand, fixed: Line) -> Hand:
