@@ -24,7 +24,7 @@ FAST_TESTS := tests/test_compiled.py tests/test_rules_chiribito.py tests/test_ru
 	tests/test_parse_memo.py tests/test_sources.py tests/test_order.py tests/test_evaluate_aces.py \
 	tests/test_evaluate_calatone.py tests/test_evaluate_chiribito.py tests/test_evaluate_lazy.py \
 	tests/test_model_init.py tests/test_regex_cache.py tests/test_output_json.py \
-	tests/test_codecache.py
+	tests/test_codecache.py tests/test_follows.py
 
 .PHONY: install demo test test-fast fast lint browser bench ref lock clean
 

@@ -176,7 +176,8 @@ def _line(lines: Sequence[str], first: int, line: int) -> str:
 
 def _block(where: str, x: Violation, text: str) -> str:
     column = f"{x.column}:" if x.column is not None else ""
-    out = f"  {where}:{x.line}:{column} {x.code}: {safe(x.message)}\n"
+    follows = "" if x.follows is None else f" (follows from line {x.follows})"
+    out = f"  {where}:{x.line}:{column} {x.code}: {safe(x.message)}{follows}\n"
     return out + quote(text, x.column) if text else out
 
 

@@ -22,6 +22,7 @@ need the hands of a run together: :func:`cross_check` runs them over the
 from __future__ import annotations
 
 from hh.model import Hand
+from hh.replay.follows import with_follows
 from hh.replay.run import Replay
 from hh.replay.words import description_category
 from hh.verdict import ActionFigures, LineState, PotResult, Verdict, Violation, parse_failure
@@ -54,12 +55,18 @@ def validate(
     trace instead: only the per-action figures the import stores, at a
     fraction of the full trace's cost (use one or the other).
 
+    A violation that only follows from an earlier faulty line has that
+    line as its ``follows`` (:mod:`hh.replay.follows`): only a hand with a
+    fault the rules can repair is replayed again, so a valid hand costs
+    nothing more.
+
     A fault in the validator itself must not stop a run of thousands of
     hands: it becomes an INTERNAL_ERROR verdict for this hand (a bug in hh,
     never a judgement on the log), and the run goes on.
     """
     try:
-        return Replay(hand, file, trace, figures).run()
+        replay = Replay(hand, file, trace, figures)
+        verdict = replay.run()
     except Exception as exc:
         h = hand.header
         return Verdict(
@@ -81,6 +88,10 @@ def validate(
             net=None,
             table=hand.table.name,
         )
+    repairs = replay.st.repairs
+    if repairs:  # an invalid hand with a repairable fault: what follows from it
+        return with_follows(verdict, hand, repairs)
+    return verdict
 
 
 # The cross-hand checks live in hh.crosshand; re-exported for existing callers.

@@ -17,12 +17,17 @@ class Violation:
     line: int
     message: str
     column: int | None = None  # PARSE_ERROR only
+    # the line of the earlier violation this one only follows from (FORMAT.md;
+    # decided by hh.replay.follows), None for a root cause
+    follows: int | None = None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"code": self.code, "line": self.line}
         if self.column is not None:
             out["column"] = self.column
         out["message"] = self.message
+        if self.follows is not None:
+            out["follows"] = self.follows
         return out
 
 

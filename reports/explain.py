@@ -60,10 +60,13 @@ def explain(
     ``hand.line``); without it the canonical text is written from the model.
     Each dict has the line (``line``, ``text``, ``kind``, ``street``), the
     verdict on it (``violations``: codes; ``faults`` and ``unchecked``:
-    code and message), the referee's state after it (``pot``, ``to_act``,
-    ``to_call``, ``min_raise_to``, ``min_bet``, ``stacks``, ``bets``,
-    ``folded``, ``all_in``, ``board``; a line the replay does not trace
-    keeps the state of the line before), the cards seen so far (``cards``,
+    code and message; a fault that only follows from an earlier one has
+    ``follows``, the line of its cause, and the cause has ``consequences``,
+    the lines of the violations that follow from it), the referee's state
+    after it (``pot``, ``to_act``, ``to_call``, ``min_raise_to``,
+    ``min_bet``, ``stacks``, ``bets``, ``folded``, ``all_in``, ``board``;
+    a line the replay does not trace keeps the state of the line before),
+    the cards seen so far (``cards``,
     ``mucked``), and the explanation: ``notes`` (sentences), ``disputes``
     (``{"log": ..., "rules": ...}`` where the log's claim differs from the
     rules), ``turn`` (for an action: the state it was played in), ``show``
@@ -137,9 +140,22 @@ class _Explainer:
         self.initial = trace[0] if trace else self._untraced()
         self.names = self.initial.names
         self.raw = raw
-        self.faults: dict[int, list[dict[str, str]]] = {}
+        self.faults: dict[int, list[dict[str, Any]]] = {}
+        later: dict[int, list[int]] = {}  # a cause's line -> the lines that follow from it
         for v in verdict.violations:
-            self.faults.setdefault(v.line, []).append({"code": v.code, "message": v.message})
+            if v.follows is not None:
+                later.setdefault(v.follows, []).append(v.line)
+        for v in verdict.violations:
+            fault: dict[str, Any] = {"code": v.code, "message": v.message}
+            if v.follows is not None:
+                fault["follows"] = v.follows
+            self.faults.setdefault(v.line, []).append(fault)
+        for cause, lines in later.items():
+            # the line's own fault is the last one reported on it (a missing
+            # deal or uncalled bet is reported there before the action is judged)
+            roots = [f for f in self.faults.get(cause, []) if "follows" not in f]
+            if roots:
+                roots[-1]["consequences"] = lines
         self.notes_unchecked: dict[int, list[dict[str, str]]] = {}
         for v in verdict.unchecked:
             self.notes_unchecked.setdefault(v.line, []).append(

@@ -9,6 +9,9 @@
   const steps = [];
   rows.forEach((r, i) => { if (!SETUP.has(r.kind) || r.faults.length) steps.push(i); });
   let at = 0;
+  // a fault with "follows" only follows from an earlier line's fault: shown subdued
+  const isRoot = f => f.follows === undefined;
+  const roots = r => r.faults.filter(isRoot).length;
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -75,13 +78,15 @@
   head.appendChild(el("span", "sub", "Table '" + meta.table + "' \u00b7 " + meta.max_seats +
     "-max \u00b7 " + meta.date + (meta.file ? " \u00b7 " + meta.file + ":" + meta.line : "")));
   const nv = meta.violations.length;
+  const nf = meta.violations.filter(v => v.follows !== undefined).length;
   head.appendChild(el("span", "badge " + (meta.valid ? "ok" : "bad"),
-    meta.valid ? "VALID" : "INVALID: " + nv + " violation" + (nv === 1 ? "" : "s")));
+    meta.valid ? "VALID" : "INVALID: " + nv + " violation" + (nv === 1 ? "" : "s") +
+      (nf ? " (" + nf + " follow" + (nf === 1 ? "s" : "") + " from earlier ones)" : "")));
   if (meta.unchecked.length) head.appendChild(el("span", "badge warn", meta.unchecked.length + " unchecked (hero view)"));
 
   const text = document.getElementById("text");
   const lis = rows.map((r, i) => {
-    const li = el("li", r.faults.length ? "bad" : "");
+    const li = el("li", roots(r) ? "bad" : (r.faults.length ? "bad after" : ""));
     li.appendChild(el("span", "no", r.line));
     li.appendChild(el("span", "tx", r.text));
     li.addEventListener("click", () => { go(stepAtOrBefore(i)); });
@@ -149,7 +154,7 @@
       box.classList.toggle("allin", allIn.has(name));
       box.classList.toggle("turn", r.to_act === name);
       box.classList.toggle("acting", r.player === name && r.kind === "action");
-      box.classList.toggle("culprit", r.player === name && r.faults.length > 0);
+      box.classList.toggle("culprit", r.player === name && roots(r) > 0);
       const cards = box.querySelector(".cards");
       cards.textContent = "";
       const c = r.cards[name];
@@ -172,7 +177,7 @@
     document.getElementById("pot-amount").textContent = r.pot;
     const paid = document.getElementById("paid");
     paid.textContent = r.payouts ? "paid: " + Object.entries(r.payouts).map(([n, v]) => n + " " + v).join(", ") : "";
-    table.classList.toggle("flag", r.faults.length > 0);
+    table.classList.toggle("flag", roots(r) > 0);
     explainLine(r);
     document.getElementById("pos").textContent = "step " + (at + 1) + " / " + steps.length + " \u00b7 line " + r.line;
     document.getElementById("prev").disabled = at === 0;
@@ -187,9 +192,20 @@
     box.textContent = "";
     box.appendChild(el("div", "line", r.line + ": " + r.text));
     r.faults.forEach(f => {
-      const d = el("div", "fault");
-      d.appendChild(el("b", null, "\u2717 " + f.code + " "));
+      const after = !isRoot(f);
+      const d = el("div", after ? "fault after" : "fault");
+      d.appendChild(el("b", null, (after ? "\u21b3 " : "\u2717 ") + f.code + " "));
       d.appendChild(el("span", null, f.message));
+      if (after) {
+        d.appendChild(el("span", "why", " \u2014 follows from "));
+        d.appendChild(lineLink(f.follows));
+      } else if (f.consequences && f.consequences.length) {
+        const n = f.consequences.length;
+        const c = el("div", "later", n + " later violation" + (n === 1 ? " follows" : "s follow") +
+          " from this line: ");
+        f.consequences.forEach((ln, k) => { if (k) c.appendChild(document.createTextNode(", ")); c.appendChild(lineLink(ln)); });
+        d.appendChild(c);
+      }
       box.appendChild(d);
     });
     r.disputes.forEach(x => {
@@ -206,8 +222,19 @@
     }
   }
 
+  // a link to another line of the hand: a click steps there
+  function lineLink(n) {
+    const a = el("button", "goto", "line " + n);
+    a.setAttribute("data-line", String(n));
+    a.addEventListener("click", () => {
+      const i = rows.findIndex(x => x.line === n);
+      if (i >= 0) go(stepAtOrBefore(i));
+    });
+    return a;
+  }
+
   function go(k) { at = Math.max(0, Math.min(steps.length - 1, k)); draw(); }
-  const firstBad = steps.findIndex(i => rows[i].faults.length > 0);
+  const firstBad = steps.findIndex(i => roots(rows[i]) > 0);
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("prev").addEventListener("click", () => go(at - 1));
   document.getElementById("next").addEventListener("click", () => go(at + 1));

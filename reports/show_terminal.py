@@ -69,6 +69,10 @@ def heading(meta: dict[str, Any]) -> Text:
         out.append("  VALID", style="bold green")
     else:
         out.append(f"  INVALID, {n} violation{'s' if n != 1 else ''}", style="bold red")
+        later = sum(1 for v in meta["violations"] if "follows" in v)
+        if later:
+            out.append(f" ({later} follow{'s' if later == 1 else ''} from earlier ones)",
+                       style="red")
     if meta["unchecked"]:
         out.append(f" ({len(meta['unchecked'])} unchecked: hero view)", style="yellow")
     return out
@@ -87,12 +91,25 @@ def render(rows: Sequence[dict[str, Any]], meta: dict[str, Any], console: Consol
             out.append_text(p)
 
     for row in rows:
-        bad = bool(row["faults"])
-        line = Text(f" {row['line']:>{width}}  ", style="bold red" if bad else "dim")
+        faults = row["faults"]
+        bad = any("follows" not in f for f in faults)  # a root cause on this line
+        after = bool(faults) and not bad  # only consequences of earlier lines
+        style = "bold red" if bad else ("red" if after else "dim")
+        line = Text(f" {row['line']:>{width}}  ", style=style)
         line.append(safe(row["text"]), style="red" if bad else "")
         add(line)
-        for f in row["faults"]:
+        for f in faults:
+            if "follows" in f:  # subdued: it would not arise but for its cause
+                add(Text(pad + "↳ ", style="dim red"),
+                    _t(f"{f['code']}: {f['message']} (follows from line {f['follows']})", "dim"))
+                continue
             add(Text(pad + "✗ ", style="bold red"), _t(f"{f['code']}: {f['message']}", "red"))
+            later = f.get("consequences")
+            if later:
+                n = len(later)
+                add(_t(f"{pad}  {n} later violation{'s' if n != 1 else ''} follow"
+                       f"{'' if n != 1 else 's'} from this line: "
+                       f"line{'s' if n != 1 else ''} {', '.join(map(str, later))}", "dim"))
         for d in row["disputes"]:
             t = Text(pad)
             t.append("log: ", style="bold yellow")

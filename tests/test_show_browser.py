@@ -154,3 +154,46 @@ def test_simulated_hero_view_pages(browser: object, tmp_path: Path, game: Game) 
     assert backs > 0
     assert errors == []
     pg.close()
+
+
+def test_consequences_are_subdued_beside_their_cause(browser: object, tmp_path: Path) -> None:
+    """A call one chip short: its line is the one violation shown as such;
+    the eight that follow from it are subdued and link back to it."""
+    from test_follows import BAD_CALL, LATER, SHORT
+
+    path, verdict = _page_file(tmp_path, SHORT.text)
+    call = SHORT.line(BAD_CALL)
+    later = [SHORT.line(x) for x in LATER]
+    assert [v.follows for v in verdict.violations] == [None] + [call] * len(later)
+    pg, errors = _open(browser, path)
+    assert "(8 follow from earlier ones)" in pg.text_content("#head .badge.bad")
+    classes = pg.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('#text li')]"
+        ".map(li => [+li.querySelector('.no').textContent, li.className]))"
+    )
+    marks = {n: set(c.split()) & {"bad", "after"} for n, c in classes.items()}
+    assert marks[str(call)] == {"bad"}
+    for n in later:
+        assert marks[str(n)] == {"bad", "after"}
+    assert sum(1 for m in marks.values() if m) == 1 + len(later)
+    # the first violation is the cause, with the lines that follow from it
+    pg.click("#violation")
+    assert pg.locator("#text li.cur .no").text_content() == str(call)
+    assert pg.locator("#explain .fault.after").count() == 0
+    links = pg.locator("#explain .fault .later button.goto")
+    assert [links.nth(k).text_content() for k in range(links.count())] == [
+        f"line {n}" for n in later
+    ]
+    assert "culprit" in pg.get_attribute('.seat[data-name="Íñigo"]', "class")
+    # to a consequence and back to its cause by the links
+    links.first.click()
+    assert pg.locator("#text li.cur .no").text_content() == str(later[0])
+    after = pg.locator("#explain .fault.after")
+    assert after.count() == 1
+    assert "ROUND_NOT_CLOSED" in after.text_content()
+    assert f"follows from line {call}" in after.text_content()
+    assert not pg.get_attribute("#table", "class")  # the table flags causes only
+    after.locator("button.goto").click()
+    assert pg.locator("#text li.cur .no").text_content() == str(call)
+    assert errors == []
+    pg.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from hh.engine import Player
 from hh.model import Action, Uncalled
 from hh.replay.dealing import Dealing
+from hh.replay.repair import repair_action
 from hh.replay.state import ReplayState
 from hh.replay.words import action_words, ended_how
 
@@ -55,6 +56,9 @@ class Betting:
             fault = e.judge(p, verb, line.amount, line.total, line.all_in, line.timed_out)
             if fault is not None:
                 self.st.add(fault[0], line.line, fault[1])
+                fixed = repair_action(e, p, line, fault[0])
+                if fixed is not None:
+                    self.st.repairs[line.line] = (fault[0], fixed)
         if verb == "bets" or verb == "calls":
             added = line.amount or 0
         elif verb == "raises":

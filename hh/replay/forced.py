@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hh.model import Post, TopUp
+from hh.replay.repair import repair_post
 from hh.replay.state import ReplayState
 
 
@@ -54,10 +55,17 @@ class ForcedBets:
                 f"{p.name} posts {line.kind} {line.amount}, expected {expected[0]} "
                 f"{expected[1]}",
             )
+            st.repairs[line.line] = (
+                "FORCED_BET", repair_post(line, expected[0], expected[1], p.stack)
+            )
         else:
             fault = e.judge_chips(p, line.amount, line.all_in)
             if fault:
                 st.add(fault[0], line.line, fault[1])
+                if fault[0] == "ALL_IN_FLAG":
+                    st.repairs[line.line] = (
+                        fault[0], repair_post(line, line.kind, line.amount, p.stack)
+                    )
         e.post(p, line.amount)
 
     def finish(self, line_no: int) -> None:

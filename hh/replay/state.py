@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hh.engine import Engine, Player
 from hh.games import RULES
-from hh.model import Hand
+from hh.model import Hand, Line
 from hh.verdict import Violation
 
 
@@ -32,6 +32,10 @@ class ReplayState:
         self.seat_line: dict[str, int] = {s.name: s.line for s in hand.seats}
         self.seat_of: dict[str, int] = {s.name: s.seat for s in hand.seats}
         self.in_showdown = False
+        # the nearest legal line of each faulty line that has an obvious one
+        # (hh.replay.repair), by line number, with the code of its fault:
+        # what hh.replay.follows replays
+        self.repairs: dict[int, tuple[str, Line]] = {}
 
     def add(self, code: str, line: int, message: str) -> None:
         """Report a fault: the hand is invalid."""
