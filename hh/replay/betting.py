@@ -52,9 +52,11 @@ class Betting:
                 f"{p.name} {action_words(line)}, but it is {e.players[to_act].name}'s turn",
             )
         else:
-            fault = e.judge(p, verb, line.amount, line.total, line.all_in, line.timed_out)
+            fault = e.judge(
+                p, verb, line.amount, line.total, line.all_in, line.timed_out, line.line
+            )
             if fault is not None:
-                self.st.add(fault[0], line.line, fault[1])
+                self.st.add(fault.code, fault.line, fault.message)
         if verb == "bets" or verb == "calls":
             added = line.amount or 0
         elif verb == "raises":

@@ -55,9 +55,9 @@ class ForcedBets:
                 f"{expected[1]}",
             )
         else:
-            fault = e.judge_chips(p, line.amount, line.all_in)
-            if fault:
-                st.add(fault[0], line.line, fault[1])
+            fault = e.judge_chips(p, line.amount, line.all_in, line.line)
+            if fault is not None:
+                st.add(fault.code, fault.line, fault.message)
         e.post(p, line.amount)
 
     def finish(self, line_no: int) -> None:
