@@ -129,11 +129,11 @@ class Verdict:
 
     Flat fields and small records, so that a run of verdicts turns into
     columnar rows without work. ``payouts`` is what each player takes from
-    the pots (net of rake), ``net`` what he won or lost; ``rake`` is the
-    rake the referee took (the logged one, or 0 when it is not between 0
-    and the main pot) and ``rake_paid`` each main-pot winner's part of it
-    (see :func:`hh.replay.payouts.rake_shares`); all four are None for a
-    hand that was not judged. ``stacks`` (one :class:`SeatStack` per seat
+    the pots (net of rake), ``net`` what he won or lost, ``rake_paid``
+    each main-pot winner's part of the rake the referee took (the logged
+    rake, or 0 when it is not between 0 and the main pot; see
+    :func:`hh.replay.payouts.rake_shares`), whose sum is :attr:`rake`; all
+    are None for a hand that was not judged. ``stacks`` (one :class:`SeatStack` per seat
     line) and ``dealer``/``dealt_in``/``top_ups`` feed the cross-hand
     checks.
     """
@@ -156,12 +156,16 @@ class Verdict:
     stacks: tuple[SeatStack, ...] = ()
     dealt_in: tuple[str, ...] = ()
     top_ups: tuple[tuple[str, int], ...] = ()  # (name, amount), as written
-    rake: int | None = None
     rake_paid: dict[str, int] | None = None  # by seat number, main-pot winners only
 
     @property
     def valid(self) -> bool:
         return not self.violations
+
+    @property
+    def rake(self) -> int | None:
+        """The rake the referee took: the sum of its parts (None: not judged)."""
+        return None if self.rake_paid is None else sum(self.rake_paid.values())
 
     def to_json(self) -> dict[str, object]:
         """The object ``hh validate --json`` prints (FORMAT.md, Validation results)."""

@@ -233,13 +233,19 @@ def rake_shares(rake: int, main: Award) -> dict[int, int]:
     the rake times his share of that pot's payout, floored; what the floors
     leave goes to the first winner in dealing order (the odd chips' order).
     A main pot that the rake took whole pays its winners nothing: they then
-    bear the rake in equal parts. The parts add up to the rake."""
-    if rake <= 0 or not main.winners:
+    bear the rake in equal parts (and its eligible players do, should the
+    log's collected lines name no winner of it). The parts add up to the
+    rake, which the verdict states as their sum."""
+    if rake <= 0:
         return {}
-    weights = main.shares if sum(main.shares) > 0 else (1,) * len(main.winners)
+    if sum(main.shares) > 0:
+        bearers, weights = main.winners, main.shares
+    else:
+        bearers = main.winners or main.eligible
+        weights = (1,) * len(bearers)
     total = sum(weights)
-    out = {i: rake * w // total for i, w in zip(main.winners, weights, strict=True)}
-    out[main.winners[0]] += rake - sum(out.values())
+    out = {i: rake * w // total for i, w in zip(bearers, weights, strict=True)}
+    out[bearers[0]] += rake - sum(out.values())
     return out
 
 

@@ -308,7 +308,6 @@ class Replay:
             stacks=stacks,
             dealt_in=tuple(p.name for p in by_seat),
             top_ups=top_ups,
-            rake=rake,
             rake_paid=rake_paid,
         )
 
