@@ -209,21 +209,22 @@ def _board_index(n: int, k: int) -> pl.DataFrame:
 def _exact_board(spot: Spot) -> dict[str, float]:
     """:func:`exact` for Chiribito, where only common cards are to come (every
     all-in spot), computed over every board at once (polars series): the
-    evaluator's own tables (``hh.evaluate.chiribito.tables``) looked up with
-    the same keys as its ``value`` (the sum of ``5**rank`` of two hole cards
-    and three board cards; the flush table over the rank mask when the hole
-    cards and three board cards share a suit), the best of the ten triples
+    evaluator's own lookups (``hh.evaluate.chiribito_lookup``, the sum of
+    the keys of two hole cards and three board cards; the flush table over
+    the rank mask when the hole cards and three board cards share a suit),
+    the best of the ten triples
     per player, then the pots shared by counting, per player and pot, the
     boards he wins alone or ties k ways. tests/test_report_cache.py checks
     it against the general, card-by-card enumeration."""
-    from hh.evaluate import chiribito as ch
+    from hh.evaluate import chiribito_lookup
 
+    lookup = chiribito_lookup(spot.house_rules)
     tables = _chiribito_tables()
     players = list(spot.own)
     unseen = spot.unseen()
     index = _board_index(len(unseen), spot.board_to_come)
-    key, rbit = ch.KEY, ch.RBIT
-    suit_no = {x: i for i, x in enumerate(ch.SUITS)}
+    key, rbit = lookup.key, lookup.rank_bit
+    suit_no = {x: i for i, x in enumerate(sorted({c[1] for c in key}))}
     by_unseen = {
         "k": pl.Series([key[c] for c in unseen], dtype=pl.Int64),
         "r": pl.Series([rbit[c] for c in unseen], dtype=pl.Int64),
@@ -244,12 +245,11 @@ def _exact_board(spot: Spot) -> dict[str, float]:
     ranks, flushes = pl.lit(tables.ranks), pl.lit(tables.flush)
     k, r, st = (lambda j: pl.col(f"k{j}")), (lambda j: pl.col(f"r{j}")), (lambda j: pl.col(f"s{j}"))
     sums = [k(a) + k(b) + k(c) for a, b, c in triples]
-    la_perla = "La Perla wins" in spot.house_rules
     value: dict[str, pl.Expr] = {}
     for p in players:
         h0, h1 = spot.own[p]
-        if la_perla and ch.is_la_perla((h0, h1)):
-            value[p] = pl.lit(ch.LA_PERLA_VALUE, dtype=pl.Int64)
+        if lookup.la_perla is not None and lookup.is_la_perla((h0, h1)):
+            value[p] = pl.lit(lookup.la_perla, dtype=pl.Int64)
             continue
         hole = key[h0] + key[h1]
         looks = [ranks.gather(x + hole) for x in sums]
@@ -293,9 +293,10 @@ class _Tables:
 
 @lru_cache(maxsize=1)
 def _chiribito_tables() -> _Tables:
-    from hh.evaluate.chiribito import tables
+    """The evaluator's lookups (the same under every house rule) as series."""
+    from hh.evaluate import chiribito_lookup
 
-    built = tables()
+    built = chiribito_lookup()
     # an empty entry (five of one rank) cannot be reached with distinct cards
     ranks = pl.Series([-1 if v is None else v for v in built.ranks], dtype=pl.Int64)
     return _Tables(ranks, pl.Series(built.flush, dtype=pl.Int64))
@@ -305,8 +306,9 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     """Expected chips and their standard errors from ``samples`` seeded deals.
 
     The inner loop works on lists by index (each contender's own cards, the
-    pots as index lists) and calls the evaluator's ``value`` directly: about
-    twice as fast as dicts per deal, with the same deals and the same sums."""
+    pots as index lists) and calls the evaluator's ``value`` directly: the
+    same deals and the same sums as dicts would give, with less work per
+    deal."""
     from hh.evaluate import evaluator_for
 
     value = evaluator_for(spot.game, spot.house_rules).value
@@ -405,8 +407,8 @@ def spot_of(raw_text: str, game: str, house_rules: Sequence[str], contenders: Se
 EQUITY_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("expected_won", "DOUBLE"),
                   ("se", "DOUBLE"))  # fmt: skip
 VERSION = f"1:{EXACT_LIMIT}:{SAMPLES}"  # bump when the computation changes
-PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (starting
-# one costs ~2 s: imports and evaluator tables)
+PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (each
+# one starts by importing and building the evaluator tables)
 _BATCH = 16  # hands per worker task
 
 # hands whose betting stopped with every contender but at most one all-in
