@@ -82,6 +82,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("table_line", _I32),
             ("content_hash", _STR),
             ("hh_version", _STR),
+            ("board", _STRS),
+            ("board_rounds", pa.list_(_I16)),
         ]
     ),
     "hand_text": pa.schema([("_ord", _I32), ("site", _STR), ("hand_id", _STR), ("raw_text", _STR)]),
@@ -113,6 +115,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("folded_round", _I16),
             ("all_in_round", _I16),
             ("hand_category", _STR),
+            ("down_rounds", pa.list_(_I16)),
+            ("up_rounds", pa.list_(_I16)),
+            ("declared", pa.list_(_STRS)),
         ]
     ),
     "actions": pa.schema(
@@ -298,27 +303,40 @@ class Batch:
         shown: set[str] = set()
         mucked: set[str] = set()
         categories: dict[str, str] = {}
-        deals: dict[str, tuple[list[str], list[str]]] = {}
+        declared: dict[str, list[list[str]]] = {}
+        # per player: down cards, up cards, and the round each was dealt in
+        deals: dict[str, tuple[list[str], list[str], list[int | None], list[int | None]]] = {}
+        board: list[str] = []
+        board_rounds: list[int | None] = []
         hero_view = False
         showdown = False
         last_round = -1
         for street, line in hand.lines():
             if isinstance(line, Deal):
-                down, up = deals.setdefault(line.name, ([], []))
+                down, up, down_at, up_at = deals.setdefault(line.name, ([], [], [], []))
+                at = None if street is None else rounds.get(street)
                 if line.down:
                     down.extend(line.down)
+                    down_at.extend([at] * len(line.down))
                     hero_view = hero_view or "??" in line.down
                 if line.up:
                     up.extend(line.up)
+                    up_at.extend([at] * len(line.up))
                 continue
             if isinstance(line, Marker):
                 if line.street == SHOWDOWN:
                     showdown = True
                 else:
-                    last_round = max(last_round, rounds.get(line.street, -1))
+                    k = rounds.get(line.street, -1)
+                    last_round = max(last_round, k)
+                    if line.new_cards:
+                        board.extend(line.new_cards)
+                        board_rounds.extend([k] * len(line.new_cards))
                 continue
             if isinstance(line, Show):
                 shown.add(line.name)
+                if line.declared:
+                    declared.setdefault(line.name, []).append(list(line.declared))
                 cat = description_category(line.description)
                 if cat:
                     categories[line.name] = cat
@@ -448,6 +466,9 @@ class Batch:
                     "folded_round": folded_round.get(name),
                     "all_in_round": all_in_round.get(name),
                     "hand_category": categories.get(name),
+                    "down_rounds": None if cards is None else cards[2],
+                    "up_rounds": None if cards is None else cards[3],
+                    "declared": declared.get(name),
                 }
             )
 
@@ -518,6 +539,8 @@ class Batch:
                 "table_line": hand.table.line,
                 "content_hash": digest,
                 "hh_version": hh_version,
+                "board": board,
+                "board_rounds": board_rounds,
             }
         )
         self.rows["hand_text"].append({"_ord": ord_, "site": site, "hand_id": hid, "raw_text": raw})

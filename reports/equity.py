@@ -3,8 +3,9 @@ stopped with every remaining player all-in (or all but one) and cards still
 to come, instead of what the cards that came gave him.
 
 For each such hand the contenders' cards known at that moment, the cards
-still to come and the pots are taken from the hand (its text, parsed by
-``hh.parse``, and the ``pots`` table); each completion of the unseen cards
+still to come and the pots are taken from what the import stored (the
+seats' cards with the round each was dealt in, the board's, and the
+``pots`` table); each completion of the unseen cards
 is judged by the game's own evaluator (``hh.evaluate.evaluator_for(game,
 house_rules)``) and every pot is shared among its best eligible contenders
 as the referee would split it (ties share equally; the odd chip is
@@ -30,11 +31,11 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
@@ -365,43 +366,43 @@ def expected(spot: Spot, seed: int, limit: int = EXACT_LIMIT, samples: int = SAM
     return mean, se, "monte-carlo"
 
 
-def spot_of(raw_text: str, game: str, house_rules: Sequence[str], contenders: Sequence[str],
-            stop_round: int, pots: Sequence[tuple[int, Sequence[str]]]) -> Spot | None:  # fmt: skip
-    """The spot of a parsed hand whose betting stopped in ``stop_round``;
-    None when a contender's cards are unknown (``??``)."""
-    from hh.model import SHOWDOWN, Deal
-    from hh.parse import parse_hand
-
-    hand = parse_hand(raw_text)
-    betting = [s for s in hand.sections if s.marker.street != SHOWDOWN]
+def spot_of(game: str, house_rules: Sequence[str], contenders: Sequence[str], stop_round: int,
+            pots: Sequence[tuple[int, Sequence[str]]], seats: Sequence[Mapping[str, Any]],
+            board: Sequence[str], board_rounds: Sequence[int | None]) -> Spot | None:  # fmt: skip
+    """The spot of a stored hand whose betting stopped in ``stop_round``,
+    from what the import stores: each seat's cards with the round each was
+    dealt in (``seats``: player, down_cards, down_rounds, up_cards,
+    up_rounds) and the common cards with theirs. None when a contender's
+    cards are unknown (``??``) or the rounds were not stored (a hand
+    imported before they were)."""
     who = set(contenders)
     own: dict[str, list[str]] = {p: [] for p in contenders}
     to_come = dict.fromkeys(contenders, 0)
-    board: list[str] = []
-    board_to_come = 0
     dead: list[str] = []
-    for rnd, section in enumerate(betting):
-        now = rnd <= stop_round
-        new = list(section.marker.new_cards)
-        if now:
-            board += new
-        else:
-            board_to_come += len(new)
-        for line in section.lines:
-            if not isinstance(line, Deal):
+    for seat in seats:
+        name = seat["player"]
+        for cards_key, rounds_key in (("down_cards", "down_rounds"), ("up_cards", "up_rounds")):
+            cards, rounds = seat[cards_key] or [], seat[rounds_key]
+            if rounds is None or len(rounds) != len(cards):
+                if cards and name in who:
+                    return None
                 continue
-            cards = [*(line.down or ()), *(line.up or ())]
-            if line.name in who:
-                if now:
-                    own[line.name] += cards
-                else:
-                    to_come[line.name] += len(cards)
-            elif now:
-                dead += list(line.up or ())
+            for card, rnd in zip(cards, rounds, strict=True):
+                now = rnd is not None and rnd <= stop_round
+                if name in who:
+                    if now:
+                        own[name].append(card)
+                    else:
+                        to_come[name] += 1
+                elif now and cards_key == "up_cards":
+                    dead.append(card)
     if any("??" in cards for cards in own.values()):
         return None
+    known = [c for c, r in zip(board, board_rounds, strict=True)
+             if r is not None and r <= stop_round]  # fmt: skip
+    later = len(board) - len(known)
     pots_ = [(amount, [p for p in eligible if p in who]) for amount, eligible in pots]
-    return Spot(game, tuple(house_rules), own, to_come, pots_, board, board_to_come, dead)
+    return Spot(game, tuple(house_rules), own, to_come, pots_, known, later, dead)
 
 
 EQUITY_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("expected_won", "DOUBLE"),
@@ -427,14 +428,20 @@ stop AS (
 pots AS (
     SELECT p.site, p.hand_id, list(struct_pack(amount := p.amount, eligible := p.eligible)
                                    ORDER BY p.pot_index) AS pots
-    FROM pots p SEMI JOIN sd ON sd.site = p.site AND sd.hand_id = p.hand_id GROUP BY ALL)
+    FROM pots p SEMI JOIN sd ON sd.site = p.site AND sd.hand_id = p.hand_id GROUP BY ALL),
+cards AS (
+    SELECT s.site, s.hand_id,
+           list(struct_pack(player := s.player, down_cards := s.down_cards,
+                            down_rounds := s.down_rounds, up_cards := s.up_cards,
+                            up_rounds := s.up_rounds) ORDER BY s.seat) AS seats
+    FROM seats s SEMI JOIN sd ON sd.site = s.site AND sd.hand_id = s.hand_id GROUP BY ALL)
 SELECT t.hk, h.game, h.house_rules, sd.contenders, coalesce(stop.stop_round, -1) AS stop_round,
-       pots.pots, x.raw_text
+       pots.pots, cards.seats, h.board, h.board_rounds
 FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
 JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
 LEFT JOIN stop ON stop.site = t.site AND stop.hand_id = t.hand_id
 JOIN pots ON pots.site = t.site AND pots.hand_id = t.hand_id
-JOIN hand_text x ON x.site = t.site AND x.hand_id = t.hand_id
+JOIN cards ON cards.site = t.site AND cards.hand_id = t.hand_id
 WHERE h.showdown AND sd.n >= 2 AND sd.not_all_in <= 1
   AND coalesce(stop.stop_round, -1) < CASE h.game {last} END
 """
@@ -444,9 +451,9 @@ def hand_equity(task: dict) -> list[tuple[int, str, float, float]]:
     """(hk, player, expected chips won, standard error) of one candidate
     hand; no row when its cards are not all known or the hand is invalid."""
     try:
-        spot = spot_of(task["raw_text"], task["game"], task["house_rules"] or (),
-                       task["contenders"], task["stop_round"],
-                       [(p["amount"], p["eligible"]) for p in task["pots"]])  # fmt: skip
+        spot = spot_of(task["game"], task["house_rules"] or (), task["contenders"],
+                       task["stop_round"], [(p["amount"], p["eligible"]) for p in task["pots"]],
+                       task["seats"], task["board"] or [], task["board_rounds"] or [])  # fmt: skip
         if spot is None:
             return []
         ev, se, _ = expected(spot, seed=task["hk"])
