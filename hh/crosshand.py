@@ -122,8 +122,8 @@ def _internal(line: int, exc: Exception) -> Violation:
 
 
 # Which way the deal passes, by the game's name (as verdicts and summaries
-# carry it): Game(name) and the rules' lookup by enum were half of the pair
-# check's time, and they run in the main process for every hand.
+# carry it), looked up once: the pair check runs in the main process for
+# every hand.
 _DEAL_PASSES = {game.value: RULES[game].deal_passes for game in Game}
 
 
@@ -268,7 +268,8 @@ class _IdSet:
     """The (site, id) pairs seen, as 64-bit digests in an open-addressing
     table of two arrays, each with where it was first seen (a file number
     and a line): 16 bytes a slot, at most 3/4 full, sized once from the
-    scan's count of hands, so 21 bytes a hand (a dict of tuples takes ~150).
+    scan's count of hands, so 21 bytes a hand (a dict of tuples would take
+    several times that).
     Two pairs share a digest with odds of about n²/2⁶⁵: 10⁻⁹ at 200,000
     hands."""
 

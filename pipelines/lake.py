@@ -327,8 +327,7 @@ class Committer:
 
     Its memory is the committed keys, nothing more: one in-memory DuckDB
     table of (site, hand_id, content_hash, file, line, kind), columnar and
-    compressed (some 45 bytes a hand in DuckDB, about 150 bytes of the
-    process's memory), read from the manifest's keys files; the
+    compressed, read from the manifest's keys files; the
     writer's SQL sees its hands as the view ``hands``. A commit is two
     queries (the drops, then the insert of the new keys), whatever the
     task's size. Parts are read back only when a task has duplicates or

@@ -163,7 +163,7 @@ def exact_general(spot: Spot) -> dict[str, float]:
 def _exact_board_loop(spot: Spot) -> dict[str, float]:
     """:func:`exact` for Chiribito with few boards (``BOARDS_IN_PYTHON``):
     each player's hand is valued once per board with the evaluator's integer
-    ``value``, pots are shared by index. Below ~2,000 boards this beats
+    ``value``, pots are shared by index: for few boards this costs less than
     :func:`_exact_board`'s fixed cost of building series."""
     from hh.evaluate import evaluator_for
 
