@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from hh.games.base import GameRules, Variant
 from hh.model import Stakes
@@ -82,6 +83,29 @@ class Options:
 class Pot:
     amount: int
     eligible: tuple[int, ...]  # player indices, dealing order
+
+
+class ForcedBet(NamedTuple):
+    """A forced bet due before the first street."""
+
+    player: Player
+    kind: str  # "blind" or "ante"
+    amount: int  # capped by the player's chips
+
+
+class CardsDue(NamedTuple):
+    """The cards a player still in the hand gets on a street."""
+
+    player: Player
+    down: int
+    up: int
+
+
+class Returned(NamedTuple):
+    """The uncalled part of a round's top bet, given back to its player."""
+
+    player: Player
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,16 +204,16 @@ class Engine:
 
     # ----------------------------------------------------------- forced bets
 
-    def forced_bets(self) -> list[tuple[Player, str, int]]:
-        """What must be posted before the first street: (player, kind, amount)."""
+    def forced_bets(self) -> list[ForcedBet]:
+        """What must be posted before the first street."""
         rules = self.rules
         amount = self.stakes.forced
         if not self.players:  # nobody dealt in (SEATS): nothing is due
             return []
         if rules.forced == "blind":
             p = self.players[0]
-            return [(p, "blind", min(amount, p.start))]
-        return [(p, "ante", min(amount, p.start)) for p in self.players]
+            return [ForcedBet(p, "blind", min(amount, p.start))]
+        return [ForcedBet(p, "ante", min(amount, p.start)) for p in self.players]
 
     def post(self, p: Player, amount: int) -> None:
         """Apply a forced bet. A blind is a live bet of round 1; an ante is dead."""
@@ -232,12 +256,12 @@ class Engine:
     def deal_board(self, cards: Sequence[str]) -> None:
         self.board.extend(cards)
 
-    def deal_plan(self) -> list[tuple[Player, int, int]]:
-        """Who gets how many (down, up) cards on this street, in dealing order."""
+    def deal_plan(self) -> list[CardsDue]:
+        """Who gets how many down and up cards on this street, in dealing order."""
         s = self.rules.streets[self.street]
         if not (s.down or s.up):
             return []
-        return [(p, s.down, s.up) for p in self.players if not p.folded]
+        return [CardsDue(p, s.down, s.up) for p in self.players if not p.folded]
 
     # --------------------------------------------------------------- betting
 
@@ -563,7 +587,7 @@ class Engine:
         self.round_bet_made = True
         self.last_aggressor = p.index
 
-    def close_round(self, natural: bool = True) -> tuple[Player, int] | None:
+    def close_round(self, natural: bool = True) -> Returned | None:
         """End the betting round: return the uncalled part of the top bet,
         which is the chips beyond the second-highest total of the round.
 
@@ -572,7 +596,7 @@ class Engine:
         self.phase = "closed"
         self.to_act = None
         bets = sorted((p.bet for p in self.players), reverse=True)
-        back = None
+        back: Returned | None = None
         if len(bets) >= 2 and bets[0] > bets[1]:
             top = max(self.players, key=lambda q: q.bet)
             amount = bets[0] - bets[1]
@@ -583,7 +607,7 @@ class Engine:
                 top.all_in = False
                 self._recount()
             self.uncalled.append((top.index, amount))
-            back = (top, amount)
+            back = Returned(top, amount)
         for p in self.players:
             p.waiting = False
         if (

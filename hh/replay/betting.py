@@ -3,7 +3,7 @@ must be closed before the hand moves on."""
 
 from __future__ import annotations
 
-from hh.engine import Player
+from hh.engine import Player, Returned
 from hh.model import Action, Uncalled
 from hh.replay.dealing import Dealing
 from hh.replay.state import ReplayState
@@ -17,7 +17,7 @@ class Betting:
         self.dealing = dealing
         # the uncalled bet the rules return at the end of the last round,
         # until its line comes (or does not)
-        self.pending_uncalled: tuple[Player, int] | None = None
+        self.pending_uncalled: Returned | None = None
 
     def action(self, line: Action) -> None:
         """One action line: the hot path of the replay."""
@@ -88,7 +88,7 @@ class Betting:
         pending = self.pending_uncalled
         if pending is None:
             return
-        p, amount = pending
+        p, amount = pending.player, pending.amount
         self.pending_uncalled = None
         self.st.add(
             "UNCALLED_BET",
@@ -106,7 +106,7 @@ class Betting:
                 f"no bet is uncalled here, but {line.amount} is returned to {line.name}",
             )
             return
-        p, amount = want
+        p, amount = want.player, want.amount
         if p.name != line.name or amount != line.amount:
             self.st.add(
                 "UNCALLED_BET",
