@@ -5,7 +5,8 @@ compare consecutive hands of one table (same site and table name) ordered by
 time, then by input order; a hand that failed to parse breaks its table's
 chain.
 
-Two ways to run them:
+The pair check (:func:`_between`) and the chain that applies it
+(:class:`Chains`) exist once, here, and every caller feeds them:
 
 * :func:`cross_check` over a list of :class:`~hh.validate.Verdict` (the
   library call: everything in memory);
@@ -14,8 +15,12 @@ Two ways to run them:
   soon as its checks are final. It keeps only what later hands need: per
   table the last hand's end state, per (site, id) a 64-bit digest and where
   it was first seen (about 21 bytes a hand). A table whose
-  hands do not come in time order (known beforehand from a cheap scan, see
-  :func:`hh.order.scan_tables`) is held until its last hand has come.
+  hands do not come in time order (known beforehand from a scan, see
+  :func:`hh.order.scan_tables`) is held until its last hand has come;
+* the import and the lake (``hh.pipelines.crosshand``), which have DuckDB
+  put the stored hands of the tables an import changed in each table's
+  order and feed them to :class:`Chains` as :class:`Summary` records built
+  from the stored columns.
 
 No hand can stop a run: a fault in these checks becomes an INTERNAL_ERROR
 on the hand being compared, as in the per-hand replay, and breaks the chain.
@@ -42,16 +47,20 @@ def _instant(v: Verdict) -> int:
 
 
 class _Hand(Protocol):
-    """What :func:`_between` reads of a hand: a Verdict or a Summary."""
+    """What the chain reads of a hand: a Verdict or a Summary."""
 
     @property
     def hand_id(self) -> str | None: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def game(self) -> str | None: ...
     @property
     def table_line(self) -> int: ...
     @property
     def dealer(self) -> int | None: ...
     @property
-    def stacks(self) -> tuple[tuple[int, str, int, int, int], ...]: ...
+    def stacks(self) -> tuple[SeatStack, ...]: ...
     @property
     def dealt_in(self) -> tuple[str, ...]: ...
     @property
@@ -62,10 +71,10 @@ def _between(prev: _Hand, v: _Hand, step: int) -> list[Violation]:
     """STACK_CARRYOVER and DEALER_ROTATION between two consecutive hands of a
     table; ``step``: the way the deal passes in their game (+1 clockwise)."""
     out = []
-    ends = {seat[1]: seat[3] for seat in prev.stacks}  # (seat, name, start, end, line)
+    ends = {seat.name: seat.end for seat in prev.stacks}  # a name seated twice: the last
     added = dict(v.top_ups)
     for seat in v.stacks:
-        name, start, line = seat[1], seat[2], seat[4]
+        name, start, line = seat.name, seat.start, seat.line
         if name in ends:
             want = ends[name] + added.get(name, 0)
             if start != want:
@@ -82,7 +91,7 @@ def _between(prev: _Hand, v: _Hand, step: int) -> list[Violation]:
     # direction the deal passes, held by a player dealt in to this hand
     if prev.dealer is not None and v.dealer is not None:
         dealt = set(v.dealt_in)
-        seats = sorted([seat[0] for seat in v.stacks if seat[1] in dealt])
+        seats = sorted([seat.seat for seat in v.stacks if seat.name in dealt])
         if seats:
             if step > 0:
                 later = [s for s in seats if s > prev.dealer]
@@ -113,8 +122,8 @@ def _internal(line: int, exc: Exception) -> Violation:
 
 
 # Which way the deal passes, by the game's name (as verdicts and summaries
-# carry it): Game(name) and the rules' lookup by enum were half of the pair
-# check's time, and they run in the main process for every hand.
+# carry it), looked up once: the pair check runs in the main process for
+# every hand.
 _DEAL_PASSES = {game.value: RULES[game].deal_passes for game in Game}
 
 
@@ -125,6 +134,36 @@ def _pair(prev: _Hand, v: _Hand, game: str, line: int) -> tuple[list[Violation],
         return _between(prev, v, _DEAL_PASSES[game]), True
     except Exception as exc:  # a bug in hh must not stop the run
         return [_internal(line, exc)], False
+
+
+class Chains:
+    """The chains of a run's tables: each table's hands, fed in the table's
+    order (time, then input order), are checked each against the one
+    before it. Tables may be interleaved; a table is any hashable key.
+
+    ``add`` returns the violations the hand gets from the comparison.
+    ``judged`` False (a run that did not parse, a hand the referee could
+    not judge) breaks the chain: the next hand of that table is compared
+    with nothing, as is a hand after a comparison that failed."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: dict[object, _Hand] = {}
+
+    def add(self, table: object, hand: _Hand, judged: bool) -> list[Violation]:
+        if not judged or hand.game is None:
+            self._last.pop(table, None)
+            return []
+        prev = self._last.get(table)
+        found: list[Violation] = []
+        if prev is not None:
+            found, goes_on = _pair(prev, hand, hand.game, hand.line)
+            if not goes_on:
+                del self._last[table]
+                return found
+        self._last[table] = hand
+        return found
 
 
 # ------------------------------------------------------------ batch
@@ -146,26 +185,16 @@ def cross_check(verdicts: Sequence[Verdict]) -> list[Verdict]:
             extra.setdefault(i, []).append(_seen_twice(v.hand_id, v.line, first.file, first.line))
         else:
             seen[key] = i
-    tables: dict[tuple[str | None, str], list[int]] = {}
-    for i, v in enumerate(verdicts):
-        if v.table is None:
-            continue
-        tables.setdefault((v.site, v.table), []).append(i)
-    for members in tables.values():
-        members.sort(key=lambda i: (_instant(verdicts[i]), i))
-        prev: Verdict | None = None
-        for i in members:
-            v = verdicts[i]
-            if v.pots is None or v.game is None:  # failed: the chain breaks here
-                prev = None
-                continue
-            if prev is not None:
-                found, goes_on = _pair(prev, v, v.game, v.line)
-                extra.setdefault(i, []).extend(found)
-                if not goes_on:
-                    prev = None
-                    continue
-            prev = v
+    order = sorted(
+        (i for i, v in enumerate(verdicts) if v.table is not None),
+        key=lambda i: (_instant(verdicts[i]), i),
+    )
+    chains = Chains()
+    for i in order:
+        v = verdicts[i]
+        found = chains.add((v.site, v.table), v, v.pots is not None)
+        if found:
+            extra.setdefault(i, []).extend(found)
     if not extra:
         return list(verdicts)
     out = []
@@ -202,7 +231,7 @@ class Summary(NamedTuple):
     judged: bool  # False: the hand failed to parse (or to be judged): it breaks its chain
     table_line: int
     dealer: int | None
-    stacks: tuple[tuple[int, str, int, int, int], ...]
+    stacks: tuple[SeatStack, ...]
     dealt_in: tuple[str, ...]
     top_ups: tuple[tuple[str, int], ...]
 
@@ -228,10 +257,9 @@ def summarize(v: Verdict, place: Place) -> Summary:
 
 
 class _Table:
-    __slots__ = ("held", "last", "left")
+    __slots__ = ("held", "left")
 
     def __init__(self, held: bool, left: int) -> None:
-        self.last: Summary | None = None
         self.held: list[tuple[int, Summary, object, list[Violation]]] | None = [] if held else None
         self.left = left
 
@@ -240,7 +268,8 @@ class _IdSet:
     """The (site, id) pairs seen, as 64-bit digests in an open-addressing
     table of two arrays, each with where it was first seen (a file number
     and a line): 16 bytes a slot, at most 3/4 full, sized once from the
-    scan's count of hands, so 21 bytes a hand (a dict of tuples takes ~150).
+    scan's count of hands, so 21 bytes a hand (a dict of tuples would take
+    several times that).
     Two pairs share a digest with odds of about n²/2⁶⁵: 10⁻⁹ at 200,000
     hands."""
 
@@ -315,6 +344,7 @@ class CrossChecker:
     ) -> None:
         self._disordered = dict(disordered or {})
         self._tables: dict[TableKey, _Table] = {}
+        self._chains = Chains()
         self._ids = _IdSet(expected)
         self._index = 0
 
@@ -337,7 +367,7 @@ class CrossChecker:
             left = self._disordered.get(key)
             table = self._tables[key] = _Table(left is not None, left or 0)
         if table.held is None:
-            self._chain(table, s, extra)
+            extra.extend(self._chains.add(key, s, s.judged))
             return [(item, extra)]
         table.held.append((self._index, s, item, extra))
         table.left -= 1
@@ -361,22 +391,8 @@ class CrossChecker:
         table.held = []
         table.left = 0
         for _, s, _, extra in held:
-            self._chain(table, s, extra)
+            extra.extend(self._chains.add(key, s, s.judged))
         return [(item, extra) for _, _, item, extra in held]
-
-    @staticmethod
-    def _chain(table: _Table, s: Summary, extra: list[Violation]) -> None:
-        prev = table.last
-        if not s.judged or s.game is None:  # failed: the chain breaks here
-            table.last = None
-            return
-        if prev is not None:
-            found, goes_on = _pair(prev, s, s.game, s.line)
-            extra.extend(found)
-            if not goes_on:
-                table.last = None
-                return
-        table.last = s
 
 
 def merged(violations: Iterable[Violation], extra: Sequence[Violation]) -> tuple[Violation, ...]:
@@ -388,4 +404,4 @@ def merged(violations: Iterable[Violation], extra: Sequence[Violation]) -> tuple
 
 # Imported last: hh.validate re-exports cross_check from here, and either
 # module may be imported first.
-from hh.verdict import Verdict, Violation  # noqa: E402
+from hh.verdict import SeatStack, Verdict, Violation  # noqa: E402

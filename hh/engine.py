@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from hh.games.base import GameRules, Variant
 from hh.model import Stakes
+from hh.verdict import Violation
 
 
 class Player:
@@ -83,15 +85,35 @@ class Pot:
     eligible: tuple[int, ...]  # player indices, dealing order
 
 
+class ForcedBet(NamedTuple):
+    """A forced bet due before the first street."""
+
+    player: Player
+    kind: str  # "blind" or "ante"
+    amount: int  # capped by the player's chips
+
+
+class CardsDue(NamedTuple):
+    """The cards a player still in the hand gets on a street."""
+
+    player: Player
+    down: int
+    up: int
+
+
+class Returned(NamedTuple):
+    """The uncalled part of a round's top bet, given back to its player."""
+
+    player: Player
+    amount: int
+
+
 @dataclass(frozen=True, slots=True)
 class Award:
     amount: int  # net of rake
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[int, ...]  # chips per winner, odd chips already given
-
-
-Violation = tuple[str, str]  # (code, message)
 
 
 class Engine:
@@ -182,16 +204,16 @@ class Engine:
 
     # ----------------------------------------------------------- forced bets
 
-    def forced_bets(self) -> list[tuple[Player, str, int]]:
-        """What must be posted before the first street: (player, kind, amount)."""
+    def forced_bets(self) -> list[ForcedBet]:
+        """What must be posted before the first street."""
         rules = self.rules
         amount = self.stakes.forced
         if not self.players:  # nobody dealt in (SEATS): nothing is due
             return []
         if rules.forced == "blind":
             p = self.players[0]
-            return [(p, "blind", min(amount, p.start))]
-        return [(p, "ante", min(amount, p.start)) for p in self.players]
+            return [ForcedBet(p, "blind", min(amount, p.start))]
+        return [ForcedBet(p, "ante", min(amount, p.start)) for p in self.players]
 
     def post(self, p: Player, amount: int) -> None:
         """Apply a forced bet. A blind is a live bet of round 1; an ante is dead."""
@@ -234,12 +256,12 @@ class Engine:
     def deal_board(self, cards: Sequence[str]) -> None:
         self.board.extend(cards)
 
-    def deal_plan(self) -> list[tuple[Player, int, int]]:
-        """Who gets how many (down, up) cards on this street, in dealing order."""
+    def deal_plan(self) -> list[CardsDue]:
+        """Who gets how many down and up cards on this street, in dealing order."""
         s = self.rules.streets[self.street]
         if not (s.down or s.up):
             return []
-        return [(p, s.down, s.up) for p in self.players if not p.folded]
+        return [CardsDue(p, s.down, s.up) for p in self.players if not p.folded]
 
     # --------------------------------------------------------------- betting
 
@@ -357,16 +379,19 @@ class Engine:
         total: int | None,
         all_in: bool,
         timed_out: bool,
+        line: int,
     ) -> Violation | None:
-        """The first fault of an action by ``p``, in FORMAT.md's order from
-        TIMEOUT_ACTION on (the caller has judged NOT_IN_HAND and OUT_OF_TURN)."""
+        """The first fault of an action by ``p`` written on ``line``, in
+        FORMAT.md's order from TIMEOUT_ACTION on (the caller has judged
+        NOT_IN_HAND and OUT_OF_TURN)."""
         owe = self.current_bet - p.bet
         if timed_out:
             expected = "checks" if owe <= 0 else "folds"
             if verb != expected:
                 free = "checking is free" if owe <= 0 else f"{p.name} faces a bet of {owe}"
-                return (
+                return Violation(
                     "TIMEOUT_ACTION",
+                    line,
                     f"{p.name} timed out and {verb}, but a timed-out player {expected} "
                     f"({free})",
                 )
@@ -374,8 +399,9 @@ class Engine:
             return None
         if verb == "checks":
             if owe > 0:
-                return (
+                return Violation(
                     "ILLEGAL_CHECK",
+                    line,
                     f"{p.name} checks facing a bet of {self.current_bet}: "
                     f"expected a call of {min(owe, p.stack)}, a raise or a fold",
                 )
@@ -384,8 +410,9 @@ class Engine:
         structure = self.rules.structure
         if verb == "bets":
             if self.current_bet > 0:
-                return (
+                return Violation(
                     "ILLEGAL_BET",
+                    line,
                     f"{p.name} bets {amount}, but there is already a bet of "
                     f"{self.current_bet}: expected a call, a raise or a fold",
                 )
@@ -393,70 +420,80 @@ class Engine:
             shove = added == p.stack
             if structure == "fixed-limit":
                 if added != unit and not (shove and added < unit):
-                    return (
+                    return Violation(
                         "BET_SIZE",
+                        line,
                         f"{p.name} bets {added}, but the bet on {self.street_name} is "
                         f"exactly {unit} (or all-in for less)",
                     )
             elif added < unit and not shove:
-                return (
+                return Violation(
                     "BET_SIZE",
+                    line,
                     f"{p.name} bets {added}, but a bet must be at least {unit} "
                     f"(or all-in for less)",
                 )
             elif structure == "spread-limit" and added > (self.stakes.high or 0):
-                return (
+                return Violation(
                     "BET_SIZE",
+                    line,
                     f"{p.name} bets {added}, but the most a bet can be is {self.stakes.high}",
                 )
-            return self.judge_chips(p, added, all_in)
+            return self.judge_chips(p, added, all_in, line)
         if verb == "calls":
             added = amount or 0
             if owe <= 0:
-                return (
+                return Violation(
                     "CALL_AMOUNT",
+                    line,
                     f"{p.name} calls {added} with nothing to call: expected a check",
                 )
             expected_call = min(owe, p.stack)
             if added != expected_call:
-                return (
+                return Violation(
                     "CALL_AMOUNT",
+                    line,
                     f"{p.name} calls {added}, but the call is {expected_call} "
                     f"(the bet is {self.current_bet}, {p.name} has {p.bet} in)",
                 )
-            return self.judge_chips(p, added, all_in)
+            return self.judge_chips(p, added, all_in, line)
         # raises
         to = total or 0
         if self.current_bet <= 0:
-            return (
+            return Violation(
                 "ILLEGAL_BET",
+                line,
                 f"{p.name} raises with no bet to raise: expected a check or a bet",
             )
         if not self.reopened(p):
-            return (
+            return Violation(
                 "NOT_REOPENED",
+                line,
                 f"{p.name} raises to {to}, but the betting was not reopened for {p.name}: "
                 f"since {p.name}'s last action at {p.level} only short all-ins came "
                 f"(the bet is {self.current_bet}); expected a call or a fold",
             )
         cap = self.rules.max_bets
         if cap is not None and self.full_bets >= cap:
-            return (
+            return Violation(
                 "RAISE_CAP",
+                line,
                 f"{p.name} raises, but betting is capped at {cap} bets this round: "
                 f"expected a call or a fold",
             )
         if amount is not None and amount != to - self.current_bet:
-            return (
+            return Violation(
                 "AMOUNT_MISMATCH",
+                line,
                 f"{p.name} raises {amount} to {to}, but from a bet of {self.current_bet} "
                 f"to {to} is a raise of {to - self.current_bet}",
             )
         added = to - p.bet
         shove = added == p.stack
         if to <= self.current_bet:
-            return (
+            return Violation(
                 "RAISE_SIZE",
+                line,
                 f"{p.name} raises to {to}, which is not above the current bet of "
                 f"{self.current_bet}",
             )
@@ -471,30 +508,38 @@ class Engine:
                 why = f"exactly {lo} ({self.current_bet} plus the fixed {unit})"
             else:
                 why = f"at least {lo} (the current {self.current_bet} plus the minimum {unit})"
-            return (
+            return Violation(
                 "RAISE_SIZE",
+                line,
                 f"{p.name} raises to {to}, but a raise must make the bet {why}, "
                 f"or be all-in for less",
             )
         if hi is not None and to > hi:
-            return (
+            return Violation(
                 "RAISE_SIZE",
+                line,
                 f"{p.name} raises to {to}, but a raise may make the bet at most {hi}",
             )
-        return self.judge_chips(p, added, all_in)
+        return self.judge_chips(p, added, all_in, line)
 
-    def judge_chips(self, p: Player, added: int, all_in: bool) -> Violation | None:
+    def judge_chips(self, p: Player, added: int, all_in: bool, line: int) -> Violation | None:
+        """STACK_EXCEEDED and ALL_IN_FLAG for ``added`` chips put in by ``p``
+        on ``line``."""
         if added > p.stack:
-            return (
+            return Violation(
                 "STACK_EXCEEDED",
+                line,
                 f"{p.name} puts in {added} but has only {p.stack} left",
             )
         left = p.stack - added
         if all_in and left > 0:
-            return ("ALL_IN_FLAG", f"{p.name} is marked all-in but keeps {left} chips")
+            return Violation(
+                "ALL_IN_FLAG", line, f"{p.name} is marked all-in but keeps {left} chips"
+            )
         if not all_in and left == 0:
-            return (
+            return Violation(
                 "ALL_IN_FLAG",
+                line,
                 f"{p.name} puts in the last {added} chips without 'and is all-in'",
             )
         return None
@@ -542,7 +587,7 @@ class Engine:
         self.round_bet_made = True
         self.last_aggressor = p.index
 
-    def close_round(self, natural: bool = True) -> tuple[Player, int] | None:
+    def close_round(self, natural: bool = True) -> Returned | None:
         """End the betting round: return the uncalled part of the top bet,
         which is the chips beyond the second-highest total of the round.
 
@@ -551,7 +596,7 @@ class Engine:
         self.phase = "closed"
         self.to_act = None
         bets = sorted((p.bet for p in self.players), reverse=True)
-        back = None
+        back: Returned | None = None
         if len(bets) >= 2 and bets[0] > bets[1]:
             top = max(self.players, key=lambda q: q.bet)
             amount = bets[0] - bets[1]
@@ -562,7 +607,7 @@ class Engine:
                 top.all_in = False
                 self._recount()
             self.uncalled.append((top.index, amount))
-            back = (top, amount)
+            back = Returned(top, amount)
         for p in self.players:
             p.waiting = False
         if (

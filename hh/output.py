@@ -98,7 +98,7 @@ def render(v: Verdict, raw: str, as_json: bool) -> Rendered:
     quadratic in the violations of a hand). JSON pieces are escaped here,
     each on its own (the text :func:`finish` puts between them is ASCII), so
     that the search for odd characters runs in the workers, not in the main
-    process over every finished line (5% of its CPU in a two-worker run)."""
+    process over every finished line."""
     if as_json:
         return Rendered(
             safe_json(_json_head(v)),
@@ -113,16 +113,16 @@ def render(v: Verdict, raw: str, as_json: bool) -> Rendered:
         return Rendered(head, where, (), "", ())
     lines = raw.split("\n")
     blocks = tuple((x.line, _block(where, x, _line(lines, v.line, x.line))) for x in v.violations)
-    wanted = {v.line, v.table_line, *(s[4] for s in v.stacks)}
+    wanted = {v.line, v.table_line, *(s.line for s in v.stacks)}
     quotes = tuple((n, _line(lines, v.line, n)) for n in sorted(wanted) if n)
     return Rendered(head, where, blocks, "", quotes)
 
 
 # The verdict's JSON around its violations, written directly: the bytes
 # json.dumps(v.to_json(), ensure_ascii=False) gives there (strings by the
-# function json.dumps itself uses, integers as json writes them), in a
-# third of the time (the dict, then the encoder, took ~11 us of a hand's
-# ~170 us in a worker). Verdict.to_json stays the definition: a test holds
+# function json.dumps itself uses, integers as json writes them), without
+# building the dict and running the encoder for every hand.
+# Verdict.to_json stays the definition: a test holds
 # these to it on simulated, mutated and unparsable hands and odd names.
 def _text(x: str | None) -> str:
     return "null" if x is None else encode_basestring(x)

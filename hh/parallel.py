@@ -35,7 +35,7 @@ from hh.output import Rendered, render
 from hh.parse import Record
 from hh.places import Place, placement
 from hh.sources import Chunk, Unreadable, numbered, records
-from hh.validate import Verdict, Violation, parse_failure, validate
+from hh.validate import SeatStack, Verdict, Violation, parse_failure, validate
 
 POOL_MIN_BYTES = 512 * 1024
 AHEAD = 2  # tasks queued per worker
@@ -469,9 +469,25 @@ def _pack(judged: list[Judged]) -> bytes:
     knows only the exact built-in types: anything else (a str subclass,
     say) sends the chunk pickled, as before. The first byte tells which."""
     try:
-        return b"m" + marshal.dumps([(tuple(s), tuple(r)) for s, r in judged])
+        return b"m" + marshal.dumps([(_plain(s), tuple(r)) for s, r in judged])
     except ValueError:  # "unmarshallable object"
         return b"p" + pickle.dumps(judged, pickle.HIGHEST_PROTOCOL)
+
+
+_STACKS = Summary._fields.index("stacks")
+
+
+def _plain(s: Summary) -> tuple[Any, ...]:
+    """A summary as built-in types only (its seat stacks as plain tuples)."""
+    out = list(s)
+    out[_STACKS] = tuple((x.seat, x.name, x.start, x.end, x.line) for x in s.stacks)
+    return tuple(out)
+
+
+def _summary(plain: list[Any] | tuple[Any, ...]) -> Summary:
+    out = list(plain)
+    out[_STACKS] = tuple(SeatStack(*x) for x in out[_STACKS])
+    return Summary._make(out)
 
 
 def _unpack(data: bytes) -> list[Judged]:
@@ -480,7 +496,7 @@ def _unpack(data: bytes) -> list[Judged]:
         judged: list[Judged] = pickle.loads(body)
         return judged
     new = tuple.__new__
-    return [(new(Summary, s), new(Rendered, r)) for s, r in marshal.loads(body)]
+    return [(_summary(s), new(Rendered, r)) for s, r in marshal.loads(body)]
 
 
 def _write(fd: int, obj: object) -> None:

@@ -501,7 +501,7 @@ class _HandPlay:
                 lines.append(Info(p.name, "says", "nh"))
         back = e.close_round()
         if back:
-            lines.append(Uncalled(back[1], back[0].name))
+            lines.append(Uncalled(back.amount, back.player.name))
 
     def _size(self, rng_: tuple[int, int], style: Style, p: Player) -> int:
         lo, hi = rng_

@@ -25,12 +25,23 @@ from hh.model import Hand
 from hh.replay.follows import with_follows
 from hh.replay.run import Replay
 from hh.replay.words import description_category
-from hh.verdict import ActionFigures, LineState, PotResult, Verdict, Violation, parse_failure
+from hh.verdict import (
+    ActionFigure,
+    ActionFigures,
+    LineState,
+    PotResult,
+    SeatStack,
+    Verdict,
+    Violation,
+    parse_failure,
+)
 
 __all__ = [
+    "ActionFigure",
     "ActionFigures",
     "LineState",
     "PotResult",
+    "SeatStack",
     "Verdict",
     "Violation",
     "cross_check",

@@ -9,6 +9,7 @@ re-exports them: that is their public home.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,10 +34,28 @@ class Violation:
 
 @dataclass(frozen=True, slots=True)
 class PotResult:
+    """One pot as the referee paid it. ``eligible`` and ``winners`` are in
+    seat order; ``shares[k]`` is what ``winners[k]`` takes, the odd chips
+    already given (one by one in dealing order, RULES.md)."""
+
     amount: int  # net of rake: what is split
     eligible: tuple[str, ...]  # by seat number
     winners: tuple[str, ...]  # by seat number
-    shares: tuple[int, ...] = field(default=(), compare=False)  # per winner, dealing order
+    shares: tuple[int, ...] = field(default=(), compare=False)  # per winner, as ``winners``
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStack:
+    """One seat line and the chips its player has when the hand is over:
+    what the next hand of the table must start from (STACK_CARRYOVER).
+    ``end`` is ``start`` less what he put in plus what he won; a player not
+    dealt in ends as he started."""
+
+    seat: int
+    name: str
+    start: int
+    end: int
+    line: int  # the seat line
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,27 +90,40 @@ class LineState:
     board: tuple[str, ...]
 
 
+class ActionFigure(NamedTuple):
+    """What the import stores of one forced bet, action or uncalled bet, as
+    the replay saw it: the pot, the bet to call and the player's stack just
+    before the line, and his chips in front of him this round before and
+    after it. A named tuple: one is made per action, and it costs no more
+    than a plain tuple."""
+
+    pot_before: int
+    to_call_before: int
+    stack_before: int
+    bet_before: int
+    bet_after: int
+
+
 class ActionFigures:
     """The light trace: only what the import stores per action, for the
     cost of a few integers per action instead of a :class:`LineState` per
     line (``validate(hand, file, figures=ActionFigures())``).
 
     ``actions`` maps the line of each forced bet, action and uncalled bet
-    whose player is dealt in to (pot before, to call before, stack before,
-    bet before, bet after) (bets: his chips in front of him this round):
-    the same numbers a full trace gives through the states before and after
-    the line, ``to call`` being the trace's ``to_call``
-    when he is the one to act and otherwise what he is short of the
-    highest bet (capped by his stack). ``names`` is the dealing order (the
-    trace's ``names``); ``showdown_folded``, who had folded once
-    ``*** SHOWDOWN ***`` was played (None without one). ``complete``: the
-    replay ran to the end (an INTERNAL_ERROR verdict leaves it False, as
-    it leaves a full trace short).
+    whose player is dealt in to its :class:`ActionFigure`: the same numbers
+    a full trace gives through the states before and after the line, the
+    bet to call being the trace's ``to_call`` when he is the one to act and
+    otherwise what he is short of the highest bet (capped by his stack).
+    ``names`` is the dealing order (the trace's ``names``);
+    ``showdown_folded``, who had folded once ``*** SHOWDOWN ***`` was
+    played (None without one). ``complete``: the replay ran to the end (an
+    INTERNAL_ERROR verdict leaves it False, as it leaves a full trace
+    short).
     """
 
     def __init__(self) -> None:
         self.names: tuple[str, ...] = ()
-        self.actions: dict[int, tuple[int, int, int, int, int]] = {}
+        self.actions: dict[int, ActionFigure] = {}
         self.showdown_folded: tuple[bool, ...] | None = None
         self.complete = False
 
@@ -100,9 +132,15 @@ class ActionFigures:
 class Verdict:
     """The outcome of validating one hand (or one unparseable run of lines).
 
-    Flat fields and small tuples, so that a run of verdicts turns into
-    columnar rows without work. ``stacks`` (seat, name, start, end) and
-    ``dealer``/``dealt_in``/``top_ups`` feed the cross-hand checks.
+    Flat fields and small records, so that a run of verdicts turns into
+    columnar rows without work. ``payouts`` is what each player takes from
+    the pots (net of rake), ``net`` what he won or lost, ``rake_paid``
+    each main-pot winner's part of the rake the referee took (the logged
+    rake, or 0 when it is not between 0 and the main pot; see
+    :func:`hh.replay.payouts.rake_shares`), whose sum is :attr:`rake`; all
+    are None for a hand that was not judged. ``stacks`` (one :class:`SeatStack` per seat
+    line) and ``dealer``/``dealt_in``/``top_ups`` feed the cross-hand
+    checks.
     """
 
     file: str | None
@@ -120,13 +158,19 @@ class Verdict:
     when: str | None = None  # "YYYY/MM/DD HH:MM:SS" as written
     zone: str | None = None
     dealer: int | None = None
-    stacks: tuple[tuple[int, str, int, int, int], ...] = ()  # seat, name, start, end, seat line
+    stacks: tuple[SeatStack, ...] = ()
     dealt_in: tuple[str, ...] = ()
-    top_ups: tuple[tuple[str, int], ...] = ()
+    top_ups: tuple[tuple[str, int], ...] = ()  # (name, amount), as written
+    rake_paid: dict[str, int] | None = None  # by seat number, main-pot winners only
 
     @property
     def valid(self) -> bool:
         return not self.violations
+
+    @property
+    def rake(self) -> int | None:
+        """The rake the referee took: the sum of its parts (None: not judged)."""
+        return None if self.rake_paid is None else sum(self.rake_paid.values())
 
     def to_json(self) -> dict[str, object]:
         """The object ``hh validate --json`` prints (FORMAT.md, Validation results)."""

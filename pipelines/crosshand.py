@@ -1,16 +1,23 @@
-"""Cross-hand checks in SQL, over what is stored, for the tables an import
-touched: STACK_CARRYOVER and DEALER_ROTATION between consecutive hands of
-one table, as ``hh.validate.cross_check`` does in Python (FORMAT.md,
-"Cross-hand checks"), with the same messages, so that a table whose hands
-arrive in several files on several days is checked as one chain.
+"""Cross-hand checks over what is stored, for the tables an import touched:
+STACK_CARRYOVER and DEALER_ROTATION between consecutive hands of one table,
+so that a table whose hands arrive in several files on several days is
+checked as one chain.
+
+The checks themselves are ``hh validate``'s (:class:`hh.crosshand.Chains`,
+FORMAT.md "Cross-hand checks"): DuckDB only puts the stored hands of the
+touched tables in each table's order, with the stored fields the checks
+read (the dealer seat, the seats' start and end stacks, top-ups, who was
+dealt in), and this module feeds them through the same Python code, as
+:class:`hh.crosshand.Summary` records. The database (:func:`check`) and
+the lake (``hh.pipelines.lake.cross_check``) share :func:`find`.
 
 The chain of a table (same site, same table name) is its hands and its
 unparseable runs (``rejects`` of kind ``parse`` whose table could be read),
 ordered by ``started_at`` (UTC where the zone is known, as
-``hh.validate._instant``; a date that is not one first), then by file and
-line: the order ``hh validate`` gives the same files named in sorted order.
-A run that did not parse, or a hand the referee could not judge
-(INTERNAL_ERROR), breaks the chain where it stands.
+``hh.places.instant`` orders them; a date that is not one first), then by
+file and line: the order ``hh validate`` gives the same files named in
+sorted order. A run that did not parse, or a hand the referee could not
+judge (INTERNAL_ERROR), breaks the chain where it stands.
 
 A (site, id) seen twice does not reach this: the writer keeps the first and
 puts any other text under the same key in ``rejects`` as a conflict (an
@@ -23,12 +30,14 @@ from typing import Any
 
 import pyarrow as pa
 
-from hh.games import RULES
+from hh.crosshand import Chains, Summary
+from hh.validate import SeatStack
 
+# The touched tables' chains: their hands and unparseable runs, in a temp
+# table that the store (or the lake's pass) reads after the checks.
 _CHAIN = """
 CREATE OR REPLACE TEMP TABLE _touched AS SELECT DISTINCT site, table_name FROM dirty_tables;
 CREATE OR REPLACE TEMP TABLE _chain AS
-WITH chain AS (
     SELECT h.site, h.table_name, h.hand_id, h.started_at, h.file, h.line, h.judged,
            h.dealer_seat, h.table_line, h.game
     FROM hands h SEMI JOIN _touched t ON h.site = t.site AND h.table_name = t.table_name
@@ -37,58 +46,36 @@ WITH chain AS (
            NULL, NULL, r.game
     FROM rejects r SEMI JOIN _touched t
         ON coalesce(r.site, '') = t.site AND r.table_name = t.table_name
-    WHERE r.kind = 'parse'
-)
-SELECT *,
-       lag(hand_id) OVER w AS prev_id,
-       lag(judged) OVER w AS prev_judged,
-       lag(dealer_seat) OVER w AS prev_dealer
-FROM chain
-WINDOW w AS (PARTITION BY site, table_name ORDER BY started_at ASC NULLS FIRST, file, line);
+    WHERE r.kind = 'parse';
 """
 
-_FOUND = """
-CREATE OR REPLACE TEMP TABLE _found AS
-WITH pairs AS (SELECT * FROM _chain WHERE judged AND prev_judged),
-prev_ends AS (
-    -- a name seated twice: the later seat line counts, as a dict keeps the last
-    SELECT s.site, s.hand_id, s.player, arg_max(s.stack_end, s.line) AS stack_end
-    FROM seats s SEMI JOIN pairs p ON s.site = p.site AND s.hand_id = p.prev_id
+# Each chain in its order, every judged hand with its seats in seat-line
+# order (a name seated twice: the later line counts, as in hh validate).
+_FEED = """
+SELECT c.site, c.table_name, c.hand_id, c.file, c.line, c.judged, c.game, c.table_line,
+       c.dealer_seat, s.seats
+FROM _chain c
+LEFT JOIN (
+    SELECT s.site, s.hand_id,
+           list(struct_pack(seat := s.seat, player := s.player, stack_start := s.stack_start,
+                            stack_end := s.stack_end, line := s.line, dealt_in := s.dealt_in,
+                            top_up := s.top_up)
+                ORDER BY s.line) AS seats
+    FROM seats s SEMI JOIN _chain c ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
     GROUP BY ALL
-),
-stacks AS (
-    SELECT p.site, p.hand_id, 'STACK_CARRYOVER' AS code, s.line,
-           s.player || ' starts with ' || s.stack_start
-               || ', but ended the previous hand #' || p.prev_id || ' with ' || e.stack_end
-               || CASE WHEN s.top_up IS NULL THEN ''
-                       ELSE ' plus the top-up of ' || s.top_up END AS message
-    FROM pairs p
-    JOIN seats s ON s.site = p.site AND s.hand_id = p.hand_id
-    JOIN prev_ends e ON e.site = p.site AND e.hand_id = p.prev_id AND e.player = s.player
-    WHERE s.stack_start <> e.stack_end + coalesce(s.top_up, 0)
-),
-wants AS (
-    SELECT p.site, p.hand_id, p.table_line, p.dealer_seat, p.prev_dealer, p.prev_id, g.way,
-           CASE WHEN g.step > 0
-                THEN coalesce(min(s.seat) FILTER (WHERE s.seat > p.prev_dealer), min(s.seat))
-                ELSE coalesce(max(s.seat) FILTER (WHERE s.seat < p.prev_dealer), max(s.seat))
-           END AS want
-    FROM pairs p
-    JOIN _games g ON g.game = p.game
-    JOIN seats s ON s.site = p.site AND s.hand_id = p.hand_id AND s.dealt_in
-    WHERE p.dealer_seat IS NOT NULL AND p.prev_dealer IS NOT NULL
-    GROUP BY p.site, p.hand_id, p.table_line, p.dealer_seat, p.prev_dealer, p.prev_id, g.way,
-             g.step
-),
-dealers AS (
-    SELECT site, hand_id, 'DEALER_ROTATION' AS code, table_line AS line,
-           'the dealer is seat #' || dealer_seat || ', but after seat #' || prev_dealer
-               || ' in hand #' || prev_id || ' the deal passes ' || way || ' to seat #'
-               || want AS message
-    FROM wants WHERE dealer_seat <> want
-)
-SELECT * FROM stacks UNION ALL SELECT * FROM dealers;
+) s ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
+ORDER BY c.site, c.table_name, c.started_at ASC NULLS FIRST, c.file, c.line
 """
+
+_FOUND_SCHEMA = pa.schema(
+    [
+        ("site", pa.string()),
+        ("hand_id", pa.string()),
+        ("code", pa.string()),
+        ("line", pa.int32()),
+        ("message", pa.string()),
+    ]
+)
 
 _STORE = """
 DELETE FROM cross_violations c USING _chain h
@@ -110,38 +97,73 @@ DROP TABLE _chain;
 DROP TABLE _touched;
 """
 
+# Rows fetched from DuckDB at a time: a chain is read as a stream.
+_BATCH = 10_000
 
-def _games() -> pa.Table:
-    """Each game's direction of the deal between hands, from its rules."""
-    games = list(RULES)
-    steps = [RULES[g].deal_passes for g in games]
-    return pa.table(
-        {
-            "game": [g.value for g in games],
-            "step": steps,
-            "way": ["clockwise" if s > 0 else "to the right" for s in steps],
-        }
+
+def _summary(row: dict[str, Any]) -> Summary:
+    """A stored hand (or unparseable run) as the cross-hand checks read it.
+    Its place in the chain is the row's place in the feed, so ``instant``
+    is not needed (0)."""
+    seats = row["seats"] or ()
+    return Summary(
+        row["file"],
+        row["line"],
+        row["hand_id"],
+        row["site"],
+        row["table_name"],
+        0,
+        row["game"],
+        bool(row["judged"]),
+        row["table_line"] or 0,
+        row["dealer_seat"],
+        tuple(
+            SeatStack(s["seat"], s["player"], s["stack_start"], s["stack_end"], s["line"])
+            for s in seats
+        ),
+        tuple(s["player"] for s in seats if s["dealt_in"]),
+        tuple((s["player"], s["top_up"]) for s in seats if s["top_up"] is not None),
     )
+
+
+def find(con: Any) -> int:
+    """Run the cross-hand checks over the chains of the tables noted in
+    ``dirty_tables``: leaves the temp tables ``_chain`` (the chains' hands
+    and runs, ``judged`` False for those that break a chain) and ``_found``
+    (site, hand_id, code, line, message); returns how many were found."""
+    con.execute(_CHAIN)
+    chains = Chains()
+    found: dict[str, list[Any]] = {name: [] for name in _FOUND_SCHEMA.names}
+    reader = con.sql(_FEED).to_arrow_reader(_BATCH)
+    for batch in reader:
+        for row in batch.to_pylist():
+            hand = _summary(row)
+            for v in chains.add((hand.site, hand.table), hand, hand.judged):
+                found["site"].append(hand.site)
+                found["hand_id"].append(hand.hand_id)
+                found["code"].append(v.code)
+                found["line"].append(v.line)
+                found["message"].append(v.message)
+    con.register("_found_rows", pa.table(found, schema=_FOUND_SCHEMA))
+    try:
+        con.execute("CREATE OR REPLACE TEMP TABLE _found AS SELECT * FROM _found_rows")
+    finally:
+        con.unregister("_found_rows")
+    return len(found["code"])
 
 
 def check(con: Any, *, in_transaction: bool = False) -> int:
     """Recompute the cross-hand violations of every table noted dirty, in
     one transaction (or in the caller's); return how many were found."""
-    con.register("_games", _games())
+    if not in_transaction:
+        con.execute("BEGIN TRANSACTION")
     try:
+        n = find(con)
+        con.execute(_STORE)
         if not in_transaction:
-            con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute(_CHAIN)
-            con.execute(_FOUND)
-            found = con.execute("SELECT count(*) FROM _found").fetchall()
-            con.execute(_STORE)
-            if not in_transaction:
-                con.execute("COMMIT")
-        except BaseException:
-            if not in_transaction:
-                con.execute("ROLLBACK")
-            raise
-    finally:
-        con.unregister("_games")
-    return int(found[0][0]) if found else 0
+            con.execute("COMMIT")
+    except BaseException:
+        if not in_transaction:
+            con.execute("ROLLBACK")
+        raise
+    return n

@@ -327,8 +327,7 @@ class Committer:
 
     Its memory is the committed keys, nothing more: one in-memory DuckDB
     table of (site, hand_id, content_hash, file, line, kind), columnar and
-    compressed (some 45 bytes a hand in DuckDB, about 150 bytes of the
-    process's memory), read from the manifest's keys files; the
+    compressed, read from the manifest's keys files; the
     writer's SQL sees its hands as the view ``hands``. A commit is two
     queries (the drops, then the insert of the new keys), whatever the
     task's size. Parts are read back only when a task has duplicates or
@@ -696,7 +695,7 @@ def _cross_parts(lake: Lake) -> list[str]:
     return [lake.uri(found["path"])] if found.get("path") else []
 
 
-# What the cross-hand SQL (hh.pipelines.crosshand) reads of each table: the pass
+# What the cross-hand pass (hh.pipelines.crosshand) reads of each table: the pass
 # copies these columns of the touched tables' rows, and nothing else.
 _CROSS_INPUTS = {
     "hands": ("site", "table_name", "hand_id", "started_at", "file", "line", "judged",
@@ -710,24 +709,25 @@ CROSS_MEMORY = "1GB"
 
 
 def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
-    """The database's cross-hand SQL (hh.pipelines.crosshand) over the lake,
-    for the tables ``touched`` in this run: their violations replace the
-    earlier ones, the other tables' are kept. The result is one Parquet
+    """The database's cross-hand pass (hh.pipelines.crosshand.find: the
+    stored hands of each touched table in order, through hh validate's
+    checks) over the lake, for the tables ``touched`` in this run: their
+    violations replace the earlier ones, the other tables' are kept. The result is one Parquet
     file, made visible by rewriting the pointer ``_manifest/cross.json``.
     Returns the number of cross-hand violations in the lake.
 
-    The SQL runs on copies of only the columns it reads (``_CROSS_INPUTS``)
+    The pass runs on copies of only the columns it reads (``_CROSS_INPUTS``)
     of only the touched tables' rows, in a schema put first on the search
     path, never on the Parquet views themselves: over the views DuckDB
     guesses the joins' sizes from file statistics and could join ``seats``
-    to ``seats`` on the player alone (tens of millions of rows and gigabytes
-    for 18,000 hands, on some runs); on tables it knows the sizes and plans
-    as in the database. Its memory is capped (``CROSS_MEMORY``; it spills
-    to a temporary folder beyond that)."""
+    to ``seats`` on the player alone (far more rows than the tables hold);
+    on tables it knows the sizes and plans as in the database. Its memory
+    is capped (``CROSS_MEMORY``; it spills to a temporary folder beyond
+    that)."""
     import shutil
     import tempfile
 
-    from hh.pipelines.crosshand import _CHAIN, _FOUND, _games
+    from hh.pipelines.crosshand import find
 
     lake = Lake(url)
     con = connect(url)
@@ -758,9 +758,7 @@ def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
             "SEMI JOIN xpass.hands USING (site, hand_id)"
         )
         con.execute("SET search_path = 'xpass,main'")
-        con.register("_games", _games())
-        con.execute(_CHAIN)
-        con.execute(_FOUND)
+        find(con)
         kept = con.sql(
             "SELECT c.site, c.hand_id, c.code, c.line, c.message FROM main.cross_violations c "
             "ANTI JOIN (SELECT * FROM _chain WHERE judged) h USING (site, hand_id) "

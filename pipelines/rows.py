@@ -1,12 +1,13 @@
 """The referee's output as columns: one batch of Arrow tables per chunk.
 
 Everything stored comes from the parser's model, the validator's
-:class:`~hh.validate.Verdict` and its light replay trace
-(:class:`~hh.validate.ActionFigures`: pot, bet to call, stack and bets
-around each action): this module copies and reshapes, it never re-derives a
-rule. Rows are built as one tuple each and turned into Arrow columns once
-per batch, so the writer inserts whole tables (docs/schema.md is the
-contract for every column).
+:class:`~hh.validate.Verdict` (pots with each winner's share, payouts, net,
+the rake and each player's part of it, end stacks) and its light replay
+trace (:class:`~hh.validate.ActionFigures`: pot, bet to call, stack and
+bets around each action): this module copies and reshapes, it never
+re-derives a rule. Each row is a dict keyed by column name; a batch's rows
+become Arrow columns at once, so the writer inserts whole tables
+(docs/schema.md is the contract for every column).
 
 Every table of a batch carries ``_ord``, the hand's place in its batch, so
 the writer can drop the rows of a duplicate or a conflict without looking at
@@ -36,7 +37,7 @@ from hh.model import (
 )
 from hh.parse import Record
 from hh.places import NO_TIME, instant
-from hh.validate import ActionFigures, PotResult, Verdict, description_category
+from hh.validate import ActionFigures, Verdict, description_category
 
 _STR = pa.string()
 _STRS = pa.list_(pa.string())
@@ -81,6 +82,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("table_line", _I32),
             ("content_hash", _STR),
             ("hh_version", _STR),
+            ("board", _STRS),
+            ("board_rounds", pa.list_(_I16)),
         ]
     ),
     "hand_text": pa.schema([("_ord", _I32), ("site", _STR), ("hand_id", _STR), ("raw_text", _STR)]),
@@ -112,6 +115,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("folded_round", _I16),
             ("all_in_round", _I16),
             ("hand_category", _STR),
+            ("down_rounds", pa.list_(_I16)),
+            ("up_rounds", pa.list_(_I16)),
+            ("declared", pa.list_(_STRS)),
         ]
     ),
     "actions": pa.schema(
@@ -212,13 +218,13 @@ _EPOCH = dt.datetime(1, 1, 1)
 class Batch:
     """The rows of every table for a run of hands, filled hand by hand.
 
-    A row is one tuple in its table's column order (one append per row: the
-    cheapest Python can do); :meth:`tables` turns each table's tuples into
-    Arrow columns once per batch, in C (as one struct array: a tuple is a
-    struct's fields in order; 2-4x faster than transposing in Python)."""
+    A row is one dict from column name to value (a column left out is
+    NULL); :meth:`tables` turns each table's rows into Arrow columns once
+    per batch, in C (as one struct array, whose fields are looked up by
+    name)."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in SCHEMAS}
+        self.rows: dict[str, list[dict[str, Any]]] = {t: [] for t in SCHEMAS}
         self.n = 0  # hands and rejects added (the next _ord)
 
     def tables(self) -> dict[str, pa.Table]:
@@ -241,24 +247,23 @@ class Batch:
         ord_ = self.n
         self.n += 1
         self.rows["rejects"].append(
-            (
-                ord_,
-                record.file,
-                record.line,
-                record.raw,
-                error.message,
-                error.line,
-                error.column,
-                "parse",
-                None if record.hand_id is None else (record.site or ""),
-                record.hand_id,
-                failed.game,
-                failed.table,
-                started_at(failed),
-                digest,
-                None,  # other_file, other_line: conflicts only
-                None,
-            )
+            {
+                "_ord": ord_,
+                "file": record.file,
+                "line": record.line,
+                "raw_text": record.raw,
+                "error": error.message,
+                "error_line": error.line,
+                "error_column": error.column,
+                "kind": "parse",
+                "site": None if record.hand_id is None else (record.site or ""),
+                "hand_id": record.hand_id,
+                "game": failed.game,
+                "table_name": failed.table,
+                "started_at": started_at(failed),
+                "content_hash": digest,
+                # other_file, other_line: conflicts only
+            }
         )
 
     # ------------------------------------------------------------ hands
@@ -298,27 +303,40 @@ class Batch:
         shown: set[str] = set()
         mucked: set[str] = set()
         categories: dict[str, str] = {}
-        deals: dict[str, tuple[list[str], list[str]]] = {}
+        declared: dict[str, list[list[str]]] = {}
+        # per player: down cards, up cards, and the round each was dealt in
+        deals: dict[str, tuple[list[str], list[str], list[int | None], list[int | None]]] = {}
+        board: list[str] = []
+        board_rounds: list[int | None] = []
         hero_view = False
         showdown = False
         last_round = -1
         for street, line in hand.lines():
             if isinstance(line, Deal):
-                down, up = deals.setdefault(line.name, ([], []))
+                down, up, down_at, up_at = deals.setdefault(line.name, ([], [], [], []))
+                at = None if street is None else rounds.get(street)
                 if line.down:
                     down.extend(line.down)
+                    down_at.extend([at] * len(line.down))
                     hero_view = hero_view or "??" in line.down
                 if line.up:
                     up.extend(line.up)
+                    up_at.extend([at] * len(line.up))
                 continue
             if isinstance(line, Marker):
                 if line.street == SHOWDOWN:
                     showdown = True
                 else:
-                    last_round = max(last_round, rounds.get(line.street, -1))
+                    k = rounds.get(line.street, -1)
+                    last_round = max(last_round, k)
+                    if line.new_cards:
+                        board.extend(line.new_cards)
+                        board_rounds.extend([k] * len(line.new_cards))
                 continue
             if isinstance(line, Show):
                 shown.add(line.name)
+                if line.declared:
+                    declared.setdefault(line.name, []).append(list(line.declared))
                 cat = description_category(line.description)
                 if cat:
                     categories[line.name] = cat
@@ -341,7 +359,7 @@ class Batch:
                 if verb == "raises":
                     raise_by = line.amount
                     total = line.total
-                    amount = None if got is None or total is None else total - got[3]
+                    amount = None if got is None or total is None else total - got.bet_before
                 elif verb == "bets" or verb == "calls":
                     amount = line.amount
                 else:
@@ -365,16 +383,28 @@ class Batch:
             if all_in and rnd is not None:
                 all_in_round.setdefault(name, rnd)
             n_line = line.line
-            if got is None:
-                actions.append(
-                    (ord_, site, hid, seq, n_line, rnd, street, name, what, amount, raise_by,
-                     None, all_in, timed_out, None, None, None, codes.get(n_line))
-                )  # fmt: skip
-            else:
-                actions.append(
-                    (ord_, site, hid, seq, n_line, rnd, street, name, what, amount, raise_by,
-                     got[4], all_in, timed_out, got[0], got[1], got[2], codes.get(n_line))
-                )  # fmt: skip
+            row = {
+                "_ord": ord_,
+                "site": site,
+                "hand_id": hid,
+                "seq": seq,
+                "line": n_line,
+                "round": rnd,
+                "street": street,
+                "player": name,
+                "kind": what,
+                "amount": amount,
+                "raise_by": raise_by,
+                "all_in": all_in,
+                "timed_out": timed_out,
+                "code": codes.get(n_line),
+            }
+            if got is not None:
+                row["total_after"] = got.bet_after
+                row["pot_before"] = got.pot_before
+                row["to_call_before"] = got.to_call_before
+                row["stack_before"] = got.stack_before
+            actions.append(row)
             seq += 1
 
         # -- seats
@@ -389,17 +419,13 @@ class Batch:
         judged = verdict.pots is not None
         payouts = verdict.payouts or {}
         net = verdict.net or {}
-        ends = {name: end for _, name, _, end, _ in verdict.stacks}
+        rake_paid = verdict.rake_paid or {}
+        ends = {s.name: s.end for s in verdict.stacks}
         dealt_in = set(verdict.dealt_in)
         put = {name: payouts.get(name, 0) - n for name, n in net.items()}
         total_pot = sum(put.values()) if judged else None
         pots = verdict.pots or ()
-        rake = None if total_pot is None else total_pot - sum(p.amount for p in pots)
-        # the verdict lists winners by seat and shares in odd-chip (dealing)
-        # order: pair each share with its winner through the dealing order
-        index = {name: k for k, name in enumerate(names)}
-        shares = [_shares_by_winner(p, index) for p in pots]
-        rake_paid = _rake_shares(rake or 0, pots[0], shares[0], index) if pots else {}
+        position = {name: k + 1 for k, name in enumerate(names)}  # dealing order
         folded = figures.showdown_folded if complete else None
         at_showdown = (
             {n for n, out in dict(zip(names, folded, strict=True)).items() if not out}
@@ -411,115 +437,110 @@ class Batch:
         for s in hand.seats:
             name = s.name
             cards = deals.get(name)
-            i = index.get(name)
             in_hand = judged and name in net
             seats.append(
-                (
-                    ord_,
-                    site,
-                    hid,
-                    s.seat,
-                    s.line,
-                    name,
-                    s.sitting_out,
-                    name in dealt_in,
-                    None if i is None or s.sitting_out else i + 1,
-                    s.seat == dealer,
-                    s.chips,
-                    top_ups.get(name),
-                    ends.get(name) if judged else None,
-                    None if cards is None else cards[0],
-                    None if cards is None else cards[1],
-                    name in shown,
-                    name in mucked,
-                    put[name] if in_hand else None,
-                    uncalled.get(name, 0) if in_hand else None,
-                    payouts.get(name, 0) if in_hand else None,
-                    net[name] if in_hand else None,
-                    rake_paid.get(name, 0) if in_hand else None,
-                    name in at_showdown,
-                    folded_round.get(name),
-                    all_in_round.get(name),
-                    categories.get(name),
-                )
+                {
+                    "_ord": ord_,
+                    "site": site,
+                    "hand_id": hid,
+                    "seat": s.seat,
+                    "line": s.line,
+                    "player": name,
+                    "sitting_out": s.sitting_out,
+                    "dealt_in": name in dealt_in,
+                    "position": None if s.sitting_out else position.get(name),
+                    "is_dealer": s.seat == dealer,
+                    "stack_start": s.chips,
+                    "top_up": top_ups.get(name),
+                    "stack_end": ends.get(name) if judged else None,
+                    "down_cards": None if cards is None else cards[0],
+                    "up_cards": None if cards is None else cards[1],
+                    "shown": name in shown,
+                    "mucked": name in mucked,
+                    "put_in": put[name] if in_hand else None,
+                    "uncalled": uncalled.get(name, 0) if in_hand else None,
+                    "won": payouts.get(name, 0) if in_hand else None,
+                    "net": net[name] if in_hand else None,
+                    "rake_paid": rake_paid.get(name, 0) if in_hand else None,
+                    "went_to_showdown": name in at_showdown,
+                    "folded_round": folded_round.get(name),
+                    "all_in_round": all_in_round.get(name),
+                    "hand_category": categories.get(name),
+                    "down_rounds": None if cards is None else cards[2],
+                    "up_rounds": None if cards is None else cards[3],
+                    "declared": declared.get(name),
+                }
             )
 
         # -- pots
         pot_rows = self.rows["pots"]
         for k, p in enumerate(pots):
             pot_rows.append(
-                (ord_, site, hid, k, p.amount, list(p.eligible), list(p.winners), shares[k])
+                {
+                    "_ord": ord_,
+                    "site": site,
+                    "hand_id": hid,
+                    "pot_index": k,
+                    "amount": p.amount,
+                    "eligible": list(p.eligible),
+                    "winners": list(p.winners),
+                    "shares": list(p.shares),
+                }
             )
 
         # -- violations
         bad = self.rows["hand_violations"]
-        for v in verdict.violations:
-            bad.append((ord_, site, hid, v.code, v.line, v.message, False))
-        for v in verdict.unchecked:
-            bad.append((ord_, site, hid, v.code, v.line, v.message, True))
+        for flagged, found in ((False, verdict.violations), (True, verdict.unchecked)):
+            for v in found:
+                bad.append(
+                    {
+                        "_ord": ord_,
+                        "site": site,
+                        "hand_id": hid,
+                        "code": v.code,
+                        "line": v.line,
+                        "message": v.message,
+                        "unchecked": flagged,
+                    }
+                )
 
         # -- the hand, and its text
         n_bad = len(verdict.violations)
         stakes = h.stakes
         self.rows["hands"].append(
-            (
-                ord_,
-                site,
-                hid,
-                hand.game.value,
-                hand.table.name,
-                hand.table.max_seats,
-                dealer,
-                started_at(verdict),
-                f"{h.date} {h.time}",
-                h.zone,
-                stakes.forced,
-                stakes.low,
-                stakes.high,
-                list(hand.house_rules.rules) if hand.house_rules else [],
-                len(verdict.dealt_in) if judged else None,
-                total_pot,
-                rake,
-                last_round,
-                showdown,
-                judged,
-                n_bad == 0,
-                n_bad,
-                n_bad,
-                len(verdict.unchecked),
-                hero_view,
-                file,
-                hand.line,
-                hand.table.line,
-                digest,
-                hh_version,
-            )
+            {
+                "_ord": ord_,
+                "site": site,
+                "hand_id": hid,
+                "game": hand.game.value,
+                "table_name": hand.table.name,
+                "max_seats": hand.table.max_seats,
+                "dealer_seat": dealer,
+                "started_at": started_at(verdict),
+                "started_local": f"{h.date} {h.time}",
+                "zone": h.zone,
+                "forced": stakes.forced,
+                "small_bet": stakes.low,
+                "big_bet": stakes.high,
+                "house_rules": list(hand.house_rules.rules) if hand.house_rules else [],
+                "players": len(verdict.dealt_in) if judged else None,
+                "total_pot": total_pot,
+                "rake": verdict.rake,
+                "last_round": last_round,
+                "showdown": showdown,
+                "judged": judged,
+                "valid": n_bad == 0,
+                "n_violations": n_bad,
+                "n_hand_violations": n_bad,
+                "n_unchecked": len(verdict.unchecked),
+                "hero_view": hero_view,
+                "file": file,
+                "line": hand.line,
+                "table_line": hand.table.line,
+                "content_hash": digest,
+                "hh_version": hh_version,
+                "board": board,
+                "board_rounds": board_rounds,
+            }
         )
-        self.rows["hand_text"].append((ord_, site, hid, raw))
-
-
-def _shares_by_winner(pot: PotResult, order: dict[str, int]) -> list[int] | None:
-    """The chips of each of ``pot.winners`` (seat order), from the shares the
-    referee gave in odd-chip (dealing) order."""
-    if len(pot.shares) != len(pot.winners):
-        return None
-    dealing = sorted(pot.winners, key=lambda n: order.get(n, len(order)))
-    got = dict(zip(dealing, pot.shares, strict=True))
-    return [got[n] for n in pot.winners]
-
-
-def _rake_shares(
-    rake: int, main: PotResult, shares: list[int] | None, order: dict[str, int]
-) -> dict[str, int]:
-    """Each main-pot winner's part of the rake, by name: the rake times his
-    share of the main pot's payout, floored; the remainder goes to the first
-    winner in odd-chip (dealing) order, as odd chips do."""
-    if not rake or not shares or not main.winners:
-        return {}
-    total = sum(shares)
-    if total <= 0:
-        return {}
-    out = {w: rake * s // total for w, s in zip(main.winners, shares, strict=True)}
-    first = min(main.winners, key=lambda n: order.get(n, len(order)))
-    out[first] += rake - sum(out.values())
-    return out
+        self.rows["hand_text"].append({"_ord": ord_, "site": site, "hand_id": hid, "raw_text": raw})

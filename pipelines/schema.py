@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 TABLES_DDL = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -70,7 +70,9 @@ CREATE TABLE IF NOT EXISTS hands (
     table_line INTEGER,
     content_hash VARCHAR NOT NULL,
     hh_version VARCHAR NOT NULL,
-    import_run INTEGER
+    import_run INTEGER,
+    board VARCHAR[],
+    board_rounds SMALLINT[]
 );
 CREATE TABLE IF NOT EXISTS hand_text (
     site VARCHAR NOT NULL,
@@ -102,7 +104,10 @@ CREATE TABLE IF NOT EXISTS seats (
     went_to_showdown BOOLEAN,
     folded_round SMALLINT,
     all_in_round SMALLINT,
-    hand_category VARCHAR
+    hand_category VARCHAR,
+    down_rounds SMALLINT[],
+    up_rounds SMALLINT[],
+    declared VARCHAR[][]
 );
 CREATE TABLE IF NOT EXISTS actions (
     site VARCHAR NOT NULL,
@@ -182,10 +187,23 @@ CREATE OR REPLACE VIEW violations AS
 # they differ between two imports of the same files, everything else must not.
 BOOKKEEPING = {"imported_at", "import_run", "applied_at"}
 
+def _to_2(con: Any) -> None:
+    """The cards' rounds and the board, so that reports read them instead of
+    parsing the stored text: NULL for hands imported before (``hh import
+    --revalidate`` fills them)."""
+    con.execute(
+        "ALTER TABLE hands ADD COLUMN board VARCHAR[];"
+        "ALTER TABLE hands ADD COLUMN board_rounds SMALLINT[];"
+        "ALTER TABLE seats ADD COLUMN down_rounds SMALLINT[];"
+        "ALTER TABLE seats ADD COLUMN up_rounds SMALLINT[];"
+        "ALTER TABLE seats ADD COLUMN declared VARCHAR[][];"
+    )
+
+
 # version -> the step from version - 1 to it. Version 1 is created whole;
-# the next change adds ``2: _to_2`` here (ALTER TABLE ... in SQL) and bumps
+# a change adds ``n: _to_n`` here (ALTER TABLE ... in SQL) and bumps
 # SCHEMA_VERSION: ``ensure`` then applies it to every older database.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {}
+MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2}
 
 
 class SchemaError(Exception):

@@ -3,8 +3,9 @@ stopped with every remaining player all-in (or all but one) and cards still
 to come, instead of what the cards that came gave him.
 
 For each such hand the contenders' cards known at that moment, the cards
-still to come and the pots are taken from the hand (its text, parsed by
-``hh.parse``, and the ``pots`` table); each completion of the unseen cards
+still to come and the pots are taken from what the import stored (the
+seats' cards with the round each was dealt in, the board's, and the
+``pots`` table); each completion of the unseen cards
 is judged by the game's own evaluator (``hh.evaluate.evaluator_for(game,
 house_rules)``) and every pot is shared among its best eligible contenders
 as the referee would split it (ties share equally; the odd chip is
@@ -30,11 +31,11 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
@@ -162,7 +163,7 @@ def exact_general(spot: Spot) -> dict[str, float]:
 def _exact_board_loop(spot: Spot) -> dict[str, float]:
     """:func:`exact` for Chiribito with few boards (``BOARDS_IN_PYTHON``):
     each player's hand is valued once per board with the evaluator's integer
-    ``value``, pots are shared by index. Below ~2,000 boards this beats
+    ``value``, pots are shared by index: for few boards this costs less than
     :func:`_exact_board`'s fixed cost of building series."""
     from hh.evaluate import evaluator_for
 
@@ -209,21 +210,22 @@ def _board_index(n: int, k: int) -> pl.DataFrame:
 def _exact_board(spot: Spot) -> dict[str, float]:
     """:func:`exact` for Chiribito, where only common cards are to come (every
     all-in spot), computed over every board at once (polars series): the
-    evaluator's own tables (``hh.evaluate.chiribito.tables``) looked up with
-    the same keys as its ``value`` (the sum of ``5**rank`` of two hole cards
-    and three board cards; the flush table over the rank mask when the hole
-    cards and three board cards share a suit), the best of the ten triples
+    evaluator's own lookups (``hh.evaluate.chiribito_lookup``, the sum of
+    the keys of two hole cards and three board cards; the flush table over
+    the rank mask when the hole cards and three board cards share a suit),
+    the best of the ten triples
     per player, then the pots shared by counting, per player and pot, the
     boards he wins alone or ties k ways. tests/test_report_cache.py checks
     it against the general, card-by-card enumeration."""
-    from hh.evaluate import chiribito as ch
+    from hh.evaluate import chiribito_lookup
 
+    lookup = chiribito_lookup(spot.house_rules)
     tables = _chiribito_tables()
     players = list(spot.own)
     unseen = spot.unseen()
     index = _board_index(len(unseen), spot.board_to_come)
-    key, rbit = ch.KEY, ch.RBIT
-    suit_no = {x: i for i, x in enumerate(ch.SUITS)}
+    key, rbit = lookup.key, lookup.rank_bit
+    suit_no = {x: i for i, x in enumerate(sorted({c[1] for c in key}))}
     by_unseen = {
         "k": pl.Series([key[c] for c in unseen], dtype=pl.Int64),
         "r": pl.Series([rbit[c] for c in unseen], dtype=pl.Int64),
@@ -244,12 +246,11 @@ def _exact_board(spot: Spot) -> dict[str, float]:
     ranks, flushes = pl.lit(tables.ranks), pl.lit(tables.flush)
     k, r, st = (lambda j: pl.col(f"k{j}")), (lambda j: pl.col(f"r{j}")), (lambda j: pl.col(f"s{j}"))
     sums = [k(a) + k(b) + k(c) for a, b, c in triples]
-    la_perla = "La Perla wins" in spot.house_rules
     value: dict[str, pl.Expr] = {}
     for p in players:
         h0, h1 = spot.own[p]
-        if la_perla and ch.is_la_perla((h0, h1)):
-            value[p] = pl.lit(ch.LA_PERLA_VALUE, dtype=pl.Int64)
+        if lookup.la_perla is not None and lookup.is_la_perla((h0, h1)):
+            value[p] = pl.lit(lookup.la_perla, dtype=pl.Int64)
             continue
         hole = key[h0] + key[h1]
         looks = [ranks.gather(x + hole) for x in sums]
@@ -293,9 +294,10 @@ class _Tables:
 
 @lru_cache(maxsize=1)
 def _chiribito_tables() -> _Tables:
-    from hh.evaluate.chiribito import tables
+    """The evaluator's lookups (the same under every house rule) as series."""
+    from hh.evaluate import chiribito_lookup
 
-    built = tables()
+    built = chiribito_lookup()
     # an empty entry (five of one rank) cannot be reached with distinct cards
     ranks = pl.Series([-1 if v is None else v for v in built.ranks], dtype=pl.Int64)
     return _Tables(ranks, pl.Series(built.flush, dtype=pl.Int64))
@@ -305,8 +307,9 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     """Expected chips and their standard errors from ``samples`` seeded deals.
 
     The inner loop works on lists by index (each contender's own cards, the
-    pots as index lists) and calls the evaluator's ``value`` directly: about
-    twice as fast as dicts per deal, with the same deals and the same sums."""
+    pots as index lists) and calls the evaluator's ``value`` directly: the
+    same deals and the same sums as dicts would give, with less work per
+    deal."""
     from hh.evaluate import evaluator_for
 
     value = evaluator_for(spot.game, spot.house_rules).value
@@ -363,50 +366,50 @@ def expected(spot: Spot, seed: int, limit: int = EXACT_LIMIT, samples: int = SAM
     return mean, se, "monte-carlo"
 
 
-def spot_of(raw_text: str, game: str, house_rules: Sequence[str], contenders: Sequence[str],
-            stop_round: int, pots: Sequence[tuple[int, Sequence[str]]]) -> Spot | None:  # fmt: skip
-    """The spot of a parsed hand whose betting stopped in ``stop_round``;
-    None when a contender's cards are unknown (``??``)."""
-    from hh.model import SHOWDOWN, Deal
-    from hh.parse import parse_hand
-
-    hand = parse_hand(raw_text)
-    betting = [s for s in hand.sections if s.marker.street != SHOWDOWN]
+def spot_of(game: str, house_rules: Sequence[str], contenders: Sequence[str], stop_round: int,
+            pots: Sequence[tuple[int, Sequence[str]]], seats: Sequence[Mapping[str, Any]],
+            board: Sequence[str], board_rounds: Sequence[int | None]) -> Spot | None:  # fmt: skip
+    """The spot of a stored hand whose betting stopped in ``stop_round``,
+    from what the import stores: each seat's cards with the round each was
+    dealt in (``seats``: player, down_cards, down_rounds, up_cards,
+    up_rounds) and the common cards with theirs. None when a contender's
+    cards are unknown (``??``) or the rounds were not stored (a hand
+    imported before they were)."""
     who = set(contenders)
     own: dict[str, list[str]] = {p: [] for p in contenders}
     to_come = dict.fromkeys(contenders, 0)
-    board: list[str] = []
-    board_to_come = 0
     dead: list[str] = []
-    for rnd, section in enumerate(betting):
-        now = rnd <= stop_round
-        new = list(section.marker.new_cards)
-        if now:
-            board += new
-        else:
-            board_to_come += len(new)
-        for line in section.lines:
-            if not isinstance(line, Deal):
+    for seat in seats:
+        name = seat["player"]
+        for cards_key, rounds_key in (("down_cards", "down_rounds"), ("up_cards", "up_rounds")):
+            cards, rounds = seat[cards_key] or [], seat[rounds_key]
+            if rounds is None or len(rounds) != len(cards):
+                if cards and name in who:
+                    return None
                 continue
-            cards = [*(line.down or ()), *(line.up or ())]
-            if line.name in who:
-                if now:
-                    own[line.name] += cards
-                else:
-                    to_come[line.name] += len(cards)
-            elif now:
-                dead += list(line.up or ())
+            for card, rnd in zip(cards, rounds, strict=True):
+                now = rnd is not None and rnd <= stop_round
+                if name in who:
+                    if now:
+                        own[name].append(card)
+                    else:
+                        to_come[name] += 1
+                elif now and cards_key == "up_cards":
+                    dead.append(card)
     if any("??" in cards for cards in own.values()):
         return None
+    known = [c for c, r in zip(board, board_rounds, strict=True)
+             if r is not None and r <= stop_round]  # fmt: skip
+    later = len(board) - len(known)
     pots_ = [(amount, [p for p in eligible if p in who]) for amount, eligible in pots]
-    return Spot(game, tuple(house_rules), own, to_come, pots_, board, board_to_come, dead)
+    return Spot(game, tuple(house_rules), own, to_come, pots_, known, later, dead)
 
 
 EQUITY_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("expected_won", "DOUBLE"),
                   ("se", "DOUBLE"))  # fmt: skip
 VERSION = f"1:{EXACT_LIMIT}:{SAMPLES}"  # bump when the computation changes
-PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (starting
-# one costs ~2 s: imports and evaluator tables)
+PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (each
+# one starts by importing and building the evaluator tables)
 _BATCH = 16  # hands per worker task
 
 # hands whose betting stopped with every contender but at most one all-in
@@ -425,14 +428,20 @@ stop AS (
 pots AS (
     SELECT p.site, p.hand_id, list(struct_pack(amount := p.amount, eligible := p.eligible)
                                    ORDER BY p.pot_index) AS pots
-    FROM pots p SEMI JOIN sd ON sd.site = p.site AND sd.hand_id = p.hand_id GROUP BY ALL)
+    FROM pots p SEMI JOIN sd ON sd.site = p.site AND sd.hand_id = p.hand_id GROUP BY ALL),
+cards AS (
+    SELECT s.site, s.hand_id,
+           list(struct_pack(player := s.player, down_cards := s.down_cards,
+                            down_rounds := s.down_rounds, up_cards := s.up_cards,
+                            up_rounds := s.up_rounds) ORDER BY s.seat) AS seats
+    FROM seats s SEMI JOIN sd ON sd.site = s.site AND sd.hand_id = s.hand_id GROUP BY ALL)
 SELECT t.hk, h.game, h.house_rules, sd.contenders, coalesce(stop.stop_round, -1) AS stop_round,
-       pots.pots, x.raw_text
+       pots.pots, cards.seats, h.board, h.board_rounds
 FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
 JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
 LEFT JOIN stop ON stop.site = t.site AND stop.hand_id = t.hand_id
 JOIN pots ON pots.site = t.site AND pots.hand_id = t.hand_id
-JOIN hand_text x ON x.site = t.site AND x.hand_id = t.hand_id
+JOIN cards ON cards.site = t.site AND cards.hand_id = t.hand_id
 WHERE h.showdown AND sd.n >= 2 AND sd.not_all_in <= 1
   AND coalesce(stop.stop_round, -1) < CASE h.game {last} END
 """
@@ -442,9 +451,9 @@ def hand_equity(task: dict) -> list[tuple[int, str, float, float]]:
     """(hk, player, expected chips won, standard error) of one candidate
     hand; no row when its cards are not all known or the hand is invalid."""
     try:
-        spot = spot_of(task["raw_text"], task["game"], task["house_rules"] or (),
-                       task["contenders"], task["stop_round"],
-                       [(p["amount"], p["eligible"]) for p in task["pots"]])  # fmt: skip
+        spot = spot_of(task["game"], task["house_rules"] or (), task["contenders"],
+                       task["stop_round"], [(p["amount"], p["eligible"]) for p in task["pots"]],
+                       task["seats"], task["board"] or [], task["board_rounds"] or [])  # fmt: skip
         if spot is None:
             return []
         ev, se, _ = expected(spot, seed=task["hk"])

@@ -562,8 +562,9 @@ class _Explainer:
         pots: Sequence[PotResult] = self.verdict.pots or ()
         out = []
         for k, p in enumerate(pots):
-            winners = [n for n in self.names if n in p.winners]  # dealing order, as shares
-            shares = dict(zip(winners, p.shares, strict=False))
+            winners = [n for n in self.names if n in p.winners]  # dealing order: odd chips
+            share = dict(zip(p.winners, p.shares, strict=True))
+            shares = {n: share[n] for n in winners}
             odd = None
             if len(winners) > 1 and p.amount % len(winners):
                 r = p.amount % len(winners)

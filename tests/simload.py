@@ -35,6 +35,11 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
     showdown = len(betting) < len(hand.sections)
     down: dict[str, list[str]] = {}
     up: dict[str, list[str]] = {}
+    down_at: dict[str, list[int | None]] = {}
+    up_at: dict[str, list[int | None]] = {}
+    board: list[str] = []
+    board_at: list[int | None] = []
+    declared: dict[str, list[list[str]]] = {}
     folded: dict[str, int] = {}
     all_in: dict[str, int] = {}
     uncalled: dict[str, int] = {}
@@ -63,10 +68,15 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
     for section in hand.sections:
         rnd = betting.index(section) if section in betting else None
         prev = by_line.get(section.marker.line, prev)
+        if rnd is not None:
+            board += section.marker.new_cards
+            board_at += [rnd] * len(section.marker.new_cards)
         for line in section.lines:
             if isinstance(line, Deal):
                 down.setdefault(line.name, []).extend(line.down or ())
                 up.setdefault(line.name, []).extend(line.up or ())
+                down_at.setdefault(line.name, []).extend([rnd] * len(line.down or ()))
+                up_at.setdefault(line.name, []).extend([rnd] * len(line.up or ()))
             elif isinstance(line, Action) and rnd is not None:
                 amount, pot, stack = moved(line.name, line.line)
                 actions.append(dict(key, seq=len(actions), line=line.line, round=rnd,
@@ -86,6 +96,8 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
                                     kind="uncalled", amount=line.amount))
             elif isinstance(line, Show):
                 shown[line.name] = line
+                if line.declared:
+                    declared.setdefault(line.name, []).append(list(line.declared))
             elif isinstance(line, Muck):
                 mucked.add(line.name)
             prev = by_line.get(line.line, prev)
@@ -104,6 +116,8 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
             position=None if s.sitting_out else position.get(name),
             is_dealer=s.seat == hand.table.dealer, stack_start=s.chips,
             down_cards=down.get(name, []), up_cards=up.get(name, []),
+            down_rounds=down_at.get(name, []), up_rounds=up_at.get(name, []),
+            declared=declared.get(name),
             shown=show is not None, mucked=name in mucked,
             put_in=won - net.get(name, 0), uncalled=uncalled.get(name, 0), won=won,
             net=net.get(name, 0), stack_end=s.chips + net.get(name, 0),
@@ -117,7 +131,8 @@ def rows_of(hand: Hand, file: str = "sim.txt") -> dict[str, list[dict]]:
     hands = [dict(
         key, game=hand.game.value, table_name=hand.table.name, max_seats=hand.table.max_seats,
         dealer_seat=hand.table.dealer, started_at=when, started_local=f"{h.date} {h.time}",
-        zone=h.zone, forced=h.stakes.forced, small_bet=h.stakes.low, big_bet=h.stakes.high,
+        zone=h.zone, board=board, board_rounds=board_at, forced=h.stakes.forced,
+        small_bet=h.stakes.low, big_bet=h.stakes.high,
         house_rules=list(hand.house_rules.rules) if hand.house_rules else [],
         players=len(dealt), total_pot=hand.summary.total.total, rake=rake,
         last_round=len(betting) - 1, showdown=showdown, valid=verdict.valid,

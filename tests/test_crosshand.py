@@ -24,7 +24,7 @@ from hh.order import disordered_tables
 from hh.parse import parse_file, parse_text
 from hh.places import NO_TIME, instant, placement
 from hh.simulate import Simulator
-from hh.validate import cross_check, validate
+from hh.validate import SeatStack, cross_check, validate
 from hh.write import write_hand
 
 runner = CliRunner()
@@ -121,7 +121,7 @@ def test_times_convert_without_overflow_and_odd_zones_are_as_written() -> None:
 
 
 def _summary(k: int, table: int) -> Summary:
-    stacks = ((1, f"P{k % 7}", 100, 100, 3), (2, f"Q{k % 5}", 100, 100, 4))
+    stacks = (SeatStack(1, f"P{k % 7}", 100, 100, 3), SeatStack(2, f"Q{k % 5}", 100, 100, 4))
     return Summary(
         "f.txt", k * 20 + 1, f"H-{k}", "site", f"T{table}", k, "chiribito", True, k * 20 + 2,
         None, stacks, ("P", "Q"), (),

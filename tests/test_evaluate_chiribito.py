@@ -319,3 +319,44 @@ def test_evaluator_is_cached_per_rules():
     assert evaluator_for("chiribito") is EV
     assert evaluator_for("chiribito", ("La Perla wins",)) is PERLA
     assert evaluator_for("chiribito", ["Deck from 7"]) is EV  # not a Chiribito rule
+
+
+def _by_lookup(lookup, hole, board) -> int:
+    """A showdown's value computed from the public lookups alone, as their
+    docstring says (hh.evaluate.chiribito.BoardLookup)."""
+    if lookup.la_perla is not None and lookup.is_la_perla(hole):
+        return lookup.la_perla
+    best = -1
+    for triple in combinations(board, 3):
+        five = (*hole, *triple)
+        value = lookup.ranks[sum(lookup.key[c] for c in five)]
+        if len({c[1] for c in five}) == 1:
+            mask = 0
+            for c in five:
+                mask |= lookup.rank_bit[c]
+            value = lookup.flush[mask]
+        assert value is not None
+        best = max(best, value)
+    return best
+
+
+@pytest.mark.parametrize("rules", [(), ("La Perla wins",)])
+def test_chiribito_lookup_gives_the_evaluators_values(rules):
+    from hh.evaluate import chiribito_lookup
+
+    ev = evaluator_for("chiribito", rules)
+    lookup = chiribito_lookup(rules)
+    assert (lookup.la_perla is not None) == bool(rules)
+    rng = random.Random(4)
+    cards = list(SPANISH_28.cards)
+    # the FORMAT.md example (a straight, Seis to Rey; La Perla under the rule),
+    # a flush, and random showdowns
+    spots = [(("So", "7o"), ("7c", "Sc", "Re", "Cc", "6o")),
+             (("Ab", "5b"), ("7b", "Sb", "Cb", "Re", "6o"))]  # fmt: skip
+    for _ in range(2000):
+        seven = rng.sample(cards, 7)
+        spots.append((tuple(seven[:2]), tuple(seven[2:])))
+    for hole, board in spots:
+        assert _by_lookup(lookup, hole, board) == ev.value(hole, board), (hole, board)
+    perla = _by_lookup(lookup, ("So", "7o"), ("7c", "Sc", "Re", "Cc", "6o"))
+    assert ev.category(perla) == (C.LA_PERLA if rules else C.STRAIGHT)

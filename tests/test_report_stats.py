@@ -258,12 +258,15 @@ def test_hands_without_a_content_hash_that_collide_are_refused(tmp_path) -> None
 
 def test_card_judged_counts_above_one_are_kept(tmp_path) -> None:
     """Regression: the card-judged counts are packed into bytes of the cached
-    row with their values (an earlier packing kept only "at least one"). A
-    hand text with two declarations by one player (an invalid hand's) gives
-    him two declaration opportunities in that hand, as before packing."""
+    row with their values (an earlier packing kept only "at least one"). Two
+    declarations by one player (an invalid hand's, stored as the import
+    stores them) give him two declaration opportunities in that hand, as
+    before packing."""
+    twice = [["Kh", "Kd", "9s", "9h", "7d"], ["Kh", "Kd", "9s", "9h", "7c"]]
     part = hand("calatone", "CA-1", [("G", 10, 20, 10, {"went_to_showdown": True,
                                                         "down_cards": ["Kh", "7c", "Kd"],
-                                                        "up_cards": ["9s", "9h", "7d", "2c"]}),
+                                                        "up_cards": ["9s", "9h", "7d", "2c"],
+                                                        "declared": twice}),
                                      ("H", -10, 0, 10, {"went_to_showdown": True})],
                 "0 G check\n0 H check", forced=1, last_round=5, showdown=True)
     part["hand_text"] = [{"site": "test", "hand_id": "CA-1", "raw_text":

@@ -37,7 +37,9 @@ from handtext import (
 from typer.testing import CliRunner
 
 from hh.cli import app
+from hh.engine import Award
 from hh.parse import parse_text
+from hh.replay.payouts import rake_shares
 from hh.validate import validate
 
 EXAMPLES = {
@@ -785,3 +787,45 @@ def test_format_summary_outcomes_sat_out_and_mucked():
     wrong = muck.replace("Seat 1: Ana: mucked", "Seat 1: Ana: showed [5e 6b] and lost")
     v = wrong.judge()
     assert_line(v, "SUMMARY", wrong.line("Seat 1: Ana: showed [5e 6b] and lost"), only_one=False)
+
+
+# ------------------------------------------------------- what each one receives
+
+
+def test_rule_common_verdict_pairs_shares_with_winners_and_splits_the_rake():
+    # CH_ODD with a rake of 4: the main pot 75 - 4 = 71 splits 36 + 35, the
+    # odd chip to Dani (first in dealing order from the blind). Winners are
+    # listed by seat (Ceci 3, Dani 4), each share beside its winner. The
+    # rake falls on the main pot's winners by their shares: 4 * 36 // 71 = 2
+    # and 4 * 35 // 71 = 1, the chip the floors leave to Dani: 3 and 1.
+    raked = (
+        CH_ODD.replace("Total pot 75 | Rake 0", "Total pot 75 | Rake 4")
+        .replace("Dani: collected 38 from pot", "Dani: collected 36 from pot")
+        .replace("Ceci: collected 37 from pot", "Ceci: collected 35 from pot")
+    )
+    v = raked.judge()
+    assert v.valid, [(x.code, x.message) for x in v.violations]
+    assert v.pots is not None
+    (main,) = v.pots
+    assert (main.amount, main.winners, main.shares) == (71, ("Ceci", "Dani"), (35, 36))
+    assert v.rake == 4
+    assert v.rake_paid == {"Ceci": 1, "Dani": 3}
+    assert v.payouts == {"Ceci": 35, "Dani": 36}
+
+
+def test_rule_common_no_rake_no_rake_paid():
+    # CH_ODD, no rake: nobody pays any; the shares by seat are 37 (Ceci) and 38 (Dani).
+    v = CH_ODD.judge()
+    assert v.rake == 0 and v.rake_paid == {}
+    assert v.pots is not None and v.pots[0].shares == (37, 38)
+
+
+def test_rule_common_a_main_pot_raked_whole_splits_the_rake_evenly():
+    # Rake 5 took the whole main pot: its two winners (players 2 and 0, in
+    # dealing order) won 0 each and bear the rake in equal parts, 2 and 2,
+    # and the chip left over goes to the first in dealing order: 3 and 2.
+    # With shares 6 and 4 of 10, a rake of 7 is 4 and 2, plus 1 to the first.
+    main = Award(0, (0, 1, 2), (2, 0), (0, 0))
+    assert rake_shares(5, main) == {2: 3, 0: 2}
+    assert rake_shares(0, main) == {}
+    assert rake_shares(7, Award(10, (0, 1), (1, 0), (6, 4))) == {1: 4 + 1, 0: 2}

@@ -292,7 +292,7 @@ def test_simulated_sessions_render(game: Game, view: str | None) -> None:
         meta = hand_meta(hand, verdict)
         json.dumps(rows)
         assert len(rows) == len(raw.split("\n"))
-        ends = {name: end for _, name, _, end, _ in verdict.stacks if name in rows[-1]["stacks"]}
+        ends = {s.name: s.end for s in verdict.stacks if s.name in rows[-1]["stacks"]}
         assert rows[-1]["stacks"] == ends
         hidden += any("??" in c["down"] for c in rows[-1]["cards"].values())
         buf = io.StringIO()

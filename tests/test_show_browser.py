@@ -90,7 +90,7 @@ def test_step_through_a_disputed_hand(browser: object, tmp_path: Path) -> None:
     pg.keyboard.press("ArrowRight")  # past the end: stays
     assert pg.evaluate("window.hhReplayer.at()") == steps - 1
     # the end: the pot and the stacks the verdict gives
-    ends = {name: end for _, name, _, end, _ in verdict.stacks}
+    ends = {s.name: s.end for s in verdict.stacks}
     assert _seat_stacks(pg) == ends
     total = sum(p.amount for p in verdict.pots)
     assert int(pg.text_content("#pot-amount")) == total

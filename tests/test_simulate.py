@@ -98,14 +98,14 @@ def test_session_conserves_chips(game: Game) -> None:
         by_table.setdefault(v.table, []).append(v)
     for chain in by_table.values():
         for prev, cur in itertools.pairwise(chain):
-            ends = {name: end for _, name, _, end, _ in prev.stacks}
+            ends = {s.name: s.end for s in prev.stacks}
             tops = dict(cur.top_ups)
-            for _, name, start, _, _ in cur.stacks:
-                if name in ends:
-                    assert start == ends[name] + tops.get(name, 0)
+            for seat in cur.stacks:
+                if seat.name in ends:
+                    assert seat.start == ends[seat.name] + tops.get(seat.name, 0)
         for v in chain:
-            start = sum(s[2] for s in v.stacks)
-            end = sum(s[3] for s in v.stacks)
+            start = sum(s.start for s in v.stacks)
+            end = sum(s.end for s in v.stacks)
             rake = start - end
             assert rake >= 0
 

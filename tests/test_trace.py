@@ -8,7 +8,7 @@ from hh.model import SHOWDOWN, Action, Game, Hand, Marker, Post, Uncalled
 from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
-from hh.validate import ActionFigures, LineState, Verdict, validate
+from hh.validate import ActionFigure, ActionFigures, LineState, Verdict, validate
 
 
 def _trace(text: HandText) -> tuple[list[LineState], Verdict]:
@@ -147,8 +147,10 @@ def test_light_trace_on_the_examples() -> None:
     validate(parse_hand(EX_CHIRIBITO.text), None, figures=figures)
     # line 14: Íñigo raises to 40 after the blind and Lucía's call: the pot
     # was 40, he had 20 to call from 1000 chips, none in yet; 40 in after
-    assert figures.actions[14] == (40, 20, 1000, 0, 40)
-    assert figures.actions[7] == (0, 0, 1000, 0, 20)  # Paco's blind
-    assert figures.actions[16] == (80, 20, 980, 20, 40)  # Paco calls the raise
+    assert figures.actions[14] == ActionFigure(
+        pot_before=40, to_call_before=20, stack_before=1000, bet_before=0, bet_after=40
+    )
+    assert figures.actions[7] == ActionFigure(0, 0, 1000, 0, 20)  # Paco's blind
+    assert figures.actions[16] == ActionFigure(80, 20, 980, 20, 40)  # Paco calls the raise
     assert figures.names == ("Paco", "Lucía", "Íñigo", "Marta")
     assert figures.showdown_folded == (True, False, False, True)

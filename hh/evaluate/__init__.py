@@ -28,10 +28,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hh.cards import CardError, stripped_deck
 from hh.model import Game
+
+if TYPE_CHECKING:
+    from hh.evaluate.chiribito import BoardLookup, ChiribitoEvaluator
 
 
 class Category(StrEnum):
@@ -107,6 +110,23 @@ def evaluator_for(game: Game | str, house_rules: Iterable[str] = ()) -> Evaluato
     return _calatone(lowest, RULE_FLUSH_OVER_FULL in rules)
 
 
+def chiribito_lookup(house_rules: Iterable[str] = ()) -> BoardLookup:
+    """Chiribito's ranking under these house rules as the lookups its
+    evaluator reads (:class:`~hh.evaluate.chiribito.BoardLookup`): for
+    valuing one player's hole cards on every possible board at once, as the
+    all-in equity does, with the same values as ``value``."""
+    rules = {rule.strip() for rule in house_rules}
+    return _chiribito_evaluator(RULE_LA_PERLA in rules).lookup()
+
+
+def _chiribito_evaluator(la_perla_wins: bool) -> ChiribitoEvaluator:
+    from hh.evaluate.chiribito import ChiribitoEvaluator
+
+    ev = _chiribito(la_perla_wins)
+    assert isinstance(ev, ChiribitoEvaluator)
+    return ev
+
+
 @cache
 def _chiribito(la_perla_wins: bool) -> Evaluator:
     from hh.evaluate.chiribito import ChiribitoEvaluator
@@ -134,5 +154,6 @@ __all__ = [
     "Category",
     "Evaluation",
     "Evaluator",
+    "chiribito_lookup",
     "evaluator_for",
 ]

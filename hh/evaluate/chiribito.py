@@ -127,6 +127,35 @@ def tables() -> Tables:
     return Tables(ranks, flush)
 
 
+@dataclass(frozen=True, slots=True)
+class BoardLookup:
+    """How :meth:`ChiribitoEvaluator.value` computes a value, as plain
+    lookups, for callers that value one pair of hole cards on many boards at
+    once (the all-in equity does it over every board, column-wise); the
+    values are exactly ``value``'s.
+
+    For hole cards ``h0 h1`` and a triple ``a b c`` of the board, the
+    five-card hand is worth ``ranks[key[h0] + key[h1] + key[a] + key[b] +
+    key[c]]`` (None: five of one rank, which distinct cards never make),
+    and when the five cards share a suit (``card[1]``) it is worth
+    ``flush[rank_bit[h0] | rank_bit[h1] | rank_bit[a] | rank_bit[b] |
+    rank_bit[c]]`` instead. A showdown is worth the best of its ten
+    triples, except that under ``La Perla wins`` hole cards that are a La
+    Perla (:meth:`is_la_perla`) are worth ``la_perla`` whatever the board.
+    """
+
+    key: dict[str, int]  # card -> 5 ** rank
+    rank_bit: dict[str, int]  # card -> 1 << rank
+    ranks: list[int | None]  # sum of five keys -> value of a hand that is not a flush
+    flush: list[int]  # rank mask of five cards of one suit -> its value
+    la_perla: int | None  # the value of a La Perla under "La Perla wins"; None without it
+
+    @staticmethod
+    def is_la_perla(hole: Sequence[str]) -> bool:
+        """Sota and 7 of the same suit as the two hole cards."""
+        return is_la_perla(hole)
+
+
 class ChiribitoEvaluator:
     """Values of Chiribito showdowns, with or without ``La Perla wins``."""
 
@@ -169,6 +198,17 @@ class ChiribitoEvaluator:
         if self.la_perla_wins and is_la_perla(own):
             return LA_PERLA_VALUE
         return best
+
+    def lookup(self) -> BoardLookup:
+        """The tables :meth:`value` reads, for valuing many boards at once
+        (see :class:`BoardLookup`)."""
+        return BoardLookup(
+            dict(KEY),
+            dict(RBIT),
+            self._ranks,
+            self._flush,
+            LA_PERLA_VALUE if self.la_perla_wins else None,
+        )
 
     def _check(self, own: Sequence[str], board: Sequence[str]) -> None:
         if len(own) != 2:

@@ -3,7 +3,7 @@ must be closed before the hand moves on."""
 
 from __future__ import annotations
 
-from hh.engine import Player
+from hh.engine import Player, Returned
 from hh.model import Action, Uncalled
 from hh.replay.dealing import Dealing
 from hh.replay.repair import repair_action
@@ -18,7 +18,7 @@ class Betting:
         self.dealing = dealing
         # the uncalled bet the rules return at the end of the last round,
         # until its line comes (or does not)
-        self.pending_uncalled: tuple[Player, int] | None = None
+        self.pending_uncalled: Returned | None = None
 
     def action(self, line: Action) -> None:
         """One action line: the hot path of the replay."""
@@ -53,12 +53,14 @@ class Betting:
                 f"{p.name} {action_words(line)}, but it is {e.players[to_act].name}'s turn",
             )
         else:
-            fault = e.judge(p, verb, line.amount, line.total, line.all_in, line.timed_out)
+            fault = e.judge(
+                p, verb, line.amount, line.total, line.all_in, line.timed_out, line.line
+            )
             if fault is not None:
-                self.st.add(fault[0], line.line, fault[1])
-                fixed = repair_action(e, p, line, fault[0])
+                self.st.add(fault.code, fault.line, fault.message)
+                fixed = repair_action(e, p, line, fault.code)
                 if fixed is not None:
-                    self.st.repairs[line.line] = (fault[0], fixed)
+                    self.st.repairs[line.line] = (fault.code, fixed)
         if verb == "bets" or verb == "calls":
             added = line.amount or 0
         elif verb == "raises":
@@ -90,7 +92,7 @@ class Betting:
         pending = self.pending_uncalled
         if pending is None:
             return
-        p, amount = pending
+        p, amount = pending.player, pending.amount
         self.pending_uncalled = None
         self.st.add(
             "UNCALLED_BET",
@@ -108,7 +110,7 @@ class Betting:
                 f"no bet is uncalled here, but {line.amount} is returned to {line.name}",
             )
             return
-        p, amount = want
+        p, amount = want.player, want.amount
         if p.name != line.name or amount != line.amount:
             self.st.add(
                 "UNCALLED_BET",

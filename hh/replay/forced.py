@@ -59,12 +59,12 @@ class ForcedBets:
                 "FORCED_BET", repair_post(line, expected[0], expected[1], p.stack)
             )
         else:
-            fault = e.judge_chips(p, line.amount, line.all_in)
-            if fault:
-                st.add(fault[0], line.line, fault[1])
-                if fault[0] == "ALL_IN_FLAG":
+            fault = e.judge_chips(p, line.amount, line.all_in, line.line)
+            if fault is not None:
+                st.add(fault.code, fault.line, fault.message)
+                if fault.code == "ALL_IN_FLAG":
                     st.repairs[line.line] = (
-                        fault[0], repair_post(line, line.kind, line.amount, p.stack)
+                        fault.code, repair_post(line, line.kind, line.amount, p.stack)
                     )
         e.post(p, line.amount)
 

@@ -23,9 +23,10 @@ class Payouts:
     def collect(self, line: Collected) -> None:
         self.collected.append(line)
 
-    def settle(self, decided: bool) -> tuple[list[Award], dict[int, int]]:
-        """The pots and what each winner takes (player index -> chips), after
-        judging the summary's Total pot line and the collected lines.
+    def settle(self, decided: bool) -> tuple[list[Award], dict[int, int], int]:
+        """The pots, what each winner takes (player index -> chips) and the
+        rake taken (the logged rake, or 0 when RAKE), after judging the
+        summary's Total pot line and the collected lines.
 
         Chips never vanish: every pot is paid to someone, so the payouts add
         up to the total pot less the rake. A hand the summary reaches
@@ -62,7 +63,7 @@ class Payouts:
         for a in awards:
             for i, share in zip(a.winners, a.shares, strict=True):
                 payouts[i] = payouts.get(i, 0) + share
-        return awards, payouts
+        return awards, payouts, rake
 
     def pot_of(self, c: Collected, n: int) -> int | None:
         """The pot a collected line names (``from pot`` only when there is one
@@ -224,6 +225,28 @@ class Payouts:
             if line.line > after:
                 return line.line
         return hand.summary.line
+
+
+def rake_shares(rake: int, main: Award) -> dict[int, int]:
+    """Each main-pot winner's part of the rake (player index -> chips): the
+    rake is taken from the main pot (FORMAT.md), so its winners bear it, each
+    the rake times his share of that pot's payout, floored; what the floors
+    leave goes to the first winner in dealing order (the odd chips' order).
+    A main pot that the rake took whole pays its winners nothing: they then
+    bear the rake in equal parts (and its eligible players do, should the
+    log's collected lines name no winner of it). The parts add up to the
+    rake, which the verdict states as their sum."""
+    if rake <= 0:
+        return {}
+    if sum(main.shares) > 0:
+        bearers, weights = main.winners, main.shares
+    else:
+        bearers = main.winners or main.eligible
+        weights = (1,) * len(bearers)
+    total = sum(weights)
+    out = {i: rake * w // total for i, w in zip(bearers, weights, strict=True)}
+    out[bearers[0]] += rake - sum(out.values())
+    return out
 
 
 def _pot_name(k: int, n: int) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hh.engine import Award
+from hh.engine import Award, Player
 from hh.model import (
     SHOWDOWN,
     Action,
@@ -28,14 +28,14 @@ from hh.replay.betting import Betting
 from hh.replay.dealing import Dealing
 from hh.replay.deck import DeckCheck
 from hh.replay.forced import ForcedBets
-from hh.replay.payouts import Payouts
+from hh.replay.payouts import Payouts, rake_shares
 from hh.replay.seating import check_header, seat_players
 from hh.replay.showdown import Showdown
 from hh.replay.state import ReplayState
 from hh.replay.summary import SummaryCheck
 from hh.replay.trace import before_action, snapshot
 from hh.replay.words import ended_how
-from hh.verdict import ActionFigures, LineState, PotResult, Verdict
+from hh.verdict import ActionFigure, ActionFigures, LineState, PotResult, SeatStack, Verdict
 
 
 class Replay:
@@ -106,7 +106,7 @@ class Replay:
                         self.body(lines[start:i])
                     pot, to_call, stack, bet = before_action(st, p)
                     self.body((line,))
-                    actions[line.line] = (pot, to_call, stack, bet, p.bet)
+                    actions[line.line] = ActionFigure(pot, to_call, stack, bet, p.bet)
                     start = i + 1
         if start < len(lines):
             self.body(lines[start:])
@@ -264,33 +264,27 @@ class Replay:
                     f"streets and a showdown"
                 ),
             )
-        awards, payouts = self.payouts.settle(decided)
+        awards, payouts, rake = self.payouts.settle(decided)
         checks = SummaryCheck(st, self.showdown)
         checks.check_board()
         DeckCheck(st, self.dealing).check()
         checks.check_seat_lines(payouts)
-        return self.verdict(awards, payouts)
+        return self.verdict(awards, payouts, rake)
 
-    def verdict(self, awards: Sequence[Award], payouts: dict[int, int]) -> Verdict:
+    def verdict(self, awards: Sequence[Award], payouts: dict[int, int], rake: int) -> Verdict:
         st = self.st
         hand = st.hand
         e = self.engine
         by_seat = sorted(e.players, key=lambda q: q.seat)
-        pots = tuple(
-            PotResult(
-                a.amount,
-                tuple(p.name for p in by_seat if p.index in a.eligible),
-                tuple(p.name for p in by_seat if p.index in a.winners),
-                a.shares,
-            )
-            for a in awards
-            if a.amount > 0
-        )
+        pots = tuple(_pot_result(a, by_seat) for a in awards if a.amount > 0)
         payout_names = {p.name: payouts[p.index] for p in by_seat if p.index in payouts}
         net = {p.name: payouts.get(p.index, 0) - p.put for p in by_seat}
+        raked = rake_shares(rake, awards[0]) if awards else {}
+        rake_paid = {p.name: raked[p.index] for p in by_seat if p.index in raked}
         ends = {p.name: p.start - p.put + payouts.get(p.index, 0) for p in e.players}
         stacks = tuple(
-            (s.seat, s.name, s.chips, ends.get(s.name, s.chips), s.line) for s in hand.seats
+            SeatStack(s.seat, s.name, s.chips, ends.get(s.name, s.chips), s.line)
+            for s in hand.seats
         )
         top_ups = tuple((t.name, t.amount) for t in hand.preamble if isinstance(t, TopUp))
         violations = sorted(st.violations, key=lambda v: v.line)
@@ -314,4 +308,18 @@ class Replay:
             stacks=stacks,
             dealt_in=tuple(p.name for p in by_seat),
             top_ups=top_ups,
+            rake_paid=rake_paid,
         )
+
+
+def _pot_result(a: Award, by_seat: Sequence[Player]) -> PotResult:
+    """An award by names: eligible players and winners in seat order, each
+    winner's share beside him (the engine gives them in dealing order)."""
+    share = dict(zip(a.winners, a.shares, strict=True))
+    winners = [p for p in by_seat if p.index in share]
+    return PotResult(
+        a.amount,
+        tuple(p.name for p in by_seat if p.index in a.eligible),
+        tuple(p.name for p in winners),
+        tuple(share[p.index] for p in winners),
+    )

@@ -11,9 +11,9 @@
   what the referee pays him when the hand is replayed with his best five
   declared, less what he won: the referee decides, nothing is re-derived.
 
-The declarations are read from ``hand_text`` by a regular expression inside
-DuckDB (the schema keeps the declared category, not the five cards); only
-the hands with an under-declaration are parsed and replayed in Python.
+The declarations are the import's (``seats.declared``); only the hands
+with an under-declaration are parsed again and replayed, to ask the
+referee what the better declaration would have paid.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from hh.reports.db import frame
 from hh.reports.stats.base import ACES, CALATONE, LAST_ROUND
 
 _JOKER_CATEGORIES = {"five aces", "a straight", "a flush", "a straight flush"}
-_DECLARES = r"(?m)^(.+): shows \[[^\]]*\] and declares \[([^\]]*)\]"
 
 # the columns a counts row takes from here (name, SQL type)
 CARD_COLUMNS = (
@@ -88,24 +87,18 @@ def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
     rows = frame(
         con,
         f"""
-        WITH d AS (
-            SELECT t.hk, x.site, x.hand_id, x.raw_text, h.house_rules,
-                   unnest(regexp_extract_all(x.raw_text, '{_DECLARES}', 1)) AS player,
-                   unnest(regexp_extract_all(x.raw_text, '{_DECLARES}', 2)) AS declared
-            FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
-            JOIN hand_text x ON x.site = t.site AND x.hand_id = t.hand_id
-            WHERE t.game = '{CALATONE}' AND h.showdown
-              AND h.last_round = {LAST_ROUND[CALATONE]})
-        SELECT d.hk, d.player, d.declared, d.raw_text, d.house_rules, s.won,
-               list_concat(s.down_cards, s.up_cards) AS own
-        FROM d JOIN seats s ON s.site = d.site AND s.hand_id = d.hand_id
-                           AND s.player = d.player
+        SELECT t.hk, s.site, s.hand_id, s.player, unnest(s.declared) AS declared,
+               h.house_rules, s.won, list_concat(s.down_cards, s.up_cards) AS own
+        FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
+        JOIN seats s ON s.site = t.site AND s.hand_id = t.hand_id
+        WHERE t.game = '{CALATONE}' AND h.showdown
+          AND h.last_round = {LAST_ROUND[CALATONE]} AND s.declared IS NOT NULL
         """,
     )
     out = []
     for r in rows.iter_rows(named=True):
         ev = evaluator_for(CALATONE, r["house_rules"] or ())
-        five = r["declared"].split(" ")
+        five = list(r["declared"])
         own = r["own"] or []
         row = {"hk": r["hk"], "player": r["player"], "cnt_under_declared_opp": 1,
                "cnt_under_declared": 0, "under_declared_cost": 0}  # fmt: skip
@@ -117,20 +110,28 @@ def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
                 continue
             if under:
                 row["cnt_under_declared"] = 1
-                row["under_declared_cost"] = _cost(r["raw_text"], r["player"], best.cards,
-                                                   r["won"])  # fmt: skip
+                row["under_declared_cost"] = _cost(con, r["site"], r["hand_id"], r["player"],
+                                                   best.cards, r["won"])  # fmt: skip
         out.append(row)
     return out
 
 
-def _cost(raw_text: str, player: str, best: tuple[str, ...], won: int) -> int:
+def _cost(con: duckdb.DuckDBPyConnection, site: str, hand_id: str, player: str,
+          best: tuple[str, ...], won: int) -> int:  # fmt: skip
     """Chips he would have won declaring ``best``, less what he won: the hand
-    replayed by the referee with that one declaration changed."""
+    replayed by the referee with that one declaration changed. This is a
+    question the stored verdict cannot answer (a hand that was not played),
+    so the stored text is parsed and judged again, for these hands only."""
     from hh.model import Show
     from hh.parse import parse_hand
     from hh.validate import validate
 
-    hand = parse_hand(raw_text)
+    found = con.execute(
+        "SELECT raw_text FROM hand_text WHERE site = ? AND hand_id = ?", [site, hand_id]
+    ).fetchall()
+    if not found:
+        return 0
+    hand = parse_hand(found[0][0])
     sections = tuple(
         dataclasses.replace(s, lines=tuple(
             dataclasses.replace(x, declared=best)
