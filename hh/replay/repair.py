@@ -40,10 +40,12 @@ def repair_action(e: Engine, p: Player, line: Action, code: str) -> Action | Non
         new = _step(e, p, new, code)
         if new is None:
             return None
-        fault = e.judge(p, new.verb, new.amount, new.total, new.all_in, new.timed_out)
+        fault = e.judge(
+            p, new.verb, new.amount, new.total, new.all_in, new.timed_out, new.line
+        )
         if fault is None:
             return new
-        code = fault[0]
+        code = fault.code
     return None
 
 
