@@ -402,14 +402,21 @@ def _lock(game: str | None, date: str | None) -> str:
     return f"hh-partition:{game or ''}/{date or ''}"
 
 
+_STOPS: dict[str, int] = {}
+
+
 def _stop_at(point: str) -> None:
     """Test hook: with HH_LAKE_KILL_AT=point the client kills itself
     (SIGKILL) there, so a test can stop it at any moment of a commit:
     ``written`` (a task written, nothing committed), ``hands`` (its hands
     committed, not its other tables), ``cross`` (every task committed, the
     cross-hand result not), ``crossed`` (the result committed, the
-    dirty-tables records not yet removed)."""
-    if os.environ.get("HH_LAKE_KILL_AT") == point:
+    dirty-tables records not yet removed); ``point:N`` at its N-th time."""
+    at, _, nth = os.environ.get("HH_LAKE_KILL_AT", "").partition(":")
+    if at != point:
+        return
+    _STOPS[point] = _STOPS.get(point, 0) + 1
+    if _STOPS[point] >= int(nth or 1):
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
@@ -482,7 +489,6 @@ class Committer:
             counts.duplicates += n_same
             counts.conflicts += drops.num_rows - n_same
             counts.imported += w.keys.num_rows - drops.num_rows
-            counts.rejected += w.rejects.num_rows
             gone = drops.column("_ord").combine_chunks()
             kept = w.keys.filter(pc.invert(pc.is_in(w.keys.column("_ord"), value_set=gone)))
             self.touched.update(
@@ -495,22 +501,56 @@ class Committer:
                                                    w.rejects.column("game").to_pylist(),
                                                    strict=True) if t is not None
             )
-            for name in TABLES[1:]:
+            for name in TABLES[1:-1]:
                 t = self._fresh(name)
                 if t.transaction_version(app) is not None:
                     continue
-                parts = [p for p in w.parts if p.table == name]
-                if name != "rejects":
-                    parts = self._without(parts, gone)
-                elif drops.num_rows - n_same:
-                    parts += self._conflicts(w, drops)
+                parts = self._without([p for p in w.parts if p.table == name], gone)
                 try:
                     self._commit(name, parts, _txn((app, 1)), t)
                 except CommitFailedError:
                     if self._fresh(name).transaction_version(app) is None:
                         raise
+            parts = [p for p in w.parts if p.table == "rejects"]
+            if drops.num_rows - n_same:
+                parts += self._conflicts(w, drops)
+            counts.rejected += self._rejects(parts, app)
         self._append(CHUNKS, _chunk_rows(w, ok, self.run), app)
         return counts
+
+    def _rejects(self, parts: list[Part], app: str) -> int:
+        """Commit the task's rejects that the partitions they fall in do not
+        hold yet (the same run of the same file and line, of the same kind,
+        is stored once: a file read again in other chunks, or by two clients,
+        adds none); return how many parse rejects were new."""
+        if not parts:
+            return 0
+        rows = {p: self.lake.read_part(p) for p in parts}
+        where = {(p.game, p.date) for p in parts}
+        key = ["content_hash", "file", "line", "kind"]
+        for _ in range(RETRIES):
+            t = self._fresh("rejects")
+            if t.transaction_version(app) is not None:
+                return 0
+            ds = t.to_pyarrow_dataset(file_pruning_predicate=_partition_predicate(where))
+            stored = ds.to_table(columns=key)
+            kept, new = [], 0
+            for p, tab in rows.items():
+                fresh = tab.join(stored, key, join_type="left anti").sort_by("_ord")
+                new += pc.sum(pc.equal(fresh.column("kind"), "parse")).as_py() or 0
+                if fresh.num_rows == tab.num_rows:
+                    kept.append(p)
+                elif fresh.num_rows:
+                    rel = p.path.replace(".parquet", "-new.parquet")
+                    kept.append(self.lake.write_file(p.table, rel, fresh, p.game, p.date))
+            locks = [(_lock(g, d), (t.transaction_version(_lock(g, d)) or 0) + 1)
+                     for g, d in sorted(where, key=lambda p: (p[0] or "", p[1] or ""))]
+            try:
+                self._commit("rejects", kept, _txn((app, 1), *locks), t)
+                return new
+            except CommitFailedError:
+                continue
+        raise LakeError("could not commit rejects: their partitions kept changing")
 
     def _hands(self, w: Written, app: str) -> pa.Table:
         """Commit the task's new hands; return the drops (``_DROPS``'s rows:
