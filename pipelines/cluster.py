@@ -39,6 +39,7 @@ from hh.pipelines.lake import (
     committed_chunks,
     cross_check,
     derived_path,
+    invalid_of_run,
     next_run,
     task_id,
     unfinished,
@@ -266,19 +267,15 @@ def run_import(
             own_cluster.close()
     # also the tables a killed run left unchecked (their dirty-tables records)
     cross_check(url, committer.touched, storage_options)
-    from hh.pipelines.lake import connect
-
-    con = connect(url, storage_options=storage_options)
-    row = con.execute(
-        "SELECT count(*) FILTER (WHERE NOT valid) FROM hands WHERE import_run = $r",
-        {"r": committer.run},
-    ).fetchone()
-    summary.invalid = int(row[0]) if row else 0
+    summary.invalid = invalid_of_run(url, committer.run, committer.partitions, storage_options)
     summary.hands, summary.imported = counts.hands, counts.imported
     summary.duplicates, summary.rejected = counts.duplicates, counts.rejected
     summary.conflicts = counts.conflicts
     derived = derived_path(url)
     if counts.imported and derived is not None:
+        from hh.pipelines.lake import connect
+
+        con = connect(url, storage_options=storage_options)
         # what the layers above derive from new hands (reports: their
         # per-hand counts), kept where they look for it in a local lake
         from hh.pipelines.importer import after_import

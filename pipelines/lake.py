@@ -436,6 +436,7 @@ class Committer:
         self.tables = {name: lake.table(name) for name in (*TABLES, CHUNKS, DIRTY)}
         # (site, table_name, game) of the hands and rejects this run stored
         self.touched: set[tuple[str, str, str | None]] = set()
+        self.partitions: set[tuple[str | None, str | None]] = set()  # (game, date) written
         self.con = duckdb.connect()
         self.con.execute("SET memory_limit = '256MB'")
         schema.ensure(self.con)  # the database's rejects table, for _CONFLICTS
@@ -560,6 +561,7 @@ class Committer:
             w.keys.column("game").to_pylist(),
             pc.strftime(w.keys.column("started_at"), format="%Y-%m-%d").to_pylist(),
             strict=True)}
+        self.partitions |= where
         for _ in range(RETRIES):
             t = self._fresh("hands")
             stored = self._stored(t, where)
@@ -938,6 +940,22 @@ def cross_check(url: str, touched: Iterable[tuple[str, str, str | None]] = (),
     if finished:
         lake.table(DIRTY).delete(f"task IN ({', '.join(_sql_str(t) for t in finished)})")
     return n
+
+
+def invalid_of_run(url: str, run: int, partitions: Iterable[tuple[str | None, str | None]],
+                   storage_options: dict[str, str] | None = None) -> int:
+    """Hands stored by ``run`` found invalid, by the referee or by the
+    cross-hand checks, read from only the partitions the run wrote."""
+    lake = Lake(url, storage_options)
+    where = _partition_predicate(partitions)
+    con = duckdb.connect()
+    con.register("h", lake.table("hands").to_pyarrow_dataset(file_pruning_predicate=where))
+    con.register("x", lake.table(CROSS).to_pyarrow_dataset(file_pruning_predicate=where))
+    row = con.execute(
+        "SELECT count(*) FROM h WHERE import_run = $r AND (n_hand_violations > 0 "
+        "OR EXISTS (SELECT 1 FROM x WHERE x.site = h.site AND x.hand_id = h.hand_id))", {"r": run}).fetchone()
+    con.close()
+    return int(row[0]) if row else 0
 
 
 def pending(url: str, storage_options: dict[str, str] | None = None) -> int:

@@ -46,7 +46,7 @@ def dask_import(
 
 @lake_app.command("load")
 def load_command(
-    lake: str = typer.Argument(..., help="The lake: a folder or an fsspec URL."),
+    lake: str = typer.Argument(..., help="The lake: a folder or a URL (s3://...)."),
     db: str = typer.Option(..., "--db", help="A new DuckDB file to fill."),
 ) -> None:
     """Load a lake into a DuckDB file: the same tables a direct import gives."""

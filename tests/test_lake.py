@@ -186,10 +186,10 @@ def test_killed_worker_loses_and_duplicates_nothing(client, data) -> None:
             killed.append(pids[0])
             os.kill(pids[0], signal.SIGKILL)
 
-    first = run_import(data["files"], url, client=client, chunk_bytes=4_000,
+    first = run_import(data["files"], url, client=client, chunk_bytes=8_000,
                        on_commit=kill_once)
     assert killed
-    second = run_import(data["files"], url, client=client, chunk_bytes=4_000)
+    second = run_import(data["files"], url, client=client, chunk_bytes=8_000)
     assert second.left == []
     assert first.imported + second.imported == 147
     _complete(url, data)
@@ -273,7 +273,7 @@ def test_optimize_compacts_and_vacuums_uncommitted_files(client, data, tmp_path)
     from typer.testing import CliRunner
 
     url = str(tmp_path / "lake")
-    run_import(data["files"], url, client=client, chunk_bytes=4_000)
+    run_import(data["files"], url, client=client, chunk_bytes=8_000)
     stray = Path(url) / "hands" / "game=calatone" / "date=2001-01-01" / "part-stray.parquet"
     stray.parent.mkdir(parents=True)
     stray.write_bytes(b"PAR1 an attempt that never committed")
