@@ -402,6 +402,52 @@ def _lock(game: str | None, date: str | None) -> str:
     return f"hh-partition:{game or ''}/{date or ''}"
 
 
+_NULL = "__HIVE_DEFAULT_PARTITION__"
+
+
+def scan(con: Any, view: str, table: DeltaTable, name: str,
+         predicate: str | list[tuple[str, str, Any]] | None = None) -> None:
+    """Make ``view`` in DuckDB ``con`` read the Delta table's current
+    snapshot: the files its log names (of only the partitions ``predicate``
+    selects), read by DuckDB's own Parquet reader, the partition columns
+    taken from the files' hive-style folders (checked against the log's
+    partition values; a table whose files are laid out otherwise is read
+    through PyArrow's dataset instead)."""
+    uris = table.file_uris(file_pruning_predicate=predicate)
+    if not uris:
+        con.register(view, _schema(name).empty_table())
+        return
+    files = "[" + ", ".join(_sql_str(u) for u in uris) + "]"
+    if not _partitioned(name):
+        con.execute(f"CREATE OR REPLACE VIEW {view} AS SELECT * "
+                    f"FROM read_parquet({files})")
+        return
+    adds = table.get_add_actions(flatten=True)
+    paths = pa.table(adds).select(["path", "partition.game", "partition.date"]).to_pylist()
+    hive = all(
+        r["path"].startswith(f"game={r['partition.game'] or _NULL}/date="
+                             f"{r['partition.date'] or _NULL}/") for r in paths)
+    if not hive:
+        con.register(view, table.to_pyarrow_dataset(file_pruning_predicate=predicate))
+        return
+    con.execute(
+        f"CREATE OR REPLACE VIEW {view} AS SELECT * REPLACE ("
+        f"nullif(game, '{_NULL}') AS game, nullif(date, '{_NULL}')::DATE AS date) "
+        f"FROM read_parquet({files}, hive_partitioning = true, "
+        "hive_types = {'game': VARCHAR, 'date': VARCHAR})")
+
+
+def files_of(url: str, table: str, games: Sequence[str] | None = None,
+             since: dt.date | None = None, until: dt.date | None = None,
+             storage_options: dict[str, str] | None = None) -> list[str]:
+    """The files of a table's current snapshot that a reader of ``games``
+    and of the days ``since`` .. ``until`` opens."""
+    t = Lake(url, storage_options).table(table)
+    if games is not None and not games:
+        return []
+    return list(t.file_uris(file_pruning_predicate=_pruning(games, since, until)))
+
+
 _STOPS: dict[str, int] = {}
 
 
@@ -533,8 +579,7 @@ class Committer:
             t = self._fresh("rejects")
             if t.transaction_version(app) is not None:
                 return 0
-            ds = t.to_pyarrow_dataset(file_pruning_predicate=_partition_predicate(where))
-            stored = ds.to_table(columns=key)
+            stored = self._read(t, "rejects", where, key)
             kept, new = [], 0
             for p, tab in rows.items():
                 fresh = tab.join(stored, key, join_type="left anti").sort_by("_ord")
@@ -585,8 +630,18 @@ class Committer:
 
     def _stored(self, t: DeltaTable, where: set[tuple[str | None, str | None]]) -> pa.Table:
         """The keys of the hands stored in these partitions."""
-        ds = t.to_pyarrow_dataset(file_pruning_predicate=_partition_predicate(where))
-        return ds.to_table(columns=_HAND_KEYS)
+        return self._read(t, "hands", where, _HAND_KEYS)
+
+    def _read(self, t: DeltaTable, name: str, where: set[tuple[str | None, str | None]],
+              columns: Sequence[str]) -> pa.Table:
+        scan(self.con, "_stored", t, name, _partition_predicate(where))
+        cols = ", ".join(f'"{c}"' for c in columns)
+        try:
+            return self.con.sql(f"SELECT {cols} FROM _stored").to_arrow_table()
+        finally:
+            self.con.execute("DROP VIEW IF EXISTS _stored")
+            with contextlib.suppress(Exception):
+                self.con.unregister("_stored")
 
     def _drops(self, cand: pa.Table, stored: pa.Table) -> pa.Table:
         con = self.con
@@ -687,17 +742,16 @@ def _chunk_rows(w: Written, ok: Sequence[Read], run: int) -> pa.Table:
 def committed_chunks(lake: Lake, paths: Sequence[str]) -> pa.Table:
     """The committed chunks of these files (one row each, the last commit
     of a chunk winning): what a run need not read again."""
-    import pyarrow.dataset as ds
-
-    rows = lake.table(CHUNKS).to_pyarrow_dataset().to_table(
-        filter=ds.field("path").isin(list(paths)))
-    return rows
+    con = duckdb.connect()
+    scan(con, "c", lake.table(CHUNKS), CHUNKS)
+    con.register("p", pa.table({"path": list(paths)}, schema=pa.schema([("path", pa.string())])))
+    return con.sql("SELECT * FROM c SEMI JOIN p USING (path)").to_arrow_table()
 
 
 def unfinished(lake: Lake) -> dict[str, list[list[Any]]]:
     """Tasks begun and not finished (a ``dirty_tables`` record, no ``chunks``):
     their chunks, to plan them again as the same tasks."""
-    dirty = lake.table(DIRTY).to_pyarrow_table(columns=["task", "chunks"])
+    dirty = _small(lake, DIRTY)
     chunks = lake.table(CHUNKS)
     out = {}
     for task, listed in set(zip(dirty.column("task").to_pylist(),
@@ -708,8 +762,17 @@ def unfinished(lake: Lake) -> dict[str, list[list[Any]]]:
 
 
 def next_run(lake: Lake) -> int:
-    rows = lake.table(CHUNKS).to_pyarrow_table(columns=["run"])
-    return (pc.max(rows.column("run")).as_py() or 0) + 1 if rows.num_rows else 1
+    con = duckdb.connect()
+    scan(con, "c", lake.table(CHUNKS), CHUNKS)
+    row = con.execute("SELECT coalesce(max(run), 0) + 1 FROM c").fetchone()
+    return int(row[0]) if row else 1
+
+
+def _small(lake: Lake, name: str) -> pa.Table:
+    """A bookkeeping table whole (dirty_tables: a few rows a task not yet checked)."""
+    con = duckdb.connect()
+    scan(con, "t", lake.table(name), name)
+    return con.sql("SELECT * FROM t").to_arrow_table()
 
 
 # -------------------------------------------------------------- readers
@@ -746,25 +809,6 @@ def _pruning(
     return out or None
 
 
-def datasets(
-    url: str, games: Sequence[str] | None = None, since: dt.date | None = None,
-    until: dt.date | None = None, storage_options: dict[str, str] | None = None,
-    tables: Sequence[str] = (*TABLES, CROSS),
-) -> dict[str, Any]:
-    """Each table's current Delta snapshot as a PyArrow dataset of only the
-    files of ``games`` and of the days ``since`` .. ``until`` (inclusive)."""
-    lake = Lake(url, storage_options)
-    prune = _pruning(games, since, until)
-    out = {}
-    for name in tables:
-        t = lake.table(name)
-        if games is not None and not games:
-            out[name] = _schema(name).empty_table()
-        else:
-            out[name] = t.to_pyarrow_dataset(file_pruning_predicate=prune)
-    return out
-
-
 def connect(
     url: str,
     games: Sequence[str] | None = None,
@@ -784,13 +828,16 @@ def connect(
     lake = Lake(url, storage_options)
     if not lake.exists():
         raise LakeError(f"no lake at {url} (no Delta tables)")
-    found = datasets(url, games, since, until, storage_options)
     con = duckdb.connect()
     schema.ensure(con)
-    for table, data in found.items():
+    prune = _pruning(games, since, until)
+    for table in (*TABLES, CROSS):
         cols = _db_columns(con, table)
         select = ", ".join(f'"{c}"::{t} AS "{c}"' for c, t in cols)
-        con.register(f"_delta_{table}", data)
+        if games is not None and not games:
+            con.register(f"_delta_{table}", _schema(table).empty_table())
+        else:
+            scan(con, f"_delta_{table}", lake.table(table), table, prune)
         name = "stored_hands" if table == "hands" else table
         con.execute(f"DROP TABLE {table}")
         con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM _delta_{table}")
@@ -818,7 +865,7 @@ def _files_view(con: Any, lake: Lake) -> None:
     """``files`` from the committed chunks: one row per input file, its
     chunks' hands summed, its SHA-256 and lines from its last chunk, as the
     local import records them."""
-    con.register("_delta_chunks", lake.table(CHUNKS).to_pyarrow_dataset())
+    scan(con, "_delta_chunks", lake.table(CHUNKS), CHUNKS)
     con.execute("DROP TABLE files")
     con.execute("""
         CREATE VIEW files AS
@@ -844,7 +891,7 @@ _CROSS_INPUTS = {
               "dealt_in"),
 }
 # The cross-hand pass's DuckDB: past this it spills to a temporary folder.
-CROSS_MEMORY = "1GB"
+CROSS_MEMORY = "256MB"
 
 
 def chains(con: Any, url: str, games: Sequence[str] | None,
@@ -853,10 +900,9 @@ def chains(con: Any, url: str, games: Sequence[str] | None,
     cross-hand checks read of the tables named in the temporary table
     ``_touched_run`` (site, table_name), from the lake's Delta tables of
     only those ``games``' partitions, through DuckDB."""
-    found = datasets(url, games, storage_options=storage_options,
-                     tables=("hands", "rejects", "seats"))
-    for t, data in found.items():
-        con.register(f"_delta_{t}", data)
+    lake = Lake(url, storage_options)
+    for t in ("hands", "rejects", "seats"):
+        scan(con, f"_delta_{t}", lake.table(t), t, _pruning(games, None, None))
     cols = {t: ", ".join(c) for t, c in _CROSS_INPUTS.items()}
     con.execute("CREATE SCHEMA xpass")
     con.execute(f"CREATE TABLE xpass.hands AS SELECT {cols['hands']} FROM _delta_hands "
@@ -897,7 +943,7 @@ def cross_check(url: str, touched: Iterable[tuple[str, str, str | None]] = (),
 
     lake = Lake(url, storage_options)
     done = lake.table(CHUNKS)  # snapshot first: every task finished by now is read below
-    dirty = lake.table(DIRTY).to_pyarrow_table()
+    dirty = _small(lake, DIRTY)
     rows = set(zip(dirty.column("site").to_pylist(), dirty.column("table_name").to_pylist(),
                    dirty.column("game").to_pylist(), strict=True))
     rows |= set(touched)
@@ -949,11 +995,12 @@ def invalid_of_run(url: str, run: int, partitions: Iterable[tuple[str | None, st
     lake = Lake(url, storage_options)
     where = _partition_predicate(partitions)
     con = duckdb.connect()
-    con.register("h", lake.table("hands").to_pyarrow_dataset(file_pruning_predicate=where))
-    con.register("x", lake.table(CROSS).to_pyarrow_dataset(file_pruning_predicate=where))
+    scan(con, "h", lake.table("hands"), "hands", where)
+    scan(con, "x", lake.table(CROSS), CROSS, where)
     row = con.execute(
         "SELECT count(*) FROM h WHERE import_run = $r AND (n_hand_violations > 0 "
-        "OR EXISTS (SELECT 1 FROM x WHERE x.site = h.site AND x.hand_id = h.hand_id))", {"r": run}).fetchone()
+        "OR EXISTS (SELECT 1 FROM x WHERE x.site = h.site AND x.hand_id = h.hand_id))",
+        {"r": run}).fetchone()
     con.close()
     return int(row[0]) if row else 0
 

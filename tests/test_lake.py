@@ -159,10 +159,10 @@ def test_the_tables_read_without_hh_and_filters_prune(client, data) -> None:
     got = (pl.scan_delta(f"{url}/hands").group_by("game")
            .agg(pl.len(), pl.col("total_pot").sum()).sort("game").collect())
     assert [tuple(r) for r in got.iter_rows()] == want
-    seats = lake.datasets(url, games=["calatone"], tables=["seats"])["seats"]
-    every = lake.datasets(url, tables=["seats"])["seats"]
-    assert seats.files and all("game=calatone/" in f for f in seats.files)
-    assert len(seats.files) < len(every.files)
+    seats = lake.files_of(url, "seats", games=["calatone"])
+    every = lake.files_of(url, "seats")
+    assert seats and all("/game=calatone/" in f for f in seats)
+    assert len(seats) < len(every)
     only = lake.connect(url, games=["calatone"])
     assert only.execute("SELECT DISTINCT game FROM hands").fetchall() == [("calatone",)]
     n = only.execute("SELECT count(*) FROM seats").fetchone()
