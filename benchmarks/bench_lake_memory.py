@@ -25,15 +25,13 @@ import tempfile
 import time
 from pathlib import Path
 
+if __package__ in (None, ""):  # a script: the repository's benchmarks package
+    sys.path.append(str(Path(__file__).resolve().parents[1]))
+
 SMALL = 10_000
 BIG = 10_000_000
 PER_GAME = 2_000  # hands imported per game
 DAYS = 1_096  # the synthetic hands' days, up to the simulated sessions' day
-
-
-_DUCK = {"string": "VARCHAR", "int16": "SMALLINT", "int32": "INTEGER", "int64": "BIGINT",
-         "bool": "BOOLEAN", "list<item: string>": "VARCHAR[]", "timestamp[us]": "TIMESTAMP",
-         "date32[day]": "DATE"}
 
 
 def synthetic(url: str, n: int) -> None:
@@ -42,6 +40,8 @@ def synthetic(url: str, n: int) -> None:
     import duckdb
     from deltalake import write_deltalake
     from hh.pipelines import lake
+
+    from benchmarks.bighands import DUCK_TYPES
 
     lake.Lake(url).create()
     schema = lake._schema("hands")
@@ -68,10 +68,11 @@ def synthetic(url: str, n: int) -> None:
             day = f"INTERVAL ((i % {days}) + {year * days}) DAY"
             exprs = dict(fill, game=f"'{game}'", date=f"TIMESTAMP '2026-01-01' - {day}",
                          started_at=f"TIMESTAMP '2026-01-01 12:00:00' - {day}")
-            cols = ", ".join(f'({exprs.get(f.name, "NULL")})::{_DUCK[str(f.type)]} AS "{f.name}"'
-                             for f in schema)
+            cols = ", ".join(
+                f'({exprs.get(f.name, "NULL")})::{DUCK_TYPES[str(f.type)]} AS "{f.name}"'
+                for f in schema)
             rel = con.sql(f"SELECT {cols} FROM range({lo}, {hi}) t(i) ORDER BY date")
-            write_deltalake(url + "/hands", rel.fetch_record_batch(200_000), mode="append")
+            write_deltalake(url + "/hands", rel.to_arrow_reader(200_000), mode="append")
 
 
 _CLIENT = """
