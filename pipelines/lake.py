@@ -510,15 +510,17 @@ class Committer:
     def _append(self, name: str, rows: pa.Table, app: str) -> None:
         """A small table of the committer's own (chunks, dirty_tables), once
         per task."""
-        t = self._fresh(name)
-        if t.transaction_version(app) is not None:
-            return
-        try:
-            write_deltalake(t, rows.cast(_schema(name)), mode="append",
-                            commit_properties=_txn((app, 1)))
-        except CommitFailedError:  # the same task committed at once by another client
-            if self._fresh(name).transaction_version(app) is None:
-                raise
+        for _ in range(RETRIES):
+            t = self._fresh(name)
+            if t.transaction_version(app) is not None:
+                return
+            try:
+                write_deltalake(t, rows.cast(_schema(name)), mode="append",
+                                commit_properties=_txn((app, 1)))
+                return
+            except CommitFailedError:  # the same task committed at once elsewhere,
+                continue  # or a concurrent delete of records read: look again
+        raise LakeError(f"could not commit {name} of task {app}: the table kept changing")
 
     def commit(self, w: Written) -> Counts:
         """Commit one task. Chunks that could not be read are left out (the
@@ -549,15 +551,18 @@ class Committer:
                                                    strict=True) if t is not None
             )
             for name in TABLES[1:-1]:
-                t = self._fresh(name)
-                if t.transaction_version(app) is not None:
-                    continue
                 parts = self._without([p for p in w.parts if p.table == name], gone)
-                try:
-                    self._commit(name, parts, _txn((app, 1)), t)
-                except CommitFailedError:
-                    if self._fresh(name).transaction_version(app) is None:
-                        raise
+                for _ in range(RETRIES):
+                    t = self._fresh(name)
+                    if t.transaction_version(app) is not None:
+                        break
+                    try:
+                        self._commit(name, parts, _txn((app, 1)), t)
+                        break
+                    except CommitFailedError:  # the same task at once elsewhere
+                        continue
+                else:
+                    raise LakeError(f"could not commit {name} of task {app}")
             parts = [p for p in w.parts if p.table == "rejects"]
             if drops.num_rows - n_same:
                 parts += self._conflicts(w, drops)
@@ -931,7 +936,7 @@ def found_violations(con: Any) -> pa.Table:
 
 
 def cross_check(url: str, touched: Iterable[tuple[str, str, str | None]] = (),
-                storage_options: dict[str, str] | None = None) -> int:
+                storage_options: dict[str, str] | None = None, _attempt: int = 0) -> int:
     """The cross-hand checks of the poker tables ``touched`` by this run
     (site, table name, game) and of every table named in ``dirty_tables``
     (a run killed before its pass left them): their violations replace the
@@ -946,7 +951,8 @@ def cross_check(url: str, touched: Iterable[tuple[str, str, str | None]] = (),
     dirty = _small(lake, DIRTY)
     rows = set(zip(dirty.column("site").to_pylist(), dirty.column("table_name").to_pylist(),
                    dirty.column("game").to_pylist(), strict=True))
-    rows |= set(touched)
+    touched = set(touched)
+    rows |= touched
     rows = {r for r in rows if r[1]}
     finished = sorted({t for t in dirty.column("task").to_pylist()
                        if done.transaction_version(_app(t)) is not None})
@@ -979,12 +985,25 @@ def cross_check(url: str, touched: Iterable[tuple[str, str, str | None]] = (),
         where = " OR ".join(
             f"(site = {_sql_str(s)} AND table_name = {_sql_str(t)})" for s, t in pairs)
         _stop_at("cross")
-        write_deltalake(lake.uri(CROSS), kept, mode="overwrite", predicate=where,
-                        storage_options=storage_options)
+        try:
+            write_deltalake(lake.uri(CROSS), kept, mode="overwrite", predicate=where,
+                            storage_options=storage_options)
+        except CommitFailedError:
+            # another client's pass replaced these tables' violations meanwhile:
+            # check again over what both have committed
+            if _attempt >= RETRIES:
+                raise
+            return cross_check(url, touched, storage_options, _attempt + 1)
         n = kept.num_rows
     _stop_at("crossed")
-    if finished:
-        lake.table(DIRTY).delete(f"task IN ({', '.join(_sql_str(t) for t in finished)})")
+    for _ in range(RETRIES):
+        if not finished:
+            break
+        try:  # other clients' new records may land meanwhile: they stay
+            lake.table(DIRTY).delete(f"task IN ({', '.join(_sql_str(t) for t in finished)})")
+            break
+        except CommitFailedError:
+            continue
     return n
 
 
