@@ -552,6 +552,8 @@ class Committer:
             )
             for name in TABLES[1:-1]:
                 parts = self._without([p for p in w.parts if p.table == name], gone)
+                if not parts:  # nothing of the task's in this table: no commit
+                    continue
                 for _ in range(RETRIES):
                     t = self._fresh(name)
                     if t.transaction_version(app) is not None:
