@@ -283,5 +283,7 @@ def test_optimize_compacts_and_vacuums_uncommitted_files(client, data, tmp_path)
     assert not stray.exists()
     assert len(lake.Lake(url).table("seats").file_uris()) < before
     _complete(url, data)
-    bad = CliRunner().invoke(lake_app, ["optimize", str(tmp_path / "none")])
-    assert bad.exit_code == 2 and "not a lake" in bad.output
+    for args in (["optimize", str(tmp_path / "none")],
+                 ["load", str(tmp_path / "none"), "--db", str(tmp_path / "x.duckdb")]):
+        bad = CliRunner().invoke(lake_app, args)
+        assert bad.exit_code == 2 and "not a lake" in bad.output
