@@ -20,8 +20,8 @@ whole process tree: the client (the committer) and the workers.
 Players: the players report (hh.reports.players, the real one: every count,
 cards and all-in equity) over ``PLAYER_HANDS`` hands from a DuckDB file and
 from a lake holding the same hands (benchmarks/bighands.py: the imported
-hands repeated under new ids; the lake one part per table, game and day,
-with a manifest entry, as the Dask import writes them). Both run warm (the
+hands repeated under new ids; the lake's Delta tables partitioned by game
+and day, as the Dask import writes them). Both run warm (the
 per-hand counts and equity cached, hh.reports.cache, as every report after the
 first one finds them); the cold figures are in bench_report.
 

@@ -9,14 +9,12 @@ number of hands wanted, in SQL, so a million hands cost seconds rather than
 the import's hours. Player names are kept: they are also inside the hand
 text, which the all-in equity and the declarations read.
 
-``lake(db, folder)`` writes the same hands as a lake (one part per table,
-game and day, with a manifest entry), the shape the Dask import writes.
+``lake(db, folder)`` writes the same hands as a lake (its Delta tables,
+partitioned by game and day), the shape the Dask import writes.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import os
 import sys
 import time
@@ -90,32 +88,41 @@ def grow(base_db: str, db: str, target: int) -> int:
     return int(total)
 
 
-def lake(db: str, folder: str) -> None:
-    """The hands of ``db`` as a lake at ``folder``: one part per table, game
-    and day, and one manifest entry naming them all."""
-    from hh.pipelines.lake import MANIFEST, TABLES
+# DuckDB's name of each Arrow type of the lake's tables
+DUCK_TYPES = {"string": "VARCHAR", "int16": "SMALLINT", "int32": "INTEGER", "int64": "BIGINT",
+              "bool": "BOOLEAN", "list<item: string>": "VARCHAR[]",
+              "list<item: int64>": "BIGINT[]", "timestamp[us]": "TIMESTAMP",
+              "date32[day]": "DATE"}
 
+
+def lake(db: str, folder: str) -> None:
+    """The hands of ``db`` as a lake at ``folder``: its Delta tables, one
+    commit per table (partitioned by game and day, as the Dask import
+    writes them)."""
+    from deltalake import write_deltalake
+    from hh.pipelines.lake import CROSS, TABLES, Lake, _schema
+
+    Lake(folder).create()
     con = duckdb.connect(db, read_only=True)
-    os.makedirs(folder, exist_ok=True)
-    parts = []
-    for table in TABLES:
-        if table == "rejects":
+    for table in (*TABLES, CROSS):
+        have = {r[0] for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+            [table]).fetchall()}
+        own = table in ("hands", "rejects")  # the others take their hand's game and day
+        h = "t" if own else "h"
+        from_hand = {"game": f"{h}.game", "date": f"{h}.started_at::DATE", "_ord": "0",
+                     "_task": "'bench'", "table_name": f"{h}.table_name"}
+        exprs = {f.name: f't."{f.name}"' if f.name in have else from_hand.get(f.name, "NULL")
+                 for f in _schema(table)}
+        cols = ", ".join(f'({exprs[f.name]})::{DUCK_TYPES[str(f.type)]} AS "{f.name}"'
+                         for f in _schema(table))
+        src = (f"SELECT {cols} FROM {table} t" if own else
+               f"SELECT {cols} FROM {table} t JOIN hands h USING (site, hand_id)")
+        if not con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
             continue
-        src = (f"SELECT t.*, h.game, h.started_at::DATE AS date FROM {table} t "
-               "JOIN hands h USING (site, hand_id)") if table != "hands" else (
-               "SELECT *, started_at::DATE AS date FROM hands")  # fmt: skip
-        out = os.path.join(folder, table)
-        con.execute(f"COPY ({src}) TO '{out}' (FORMAT parquet, COMPRESSION zstd, "
-                    "PARTITION_BY (game, date), FILENAME_PATTERN 'part-bench-{i}')")  # fmt: skip
-        for p in Path(out).rglob("*.parquet"):
-            parts.append({"table": table, "path": str(p.relative_to(folder)), "rows": 0})
+        write_deltalake(f"{folder}/{table}", con.sql(src).to_arrow_reader(200_000),
+                        mode="append")
     con.close()
-    os.makedirs(os.path.join(folder, MANIFEST, "keys"), exist_ok=True)
-    entry = {"entry": "bench", "run": 1, "committed_at": dt.datetime.now(dt.UTC).isoformat(),
-             "chunks": [{"path": "bench", "start": 0, "end": None, "first_line": 1,
-                         "size": 0, "mtime_ns": 0, "hands": 0}], "counts": {"hands": 0},
-             "parts": parts, "keys": f"{MANIFEST}/keys/none.parquet"}  # fmt: skip
-    Path(folder, MANIFEST, "00000000-bench.json").write_text(json.dumps(entry))
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ def import_command(
         2.0, "--quiet", help="--watch: seconds without change after which a last hand is complete."
     ),
     engine: str = typer.Option(
-        "local", "--engine", help="local (DuckDB) or dask (a Parquet lake, docs/scale.md)."
+        "local", "--engine", help="local (DuckDB) or dask (a Delta lake, docs/scale.md)."
     ),
     scheduler: str = typer.Option(
         None, "--scheduler", help="--engine dask: a Dask scheduler (else a LocalCluster)."

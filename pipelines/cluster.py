@@ -7,18 +7,20 @@ Each Dask task is a group of consecutive chunks of about ``chunk_bytes``
 hand boundary; small files are grouped, :func:`group`). A task runs the
 local import's own per-chunk function (``hh.pipelines.work.process``) on a
 worker and writes the group's tables as temporary Parquet parts
-(``Lake.write_task``); the client commits each finished task
-(``Committer.commit``) as results come back, so the only work on the client
-is deciding duplicates by key and writing small manifest entries. Without
+(``Lake.write_task``, uncommitted files in the Delta tables' folders); the
+client commits each finished task in input order (``Committer.commit``: a
+few Delta transactions), so the only work on the client is deciding
+duplicates by key in the partitions a task touches. Without
 ``--scheduler`` a ``LocalCluster`` of one single-threaded worker process per
 core is started (parsing is pure Python: threads would share one GIL).
 
 A worker that dies mid-task is Dask's to handle: the scheduler gives the
 task to another worker (up to ``distributed.scheduler.allowed-failures``
-times). The killed attempt's temporary parts are never committed (each
-attempt writes under its own id) and the next run sweeps them away. A chunk
-that still fails is listed as left to do; running the same command again
-does exactly those chunks, since committed ones are skipped.
+times). The killed attempt's files are never committed (each attempt
+writes under its own id; ``hh lake optimize`` vacuums them). A chunk that
+still fails is listed as left to do; running the same command again does
+exactly those chunks, since committed ones are skipped, and first finishes
+any task a killed client had begun (``hh.pipelines.lake.unfinished``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hh.pipelines.lake import Committer, Lake, Written, cross_check, derived_path, next_run
+from hh.pipelines.lake import (
+    Committer,
+    Lake,
+    Written,
+    committed_chunks,
+    cross_check,
+    derived_path,
+    invalid_of_run,
+    next_run,
+    task_id,
+    unfinished,
+)
 from hh.pipelines.work import Task, hh_version, worker_init
 from hh.pipelines.writer import Counts
 
@@ -60,7 +73,10 @@ class Summary:
 _READY = False
 
 
-def _write_task(tasks: list[Task], url: str, run: int, imported_at: dt.datetime) -> Written:
+def _write_task(
+    tasks: list[Task], task: str, url: str, run: int, imported_at: dt.datetime,
+    storage_options: dict[str, str] | None = None,
+) -> Written:
     """The Dask task (module level, so workers import it by name): the
     chunks of one task into temporary parts. The first call in a worker
     process tunes its garbage collector as the local import's pool does."""
@@ -71,7 +87,7 @@ def _write_task(tasks: list[Task], url: str, run: int, imported_at: dt.datetime)
         if multiprocessing.parent_process() is not None:  # a worker process, not a thread
             worker_init()
         _READY = True
-    return Lake(url).write_task(tasks, run, imported_at)
+    return Lake(url, storage_options).write_task(tasks, task, run, imported_at)
 
 
 def group(tasks: Sequence[Task], target: int) -> list[list[Task]]:
@@ -108,30 +124,52 @@ def _describe(task: Task) -> str:
     return f"{task.name} bytes {c.start}-{'end' if c.end is None else c.end} (line {c.first_line})"
 
 
-def plan(files: Sequence[str], committer: Committer, chunk_bytes: int = CHUNK_BYTES
-         ) -> tuple[list[Task], int, int]:
-    """The tasks of a run, how many chunks earlier runs committed and the
-    hands those chunks held."""
+def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES
+         ) -> tuple[list[tuple[str, list[Task]]], int, int]:
+    """The tasks of a run (their ids and chunks, in input order), how many
+    chunks earlier runs committed and the hands those chunks held. A task a
+    killed client had begun is planned again as the same chunks, under the
+    same id, where the files have not changed since."""
     version = hh_version()
-    tasks = []
-    skipped = 0
-    seen = 0
-    for name in files:
-        path = os.path.abspath(name)
+    paths = [os.path.abspath(name) for name in files]
+    rows = committed_chunks(lake, paths).to_pylist()
+    done = {(r["path"], r["start"], r["end"]): r for r in rows}
+    begun = {tuple(c[:3]): task for task, listed in unfinished(lake).items() for c in listed}
+    fresh: list[Task] = []
+    resumed: dict[str, list[Task]] = {}
+    skipped = seen = 0
+    for path in paths:
         cut = chunks(path, chunk_bytes)
-        known: frozenset[str] | None = None  # asked once a file, if needed
         for k, chunk in enumerate(cut):
-            task = Task(chunk, path, hh_version=version, seq=len(tasks), last=k == len(cut) - 1)
-            if committer.is_done(task):
+            task = Task(chunk, path, hh_version=version, seq=len(fresh), last=k == len(cut) - 1)
+            row = done.get((path, chunk.start, chunk.end))
+            if row is not None and _unchanged(path, row):
                 skipped += 1
-                seen += committer.runs_of.get((path, chunk.start, chunk.end), 0)
+                seen += row["hands"]
                 continue
-            if known is None:
-                known = committer.known(path)
-            if known:
-                task = Task(chunk, path, known, hh_version=version, seq=task.seq, last=task.last)
-            tasks.append(task)
-    return tasks, skipped, seen
+            key = (path, chunk.start, chunk.end)
+            if key in begun:
+                resumed.setdefault(begun[key], []).append(task)
+            else:
+                fresh.append(task)
+    out: list[tuple[str, list[Task]]] = []
+    for task, group_ in resumed.items():
+        if task_id(group_) == task:  # the same chunks of the same, unchanged files
+            out.append((task, group_))
+        else:
+            fresh += group_
+    fresh.sort(key=lambda t: (paths.index(t.name), t.chunk.start))
+    out += [(task_id(g), g) for g in group(fresh, chunk_bytes)]
+    out.sort(key=lambda g: (paths.index(g[1][0].name), g[1][0].chunk.start))
+    return out, skipped, seen
+
+
+def _unchanged(path: str, row: dict[str, Any]) -> bool:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return (st.st_size, st.st_mtime_ns) == (row["size"], row["mtime_ns"])
 
 
 def local_cluster(workers: int | None = None) -> Any:
@@ -155,6 +193,7 @@ def run_import(
     chunk_bytes: int = CHUNK_BYTES,
     progress: bool = False,
     on_commit: Callable[[Written], None] | None = None,
+    storage_options: dict[str, str] | None = None,
 ) -> Summary:
     """Import ``files`` into the lake at ``url`` on Dask: on ``client`` if
     given, else on the scheduler at ``scheduler``, else on a new
@@ -162,11 +201,12 @@ def run_import(
     from distributed import Client, as_completed
 
     start = time.perf_counter()
-    lake = Lake(url)
-    lake.fs.makedirs(lake.root, exist_ok=True)
-    lake.sweep()
-    committer = Committer(lake, next_run(lake.entries()))
-    tasks, skipped, seen = plan(files, committer, chunk_bytes)
+    lake = Lake(url, storage_options)
+    lake.create()
+    committer = Committer(lake, next_run(lake))
+    groups_, skipped, seen = plan(files, lake, chunk_bytes)
+    groups = [g for _, g in groups_]
+    tasks = [t for g in groups for t in g]
     summary = Summary(files=len(files), skipped_chunks=skipped)
     counts = Counts(hands=seen, duplicates=seen)
     own_cluster = None
@@ -179,9 +219,9 @@ def run_import(
             own_client = client = Client(scheduler)
     try:
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-        groups = group(tasks, chunk_bytes)
         futures = client.map(
-            _write_task, groups, url=url, run=committer.run, imported_at=now, pure=False
+            _write_task, groups, [k for k, _ in groups_], url=url, run=committer.run,
+            imported_at=now, storage_options=storage_options, pure=False,
         )
         order = {f.key: k for k, f in enumerate(futures)}
         ready: dict[int, Written | None] = {}  # finished, waiting for their turn
@@ -225,21 +265,17 @@ def run_import(
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
-    if committer.touched:
-        cross_check(url, committer.touched, committer.run)
-    from hh.pipelines.lake import connect
-
-    con = connect(url)
-    row = con.execute(
-        "SELECT count(*) FILTER (WHERE NOT valid) FROM hands WHERE import_run = $r",
-        {"r": committer.run},
-    ).fetchone()
-    summary.invalid = int(row[0]) if row else 0
+    # also the tables a killed run left unchecked (their dirty-tables records)
+    cross_check(url, committer.touched, storage_options)
+    summary.invalid = invalid_of_run(url, committer.run, committer.partitions, storage_options)
     summary.hands, summary.imported = counts.hands, counts.imported
     summary.duplicates, summary.rejected = counts.duplicates, counts.rejected
     summary.conflicts = counts.conflicts
     derived = derived_path(url)
     if counts.imported and derived is not None:
+        from hh.pipelines.lake import connect
+
+        con = connect(url, storage_options=storage_options)
         # what the layers above derive from new hands (reports: their
         # per-hand counts), kept where they look for it in a local lake
         from hh.pipelines.importer import after_import

@@ -1,41 +1,63 @@
-"""The lake: the import's tables as Parquet files that many machines write at once.
+"""The lake: the import's tables as Delta Lake tables that many machines write at once.
 
 DuckDB has one writer per database file; that is the limit of the local
-import. The lake lifts it: every worker writes its own Parquet files (zstd)
-under ``DIR/<table>/game=<game>/date=<YYYY-MM-DD>/part-<entry>.parquet``, and
-a single committer (the client of the run) only decides, per task (a chunk,
-or several small ones read together), which of its hands are new, and
-records the task in the manifest.
+import. The lake lifts it: every table of the database (docs/schema.md) is
+a Delta table (delta-rs, the ``deltalake`` package: no JVM) under
+``DIR/<table>``, with the database's columns and two partition columns,
+``game`` and ``date`` (the day of the hand's ``started_at``; a hand's seats,
+actions, ... take its partition). Spark, Trino, DuckDB or polars read the
+lake as tables, through the Delta log, without hh (docs/scale.md).
 
-Exactly once. ``DIR/_manifest/`` holds one JSON entry per committed task:
-its chunks (file, byte range, the file's size and mtime, hands read), its
-parts, and a Parquet file of the hand keys it committed. A worker writes its
-parts under temporary names (``.parquet.tmp``, with a fresh attempt id, so a
-retried task never collides with a killed one); the committer renames them
-and then writes the entry (itself through a temporary name and a rename).
-Readers take the list of parts from the manifest, never from a directory
-listing, so a part is visible exactly when its entry is: a worker or the
-client killed at any point leaves files no reader sees, and the next run
-removes them (:meth:`Lake.sweep`). A chunk an entry names (same file,
-range, size and mtime) is not read again.
+Writing. A Dask task (a chunk, or several small ones read together) runs
+the import's per-chunk function on a worker, which writes the task's rows as
+Parquet files into the tables' folders, uncommitted: invisible to every
+reader until a commit's ``add`` action names them. The client of the run
+commits each task, in input order, as Delta transactions:
 
-Duplicates and conflicts are decided by ``(site, hand_id)`` with the
-DuckDB writer's own SQL (``hh.pipelines.writer._DROPS`` and ``_CONFLICTS``),
-run in the committer against an in-memory index of the committed keys: the
-same hand twice is stored once, the same id with other text becomes a
-``conflict`` reject. Parts keep the batch's ``_ord`` column (the hand's place
-in its chunk) so that the committer can drop exactly the rows of a dropped
-hand; the views below select the database's columns only.
+1. ``dirty_tables``: the poker tables the task touches and its chunks, an
+   intent record (see the cross-hand pass);
+2. ``hands``: the task's new hands. A hand already in the lake is skipped by
+   its key ``(site, hand_id)``, looked up only in the partitions the task
+   touches (an anti-join with the DuckDB writer's own SQL,
+   ``hh.pipelines.writer._DROPS``; the same id with other text becomes a
+   ``conflict`` reject, ``_CONFLICTS``). The commit carries one application
+   transaction per touched partition (``hh-partition:<game>/<date>``) beside
+   the task's: two clients committing hands to one partition at once
+   conflict in the Delta log (ConcurrentTransaction); the loser reads the
+   partition again and decides again, so no hand is stored twice;
+3. the other tables, the rows of the hands kept;
+4. ``chunks``: the chunks of the task (the file's SHA-256 and line count with
+   its last chunk): a committed chunk is not read again.
 
-Cross-hand checks (stack carry-over, dealer rotation, an id seen twice) are
-the database's SQL, run over the lake's views (:func:`connect`).
+Exactly once. Every commit carries the application transaction
+(``txn``: app id ``hh-task:<id>``, version 1) of its task, the id a hash of
+its chunks (file, byte range, size, mtime): a table that already holds the
+task's transaction is not written again, and two clients committing the
+same task at once conflict in the log. The hands keep the task's id
+(``_task``), so a task resumed after its hands were committed takes the
+same hands for the other tables. A task whose ``dirty_tables`` record
+exists but whose ``chunks`` do not (the client was killed inside it) is
+planned again as the same group of chunks. Files written by attempts that
+never committed are never read; ``hh lake optimize`` vacuums them.
+
+The cross-hand pass (:func:`cross_check`) reads the chains of the tables
+named in ``dirty_tables``, hands them to the database's cross-hand checks,
+replaces those tables' rows of ``cross_violations`` in one transaction,
+and only then deletes the records it has checked: a client killed before
+that leaves them, and the next run completes the pass.
+
+The committer's memory is one task's keys and the keys of the partitions it
+touches: it does not grow with the lake.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
+import os
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,54 +65,88 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import fsspec
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.fs as pafs
 import pyarrow.parquet as pq
+from deltalake import CommitProperties, DeltaTable, Transaction, write_deltalake
+from deltalake.exceptions import CommitFailedError, TableNotFoundError
+from deltalake.transaction import AddAction
 from hh.pipelines import schema
 from hh.pipelines.rows import SCHEMAS
 from hh.pipelines.work import Result, Task, process
-from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts
+from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
 
-# The tables the workers write (cross_violations is computed over the lake).
+# The tables the workers write, in commit order after hands (cross_violations
+# is computed over the lake).
 TABLES = ("hands", "hand_text", "seats", "actions", "pots", "hand_violations", "rejects")
-MANIFEST = "_manifest"
-TMP = ".tmp"
+CROSS = "cross_violations"
+CHUNKS = "chunks"
+DIRTY = "dirty_tables"
+PARTITIONS = ["game", "date"]
 COMPRESSION = "zstd"
-_KEYS = pa.schema(
-    [
-        ("site", pa.string()),
-        ("hand_id", pa.string()),
-        ("content_hash", pa.string()),
-        ("file", pa.string()),
-        ("line", pa.int32()),
-        ("kind", pa.string()),  # hand, parse (a reject), conflict
-    ]
-)
+_HAND_KEYS = ["site", "hand_id", "content_hash", "file", "line", "_task"]
 # Columns of the stored tables the worker's batch does not carry: the
-# writer adds them (which run, when); the lake stores them in the parts.
+# writer adds them (which run, when); the lake stores them in the files.
 _RUN_COLUMNS = {"hands": ("import_run",), "rejects": ("import_run", "imported_at")}
+# A commit that lost a race for a partition is decided again, this often at most.
+RETRIES = 20
 
 
-def _quote(value: str | None) -> str:
-    """A partition value as a directory name (hive style; NULL for none)."""
-    if value is None:
-        return "NULL"
-    if not value or any(c in value for c in "/=\\%") or value in (".", ".."):
-        raise ValueError(f"cannot use {value!r} as a partition value")
-    return value
+def _schema(table: str) -> pa.Schema:
+    """The Delta table's columns: the database's (with the batch's ``_ord``,
+    a hand's place in its task), the partition columns, and for hands the
+    task that committed them."""
+    if table == CROSS:
+        return pa.schema([("site", pa.string()), ("hand_id", pa.string()),
+                          ("code", pa.string()), ("line", pa.int32()),
+                          ("message", pa.string()), ("table_name", pa.string()),
+                          ("game", pa.string()), ("date", pa.date32())])
+    if table == CHUNKS:
+        return pa.schema([("task", pa.string()), ("run", pa.int32()), ("path", pa.string()),
+                          ("start", pa.int64()), ("end", pa.int64()),
+                          ("first_line", pa.int64()), ("size", pa.int64()),
+                          ("mtime_ns", pa.int64()), ("hands", pa.int32()),
+                          ("lines", pa.int64()), ("sha256", pa.string()),
+                          ("committed_at", pa.timestamp("us"))])
+    if table == DIRTY:
+        return pa.schema([("task", pa.string()), ("site", pa.string()),
+                          ("table_name", pa.string()), ("game", pa.string()),
+                          ("chunks", pa.string())])
+    fields = list(SCHEMAS[table])
+    if "import_run" in _RUN_COLUMNS.get(table, ()):
+        fields.append(pa.field("import_run", pa.int32()))
+    if "imported_at" in _RUN_COLUMNS.get(table, ()):
+        fields.append(pa.field("imported_at", pa.timestamp("us")))
+    if "game" not in [f.name for f in fields]:
+        fields.append(pa.field("game", pa.string()))
+    fields.append(pa.field("date", pa.date32()))
+    if table == "hands":
+        fields.append(pa.field("_task", pa.string()))
+    return pa.schema(fields)
+
+
+def _partitioned(table: str) -> bool:
+    return table not in (CHUNKS, DIRTY)
+
+
+def _file_schema(table: str) -> pa.Schema:
+    """The columns of a data file: the partition columns live in the log."""
+    s = _schema(table)
+    return pa.schema([f for f in s if f.name not in PARTITIONS]) if _partitioned(table) else s
 
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One Parquet file of one table: ``path`` relative to the lake."""
+    """One uncommitted Parquet file of one table: ``path`` relative to the
+    table's folder; ``game`` and ``date`` its partition."""
 
     table: str
     path: str
+    game: str | None
+    date: str | None
     rows: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"table": self.table, "path": self.path, "rows": self.rows}
+    size: int
 
 
 @dataclass(slots=True)
@@ -99,169 +155,187 @@ class Read:
 
     task: Task
     runs: int = 0  # hands and rejected runs read (known ones included)
-    known: int = 0  # skipped before parsing: already committed
+    known: int = 0  # skipped before parsing
     error: str | None = None  # the chunk could not be read: not committed
     size: int | None = None  # the file's size and mtime when it was read
     mtime_ns: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The chunk as its manifest entry names it (``chunks``)."""
-        c = self.task.chunk
-        return {"path": self.task.name, "start": c.start, "end": c.end,
-                "first_line": c.first_line, "size": self.size, "mtime_ns": self.mtime_ns,
-                "hands": self.runs}
+    lines: int | None = None  # the file's lines, read with its last chunk
+    sha256: str | None = None  # the file's SHA-256, likewise
 
 
 @dataclass(slots=True)
 class Written:
-    """What a worker returns for one task (one chunk, or several small ones
-    read together): its temporary parts and the small tables the committer
-    needs, the hands' keys and the rejects' hashes (never the rows)."""
+    """What a worker returns for one task: its uncommitted files and the
+    small tables the committer needs, the hands' keys and the rejects'
+    (never the rows)."""
 
     chunks: list[Read]
+    task_id: str
     attempt: str
     parts: list[Part] = field(default_factory=list)
     keys: pa.Table | None = None  # b_hands' key columns, for the drops SQL
-    rejects: pa.Table | None = None  # content hashes of the parse rejects
+    rejects: pa.Table | None = None  # the parse rejects' keys
 
-    @property
-    def stem(self) -> str:
-        """The task's name in file names: its first chunk and the attempt."""
-        return f"{_chunk_name(self.chunks[0].task)}-{self.attempt}"
+
+def task_id(tasks: Sequence[Task]) -> str:
+    """A task's id: a hash of its chunks (file, byte range, size, mtime), the
+    same for every attempt at it and for two clients given the same files."""
+    h = hashlib.sha256()
+    for t in tasks:
+        c = t.chunk
+        try:
+            size, mtime = _stat(c.path)
+        except OSError:
+            size, mtime = -1, -1
+        h.update(f"{t.name}\0{c.start}\0{c.end}\0{size}\0{mtime}\n".encode())
+    return h.hexdigest()[:24]
+
+
+def _stat(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_size, st.st_mtime_ns
+
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _app(task: str) -> str:
+    return f"hh-task:{task}"
+
+
+def _txn(*apps: tuple[str, int]) -> CommitProperties:
+    return CommitProperties(app_transactions=[Transaction(a, v) for a, v in apps])
 
 
 class Lake:
-    """A lake at a local path or any fsspec URL (``s3://bucket/hh``)."""
+    """A lake at a local path or an object store URL (``s3://bucket/hh``,
+    with delta-rs's ``storage_options``, e.g. credentials and region)."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        fs, root = fsspec.core.url_to_fs(url)
-        self.fs = fs
-        self.root = root.rstrip("/")
-        self.protocol = fs.protocol if isinstance(fs.protocol, str) else fs.protocol[0]
+    def __init__(self, url: str, storage_options: dict[str, str] | None = None) -> None:
+        self.url = url.rstrip("/")
+        self.local = "://" not in url or url.startswith("file://")
+        self.storage_options = storage_options
+        self.fs, self.root = pafs.FileSystem.from_uri(
+            self.url if not self.local else os.path.abspath(self.url.removeprefix("file://"))
+        )
 
-    def path(self, *parts: str) -> str:
-        return "/".join((self.root, *parts))
+    def uri(self, table: str) -> str:
+        return f"{self.url}/{table}"
 
-    def uri(self, rel: str) -> str:
-        """A part's address for DuckDB (a local path, or ``s3://...``)."""
-        full = self.path(rel)
-        return full if self.protocol in ("file", "local") else f"{self.protocol}://{full}"
+    def exists(self) -> bool:
+        """The lake holds its tables (an import has started it)."""
+        return DeltaTable.is_deltatable(self.uri("hands"), self.storage_options)
 
-    # ---------------------------------------------------------- manifest
+    def table(self, name: str) -> DeltaTable:
+        try:
+            return DeltaTable(self.uri(name), storage_options=self.storage_options)
+        except TableNotFoundError:
+            raise LakeError(f"{self.url} is not a lake (no Delta table {name})") from None
 
-    def entries(self) -> list[dict[str, Any]]:
-        """Committed entries, in commit order (entry names sort by time)."""
-        folder = self.path(MANIFEST)
-        if not self.fs.exists(folder):
-            return []
-        names = sorted(p for p in self.fs.ls(folder, detail=False) if p.endswith(".json"))
-        out = []
-        for name in names:
-            with self.fs.open(name, "rb") as f:
-                out.append(json.loads(f.read()))
-        return out
-
-    def parts(self, entries: Sequence[dict[str, Any]] | None = None) -> dict[str, list[str]]:
-        """The committed parts of each table, as DuckDB addresses."""
-        out: dict[str, list[str]] = {t: [] for t in TABLES}
-        for e in self.entries() if entries is None else entries:
-            for p in e["parts"]:
-                out[p["table"]].append(self.uri(p["path"]))
-        return out
-
-    def _put(self, rel: str, data: bytes) -> None:
-        """Write a small file whole: to a temporary name, then rename."""
-        tmp = self.path(rel + f".{uuid.uuid4().hex[:8]}{TMP}")
-        self.fs.makedirs(self.path(*rel.split("/")[:-1]), exist_ok=True)
-        with self.fs.open(tmp, "wb") as f:
-            f.write(data)
-        self.fs.mv(tmp, self.path(rel))
-
-    def sweep(self) -> int:
-        """Remove files no entry names (left by a killed worker or client).
-        Only one run may commit to a lake at a time, so nothing else is
-        being written while this runs."""
-        if not self.fs.exists(self.root):
-            return 0
-        entries = self.entries()
-        keep = {self.path(p["path"]) for e in entries for p in e["parts"]}
-        keep |= {self.path(e["keys"]) for e in entries}
-        gone = 0
-        for table in (*TABLES, MANIFEST):
-            folder = self.path(table)
-            if not self.fs.exists(folder):
+    def create(self) -> None:
+        """Create the tables that do not exist yet (two clients may race: the
+        loser finds the winner's table)."""
+        for name in (*TABLES, CROSS, CHUNKS, DIRTY):
+            if DeltaTable.is_deltatable(self.uri(name), self.storage_options):
                 continue
-            for found in self.fs.find(folder):
-                if found.endswith(".json") and not found.endswith(TMP):
-                    continue
-                if found not in keep:
-                    self.fs.rm(found)
-                    gone += 1
-        return gone
+            with contextlib.suppress(CommitFailedError):
+                DeltaTable.create(
+                    self.uri(name), _schema(name), mode="ignore",
+                    partition_by=PARTITIONS if _partitioned(name) else None,
+                    storage_options=self.storage_options,
+                )
 
     # ---------------------------------------------------------- worker side
 
-    def write_task(self, tasks: Sequence[Task], run: int, imported_at: dt.datetime) -> Written:
+    def write_task(
+        self, tasks: Sequence[Task], task: str, run: int, imported_at: dt.datetime
+    ) -> Written:
         """Run the import's per-chunk function on each chunk of a task and
-        write their tables together as temporary parts, one per table, game
-        and date. Runs on a worker."""
-        from hh.pipelines.writer import _concat
-
-        written = Written([Read(t) for t in tasks], uuid.uuid4().hex[:12])
+        write their tables together as uncommitted files, one per table,
+        game and date. Runs on a worker."""
+        written = Written([Read(t) for t in tasks], task, uuid.uuid4().hex[:12])
         results = []
         for read in written.chunks:
+            path = read.task.chunk.path
             with contextlib.suppress(OSError):
-                read.size, read.mtime_ns = self.fs_local_stat(read.task.chunk.path)
+                read.size, read.mtime_ns = _stat(path)
             result: Result = process(read.task)
             read.runs, read.known, read.error = result.runs, result.known, result.error
-            if not result.error:
-                results.append(result)
+            if result.error:
+                continue
+            if read.task.chunk.end is None:  # the file's last chunk: its facts
+                read.lines = read.task.chunk.first_line - 1 + result.lines
+                read.sha256 = _sha256(path)
+            results.append(result)
         if not any(r.tables for r in results):
             return written
         tables = _with_run_columns(_concat(results), run, imported_at)
         hands = tables["hands"]
+        hands = hands.append_column("_task", pa.array([task] * hands.num_rows, pa.string()))
+        tables["hands"] = hands
         written.keys = hands.select(
             ["_ord", "site", "hand_id", "content_hash", "file", "line", "game", "table_name",
              "started_at"]
         )
         written.rejects = tables["rejects"].select(
-            ["content_hash", "file", "line", "site", "table_name"]
+            ["content_hash", "file", "line", "site", "table_name", "game"]
         )
         where, keys = _partition_of_ord(hands, tables["rejects"])
         for table in TABLES:
             tab = tables[table]
             if tab.num_rows:
-                written.parts += self._write_partitions(
-                    table, tab, pc.take(where, tab.column("_ord")), keys, written.stem
+                written.parts += self.write_partitions(
+                    table, tab, pc.take(where, tab.column("_ord")), keys,
+                    f"{task}-{written.attempt}",
                 )
         return written
 
-    @staticmethod
-    def fs_local_stat(path: str) -> tuple[int, int]:
-        import os
-
-        st = os.stat(path)
-        return st.st_size, st.st_mtime_ns
-
-    def _write_partitions(
+    def write_partitions(
         self, table: str, tab: pa.Table, where: pa.Array | pa.ChunkedArray,
         keys: list[tuple[str | None, str | None]], stem: str,
     ) -> list[Part]:
-        """Write ``tab`` as one part per partition: row k goes to
+        """Write ``tab`` as one uncommitted file per partition: row k goes to
         ``keys[where[k]]`` (its game and date). A task's rows nearly always
         fall in one or two partitions; the rows keep their order."""
         out = []
+        cols = _file_schema(table)
         for k, (game, date) in enumerate(keys):
             rows = tab if len(keys) == 1 else tab.filter(pc.equal(where, k))
             if not rows.num_rows:
                 continue
-            rel = f"{table}/game={_quote(game)}/date={_quote(date)}/part-{stem}.parquet"
-            self.fs.makedirs(self.path(*rel.split("/")[:-1]), exist_ok=True)
-            with self.fs.open(self.path(rel + TMP), "wb") as f:
-                pq.write_table(rows, f, compression=COMPRESSION)
-            out.append(Part(table, rel, rows.num_rows))
+            rel = (f"game={_dirname(game)}/date={_dirname(date)}/"
+                   f"part-{stem}-{uuid.uuid4().hex[:8]}.parquet")
+            out.append(self.write_file(table, rel, rows.select(cols.names).cast(cols),
+                                       game, date))
         return out
+
+    def write_file(
+        self, table: str, rel: str, rows: pa.Table, game: str | None, date: str | None
+    ) -> Part:
+        full = f"{self.root}/{table}/{rel}"
+        self.fs.create_dir(full.rsplit("/", 1)[0], recursive=True)
+        with self.fs.open_output_stream(full) as f:
+            pq.write_table(rows, f, compression=COMPRESSION)
+        size = self.fs.get_file_info(full).size
+        return Part(table, rel, game, date, rows.num_rows, int(size or 0))
+
+    def read_part(self, p: Part) -> pa.Table:
+        with self.fs.open_input_file(f"{self.root}/{p.table}/{p.path}") as f:
+            return pq.read_table(f)
+
+
+def _dirname(value: str | None) -> str:
+    """A partition value as a directory name (hive style)."""
+    if value is None:
+        return "__HIVE_DEFAULT_PARTITION__"
+    if not value or any(c in value for c in "/=\\%") or value in (".", ".."):
+        raise ValueError(f"cannot use {value!r} as a partition value")
+    return value
 
 
 def _partitions(
@@ -293,13 +367,6 @@ def _partition_of_ord(
     return pa.array(by_ord, pa.int32()), keys
 
 
-def _chunk_name(task: Task) -> str:
-    import hashlib
-
-    c = task.chunk
-    return hashlib.sha256(f"{task.name}\0{c.start}\0{c.end}".encode()).hexdigest()[:16]
-
-
 def _with_run_columns(
     tables: dict[str, pa.Table], run: int, imported_at: dt.datetime
 ) -> dict[str, pa.Table]:
@@ -317,216 +384,301 @@ def _with_run_columns(
     return out
 
 
+def _sql_str(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _partition_predicate(parts: Iterable[tuple[str | None, str | None]]) -> str:
+    """A Delta predicate selecting exactly these (game, date) partitions."""
+    terms = []
+    for game, date in sorted(set(parts), key=lambda p: (p[0] or "", p[1] or "")):
+        g = "game IS NULL" if game is None else f"game = {_sql_str(game)}"
+        d = "date IS NULL" if date is None else f"date = {_sql_str(date)}"
+        terms.append(f"({g} AND {d})")
+    return " OR ".join(terms) or "false"
+
+
+def _lock(game: str | None, date: str | None) -> str:
+    return f"hh-partition:{game or ''}/{date or ''}"
+
+
+_NULL = "__HIVE_DEFAULT_PARTITION__"
+
+
+def scan(con: Any, view: str, table: DeltaTable, name: str,
+         predicate: str | list[tuple[str, str, Any]] | None = None) -> None:
+    """Make ``view`` in DuckDB ``con`` read the Delta table's current
+    snapshot: the files its log names (of only the partitions ``predicate``
+    selects), read by DuckDB's own Parquet reader, the partition columns
+    taken from the files' hive-style folders (checked against the log's
+    partition values; a table whose files are laid out otherwise is read
+    through PyArrow's dataset instead)."""
+    uris = table.file_uris(file_pruning_predicate=predicate)
+    if not uris:
+        con.register(view, _schema(name).empty_table())
+        return
+    files = "[" + ", ".join(_sql_str(u) for u in uris) + "]"
+    if not _partitioned(name):
+        con.execute(f"CREATE OR REPLACE VIEW {view} AS SELECT * "
+                    f"FROM read_parquet({files})")
+        return
+    adds = table.get_add_actions(flatten=True)
+    paths = pa.table(adds).select(["path", "partition.game", "partition.date"]).to_pylist()
+    hive = all(
+        r["path"].startswith(f"game={r['partition.game'] or _NULL}/date="
+                             f"{r['partition.date'] or _NULL}/") for r in paths)
+    if not hive:
+        con.register(view, table.to_pyarrow_dataset(file_pruning_predicate=predicate))
+        return
+    con.execute(
+        f"CREATE OR REPLACE VIEW {view} AS SELECT * REPLACE ("
+        f"nullif(game, '{_NULL}') AS game, nullif(date, '{_NULL}')::DATE AS date) "
+        f"FROM read_parquet({files}, hive_partitioning = true, "
+        "hive_types = {'game': VARCHAR, 'date': VARCHAR})")
+
+
+def files_of(url: str, table: str, games: Sequence[str] | None = None,
+             since: dt.date | None = None, until: dt.date | None = None,
+             storage_options: dict[str, str] | None = None) -> list[str]:
+    """The files of a table's current snapshot that a reader of ``games``
+    and of the days ``since`` .. ``until`` opens."""
+    t = Lake(url, storage_options).table(table)
+    if games is not None and not games:
+        return []
+    return list(t.file_uris(file_pruning_predicate=_pruning(games, since, until)))
+
+
+_STOPS: dict[str, int] = {}
+
+
+def _stop_at(point: str) -> None:
+    """Test hook: with HH_LAKE_KILL_AT=point the client kills itself
+    (SIGKILL) there, so a test can stop it at any moment of a commit:
+    ``written`` (a task written, nothing committed), ``hands`` (its hands
+    committed, not its other tables), ``cross`` (every task committed, the
+    cross-hand result not), ``crossed`` (the result committed, the
+    dirty-tables records not yet removed); ``point:N`` at its N-th time."""
+    at, _, nth = os.environ.get("HH_LAKE_KILL_AT", "").partition(":")
+    if at != point:
+        return
+    _STOPS[point] = _STOPS.get(point, 0) + 1
+    if _STOPS[point] >= int(nth or 1):
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 # -------------------------------------------------------------- committer
 
 
 class Committer:
     """The run's one committer: decides each task's duplicates and
-    conflicts with the database writer's SQL, finalises its parts and
-    writes its manifest entry.
-
-    Its memory is the committed keys, nothing more: one in-memory DuckDB
-    table of (site, hand_id, content_hash, file, line, kind), columnar and
-    compressed, read from the manifest's keys files; the
-    writer's SQL sees its hands as the view ``hands``. A commit is two
-    queries (the drops, then the insert of the new keys), whatever the
-    task's size. Parts are read back only when a task has duplicates or
-    conflicts to remove from them."""
+    conflicts against the partitions it touches and commits its files as
+    Delta transactions (see the module's docstring)."""
 
     def __init__(self, lake: Lake, run: int) -> None:
         self.lake = lake
         self.run = run
+        self.tables = {name: lake.table(name) for name in (*TABLES, CHUNKS, DIRTY)}
+        # (site, table_name, game) of the hands and rejects this run stored
+        self.touched: set[tuple[str, str, str | None]] = set()
+        self.partitions: set[tuple[str | None, str | None]] = set()  # (game, date) written
         self.con = duckdb.connect()
-        # compressed in memory: the keys take some 45 bytes a hand, not 160
-        self.con.execute("ATTACH ':memory:' AS committed (COMPRESS)")
-        self.con.execute("USE committed")
+        self.con.execute("SET memory_limit = '256MB'")
         schema.ensure(self.con)  # the database's rejects table, for _CONFLICTS
-        self.con.execute("DROP TABLE hands")
-        self.con.execute(
-            "CREATE TABLE keys (site VARCHAR, hand_id VARCHAR, content_hash VARCHAR, "
-            "file VARCHAR, line INTEGER, kind VARCHAR)"
-        )
-        self.con.execute(
-            "CREATE VIEW hands AS SELECT site, hand_id, content_hash, file, line FROM keys "
-            "WHERE kind <> 'parse'"
-        )
-        entries = lake.entries()
-        self.entries = entries
-        self.touched: set[tuple[str, str]] = set()  # (site, table_name) of committed hands
-        keys = [lake.uri(e["keys"]) for e in entries]
-        if keys:
-            self.con.execute(
-                "INSERT INTO keys SELECT site, hand_id, content_hash, file, line, kind "
-                "FROM read_parquet($k)",
-                {"k": keys},
-            )
-        self.done: dict[tuple[str, int, int | None], tuple[int, int]] = {}
-        # hands read by the last commit of each chunk: a skipped chunk's
-        # hands are counted as seen and duplicate, as the local re-import does
-        self.runs_of: dict[tuple[str, int, int | None], int] = {}
-        for e in entries:
-            for c in e["chunks"]:
-                self.done[(c["path"], c["start"], c["end"])] = (c["size"], c["mtime_ns"])
-                self.runs_of[(c["path"], c["start"], c["end"])] = c["hands"]
-        self.files = {path for path, _, _ in self.done}  # files with a committed chunk
 
-    def is_done(self, task: Task) -> bool:
-        """The chunk was committed and its file has not changed since."""
-        c = task.chunk
-        seen = self.done.get((task.name, c.start, c.end))
-        if seen is None:
-            return False
-        try:
-            return Lake.fs_local_stat(c.path) == tuple(seen)
-        except OSError:
-            return False
+    def _fresh(self, name: str) -> DeltaTable:
+        t = self.tables[name]
+        t.update_incremental()
+        return t
 
-    def known(self, name: str) -> frozenset[str]:
-        """Content hashes already committed from this file: the worker skips
-        them before parsing, as the local import does. A file no entry names
-        has none (no query: a run of many new files asks nothing)."""
-        if name not in self.files:
-            return frozenset()
-        rows = self.con.execute(
-            "SELECT DISTINCT content_hash FROM keys WHERE file = $f AND kind <> 'conflict'",
-            {"f": name},
-        ).fetchall()
-        return frozenset(r[0] for r in rows)
+    def _commit(self, name: str, parts: Sequence[Part], props: CommitProperties,
+                t: DeltaTable | None = None) -> None:
+        now = int(time.time() * 1000)
+        actions = [
+            AddAction(p.path, p.size, {"game": p.game, "date": p.date} if _partitioned(name)
+                      else {}, now, True, json.dumps({"numRecords": p.rows}))
+            for p in parts
+        ]
+        table = t if t is not None else self._fresh(name)
+        table.create_write_transaction(
+            actions, "append", _schema(name),
+            partition_by=PARTITIONS if _partitioned(name) else None,
+            commit_properties=props,
+        )
+
+    def _append(self, name: str, rows: pa.Table, app: str) -> None:
+        """A small table of the committer's own (chunks, dirty_tables), once
+        per task."""
+        for _ in range(RETRIES):
+            t = self._fresh(name)
+            if t.transaction_version(app) is not None:
+                return
+            try:
+                write_deltalake(t, rows.cast(_schema(name)), mode="append",
+                                commit_properties=_txn((app, 1)))
+                return
+            except CommitFailedError:  # the same task committed at once elsewhere,
+                continue  # or a concurrent delete of records read: look again
+        raise LakeError(f"could not commit {name} of task {app}: the table kept changing")
 
     def commit(self, w: Written) -> Counts:
-        """Finalise one task's parts and write its manifest entry. Chunks
-        that could not be read are left out (the caller lists them)."""
+        """Commit one task. Chunks that could not be read are left out (the
+        caller lists them)."""
         ok = [r for r in w.chunks if r.error is None]
         counts = Counts(hands=sum(r.runs for r in ok), duplicates=sum(r.known for r in ok))
-        if w.keys is None:
-            return counts
-        con = self.con
-        lake = self.lake
-        con.register("b_hands", w.keys)
-        try:
-            drops = con.sql(_DROPS).to_arrow_table()
-        finally:
-            con.unregister("b_hands")
-        n_same = pc.sum(drops.column("same")).as_py() or 0
-        counts.duplicates += n_same
-        counts.conflicts += drops.num_rows - n_same
-        counts.imported += w.keys.num_rows - drops.num_rows
-        rejects = w.rejects
-        assert rejects is not None  # set with the keys
-        counts.rejected += rejects.num_rows
-        parts = list(w.parts)
-        stored = w.keys
-        conflict_part: list[Part] = []
-        if drops.num_rows:
-            if drops.num_rows - n_same:  # before the rows are dropped from the parts
-                conflict_part = self._conflicts(w, drops)
-            parts = self._drop_rows(parts, drops.column("_ord"))
-            gone = pc.is_in(stored.column("_ord"), value_set=drops.column("_ord").combine_chunks())
-            stored = stored.filter(pc.invert(gone))
-        self.touched.update(
-            (r["site"], r["table_name"])
-            for r in stored.group_by(["site", "table_name"]).aggregate([]).to_pylist()
-        )
-        for p in parts:
-            lake.fs.mv(lake.path(p.path + TMP), lake.path(p.path))
-        parts += conflict_part
-        n = rejects.num_rows
-        keys = pa.concat_tables(
-            [
-                pa.table(
-                    {
-                        "site": stored.column("site"),
-                        "hand_id": stored.column("hand_id"),
-                        "content_hash": stored.column("content_hash"),
-                        "file": stored.column("file"),
-                        "line": stored.column("line"),
-                        "kind": pa.array(["hand"] * stored.num_rows, pa.string()),
-                    },
-                    schema=_KEYS,
-                ),
-                pa.table(
-                    {
-                        "site": pa.nulls(n, pa.string()),
-                        "hand_id": pa.nulls(n, pa.string()),
-                        "content_hash": rejects.column("content_hash"),
-                        "file": rejects.column("file"),
-                        "line": rejects.column("line"),
-                        "kind": pa.array(["parse"] * n, pa.string()),
-                    },
-                    schema=_KEYS,
-                ),
-            ]
-        )
-        stem = f"{_now_key()}-{w.stem}"
-        keys_rel = f"{MANIFEST}/keys/{stem}.parquet"
-        sink = pa.BufferOutputStream()
-        pq.write_table(keys, sink, compression=COMPRESSION)
-        lake._put(keys_rel, sink.getvalue().to_pybytes())
-        entry = {
-            "entry": stem,
-            "run": self.run,
-            "committed_at": dt.datetime.now(dt.UTC).isoformat(),
-            "hh_version": ok[0].task.hh_version,
-            "chunks": [r.to_json() for r in ok],
-            "counts": vars(counts),
-            "parts": [p.to_json() for p in parts],
-            "keys": keys_rel,
-        }
-        lake._put(f"{MANIFEST}/{stem}.json", json.dumps(entry, indent=1).encode())
-        # only now are the chunks visible; remember their keys for the next ones
-        con.register("b_keys", keys)
-        try:
-            con.execute("INSERT INTO keys SELECT * FROM b_keys")
-        finally:
-            con.unregister("b_keys")
-        if n:
+        app = _app(w.task_id)
+        if w.keys is not None:
+            assert w.rejects is not None
+            self._append(DIRTY, _dirty_rows(w), app)
+            _stop_at("written")
+            drops = self._hands(w, app)
+            _stop_at("hands")
+            n_same = pc.sum(drops.column("same")).as_py() or 0
+            counts.duplicates += n_same
+            counts.conflicts += drops.num_rows - n_same
+            counts.imported += w.keys.num_rows - drops.num_rows
+            gone = drops.column("_ord").combine_chunks()
+            kept = w.keys.filter(pc.invert(pc.is_in(w.keys.column("_ord"), value_set=gone)))
             self.touched.update(
-                (site or "", t)
-                for site, t in zip(
-                    rejects.column("site").to_pylist(),
-                    rejects.column("table_name").to_pylist(),
-                    strict=True,
-                )
-                if t is not None
+                (r["site"], r["table_name"], r["game"]) for r in
+                kept.group_by(["site", "table_name", "game"]).aggregate([]).to_pylist()
             )
-        for r in ok:
-            c = r.task.chunk
-            self.done[(r.task.name, c.start, c.end)] = (r.size, r.mtime_ns)
-        self.entries.append(entry)
+            self.touched.update(
+                (s or "", t, g) for s, t, g in zip(w.rejects.column("site").to_pylist(),
+                                                   w.rejects.column("table_name").to_pylist(),
+                                                   w.rejects.column("game").to_pylist(),
+                                                   strict=True) if t is not None
+            )
+            for name in TABLES[1:-1]:
+                parts = self._without([p for p in w.parts if p.table == name], gone)
+                if not parts:  # nothing of the task's in this table: no commit
+                    continue
+                for _ in range(RETRIES):
+                    t = self._fresh(name)
+                    if t.transaction_version(app) is not None:
+                        break
+                    try:
+                        self._commit(name, parts, _txn((app, 1)), t)
+                        break
+                    except CommitFailedError:  # the same task at once elsewhere
+                        continue
+                else:
+                    raise LakeError(f"could not commit {name} of task {app}")
+            parts = [p for p in w.parts if p.table == "rejects"]
+            if drops.num_rows - n_same:
+                parts += self._conflicts(w, drops)
+            counts.rejected += self._rejects(parts, app)
+        self._append(CHUNKS, _chunk_rows(w, ok, self.run), app)
         return counts
 
-    def _drop_rows(self, parts: list[Part], ords: pa.ChunkedArray) -> list[Part]:
-        """Rewrite the temporary parts without the dropped hands' rows."""
-        lake = self.lake
+    def _rejects(self, parts: list[Part], app: str) -> int:
+        """Commit the task's rejects that the partitions they fall in do not
+        hold yet (the same run of the same file and line, of the same kind,
+        is stored once: a file read again in other chunks, or by two clients,
+        adds none); return how many parse rejects were new."""
+        if not parts:
+            return 0
+        rows = {p: self.lake.read_part(p) for p in parts}
+        where = {(p.game, p.date) for p in parts}
+        key = ["content_hash", "file", "line", "kind"]
+        for _ in range(RETRIES):
+            t = self._fresh("rejects")
+            if t.transaction_version(app) is not None:
+                return 0
+            stored = self._read(t, "rejects", where, key)
+            kept, new = [], 0
+            for p, tab in rows.items():
+                fresh = tab.join(stored, key, join_type="left anti").sort_by("_ord")
+                new += pc.sum(pc.equal(fresh.column("kind"), "parse")).as_py() or 0
+                if fresh.num_rows == tab.num_rows:
+                    kept.append(p)
+                elif fresh.num_rows:
+                    rel = p.path.replace(".parquet", "-new.parquet")
+                    kept.append(self.lake.write_file(p.table, rel, fresh, p.game, p.date))
+            locks = [(_lock(g, d), (t.transaction_version(_lock(g, d)) or 0) + 1)
+                     for g, d in sorted(where, key=lambda p: (p[0] or "", p[1] or ""))]
+            try:
+                self._commit("rejects", kept, _txn((app, 1), *locks), t)
+                return new
+            except CommitFailedError:
+                continue
+        raise LakeError("could not commit rejects: their partitions kept changing")
+
+    def _hands(self, w: Written, app: str) -> pa.Table:
+        """Commit the task's new hands; return the drops (``_DROPS``'s rows:
+        the task's hands not stored, ``same`` for a duplicate)."""
+        assert w.keys is not None
+        where = {(g, d) for g, d in zip(
+            w.keys.column("game").to_pylist(),
+            pc.strftime(w.keys.column("started_at"), format="%Y-%m-%d").to_pylist(),
+            strict=True)}
+        self.partitions |= where
+        for _ in range(RETRIES):
+            t = self._fresh("hands")
+            stored = self._stored(t, where)
+            if t.transaction_version(app) is not None:
+                # committed by an earlier attempt: its hands are the ones kept
+                mine = pc.equal(stored.column("_task"), w.task_id)
+                ours = stored.filter(mine).select(["site", "hand_id"])
+                cand = w.keys.join(ours, ["site", "hand_id"], join_type="left anti")
+                return self._drops(cand, stored)
+            drops = self._drops(w.keys, stored)
+            gone = drops.column("_ord").combine_chunks()
+            parts = self._without([p for p in w.parts if p.table == "hands"], gone)
+            locks = [(_lock(g, d), (t.transaction_version(_lock(g, d)) or 0) + 1)
+                     for g, d in sorted(where, key=lambda p: (p[0] or "", p[1] or ""))]
+            try:
+                self._commit("hands", parts, _txn((app, 1), *locks), t)
+                return drops
+            except CommitFailedError:
+                continue  # another commit to these partitions: decide again
+        raise LakeError(f"could not commit task {w.task_id}: its partitions kept changing")
+
+    def _stored(self, t: DeltaTable, where: set[tuple[str | None, str | None]]) -> pa.Table:
+        """The keys of the hands stored in these partitions."""
+        return self._read(t, "hands", where, _HAND_KEYS)
+
+    def _read(self, t: DeltaTable, name: str, where: set[tuple[str | None, str | None]],
+              columns: Sequence[str]) -> pa.Table:
+        scan(self.con, "_stored", t, name, _partition_predicate(where))
+        cols = ", ".join(f'"{c}"' for c in columns)
+        try:
+            return self.con.sql(f"SELECT {cols} FROM _stored").to_arrow_table()
+        finally:
+            self.con.execute("DROP VIEW IF EXISTS _stored")
+            with contextlib.suppress(Exception):
+                self.con.unregister("_stored")
+
+    def _drops(self, cand: pa.Table, stored: pa.Table) -> pa.Table:
+        con = self.con
+        con.register("b_hands", cand)
+        con.register("hands", stored)
+        try:
+            return con.sql(_DROPS).to_arrow_table()
+        finally:
+            con.unregister("b_hands")
+            con.unregister("hands")
+
+    def _without(self, parts: list[Part], ords: pa.Array) -> list[Part]:
+        """The files without the dropped hands' rows (rewritten beside them)."""
+        if not len(ords):
+            return parts
         out = []
         for p in parts:
-            if p.table == "rejects":
-                out.append(p)
-                continue
-            tmp = lake.path(p.path + TMP)
-            with lake.fs.open(tmp, "rb") as f:
-                tab = pq.read_table(f)
-            gone = pc.is_in(tab.column("_ord"), value_set=ords.combine_chunks())
-            kept = tab.filter(pc.invert(gone))
+            tab = self.lake.read_part(p)
+            kept = tab.filter(pc.invert(pc.is_in(tab.column("_ord"), value_set=ords)))
             if kept.num_rows == tab.num_rows:
                 out.append(p)
-                continue
-            lake.fs.rm(tmp)
-            if kept.num_rows:
-                with lake.fs.open(tmp, "wb") as f:
-                    pq.write_table(kept, f, compression=COMPRESSION)
-                out.append(Part(p.table, p.path, kept.num_rows))
+            elif kept.num_rows:
+                rel = p.path.replace(".parquet", "-kept.parquet")
+                out.append(self.lake.write_file(p.table, rel, kept, p.game, p.date))
         return out
 
     def _conflicts(self, w: Written, drops: pa.Table) -> list[Part]:
-        """The conflict rejects, built by the writer's SQL, as a part. Reads
-        the task's hand_text parts back: only for a task with a conflict."""
-        lake = self.lake
-        texts = []
-        for p in w.parts:
-            if p.table == "hand_text":
-                with lake.fs.open(lake.path(p.path + TMP), "rb") as f:
-                    texts.append(pq.read_table(f))
+        """The conflict rejects, built by the writer's SQL, as files. Reads
+        the task's hand_text files back: only for a task with a conflict."""
+        texts = [self.lake.read_part(p) for p in w.parts if p.table == "hand_text"]
         assert w.keys is not None
         con = self.con
         cols = ", ".join(c for c in SCHEMAS["rejects"].names if c != "_ord")
@@ -543,36 +695,94 @@ class Committer:
             for b in ("b_hands", "b_drops", "b_hand_text"):
                 con.unregister(b)
         where, keys = _partitions(found.column("game").to_pylist(), found.column("started_at"))
-        parts = lake._write_partitions(
-            "rejects", found, pa.array(where, pa.int32()), keys, f"{w.stem}-conflicts"
+        return self.lake.write_partitions(
+            "rejects", found, pa.array(where, pa.int32()), keys, f"{w.task_id}-conflicts"
         )
-        for p in parts:
-            lake.fs.mv(lake.path(p.path + TMP), lake.path(p.path))
-        return parts
 
 
-def _now_key() -> str:
-    """Sorts by commit time (manifest entries are read in this order)."""
-    return dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+def _chunks_json(w: Written) -> str:
+    return json.dumps([[r.task.name, r.task.chunk.start, r.task.chunk.end,
+                        r.task.chunk.first_line] for r in w.chunks])
 
 
-def next_run(entries: Iterable[dict[str, Any]]) -> int:
-    return max((int(e["run"]) for e in entries), default=0) + 1
+def _dirty_rows(w: Written) -> pa.Table:
+    """The task's intent record: the poker tables it may touch, its chunks."""
+    assert w.keys is not None and w.rejects is not None
+    rows = {(s, t, g) for s, t, g in zip(w.keys.column("site").to_pylist(),
+                                         w.keys.column("table_name").to_pylist(),
+                                         w.keys.column("game").to_pylist(), strict=True)}
+    rows |= {(s or "", t, g) for s, t, g in zip(w.rejects.column("site").to_pylist(),
+                                                w.rejects.column("table_name").to_pylist(),
+                                                w.rejects.column("game").to_pylist(),
+                                                strict=True) if t is not None}
+    if not rows:  # nothing to check later, but the record still names the chunks
+        rows = {("", "", None)}
+    chunks = _chunks_json(w)
+    ordered = sorted(rows, key=lambda r: (r[0], r[1], r[2] or ""))
+    return pa.table({
+        "task": [w.task_id] * len(ordered),
+        "site": [r[0] for r in ordered],
+        "table_name": [r[1] for r in ordered],
+        "game": [r[2] for r in ordered],
+        "chunks": [chunks] * len(ordered),
+    })
+
+
+def _chunk_rows(w: Written, ok: Sequence[Read], run: int) -> pa.Table:
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    return pa.table({
+        "task": [w.task_id] * len(ok),
+        "run": [run] * len(ok),
+        "path": [r.task.name for r in ok],
+        "start": [r.task.chunk.start for r in ok],
+        "end": [r.task.chunk.end for r in ok],
+        "first_line": [r.task.chunk.first_line for r in ok],
+        "size": [r.size for r in ok],
+        "mtime_ns": [r.mtime_ns for r in ok],
+        "hands": [r.runs for r in ok],
+        "lines": [r.lines for r in ok],
+        "sha256": [r.sha256 for r in ok],
+        "committed_at": [now] * len(ok),
+    }, schema=_schema(CHUNKS))
+
+
+def committed_chunks(lake: Lake, paths: Sequence[str]) -> pa.Table:
+    """The committed chunks of these files (one row each, the last commit
+    of a chunk winning): what a run need not read again."""
+    con = duckdb.connect()
+    scan(con, "c", lake.table(CHUNKS), CHUNKS)
+    con.register("p", pa.table({"path": list(paths)}, schema=pa.schema([("path", pa.string())])))
+    return con.sql("SELECT * FROM c SEMI JOIN p USING (path)").to_arrow_table()
+
+
+def unfinished(lake: Lake) -> dict[str, list[list[Any]]]:
+    """Tasks begun and not finished (a ``dirty_tables`` record, no ``chunks``):
+    their chunks, to plan them again as the same tasks."""
+    dirty = _small(lake, DIRTY)
+    chunks = lake.table(CHUNKS)
+    out = {}
+    for task, listed in set(zip(dirty.column("task").to_pylist(),
+                                dirty.column("chunks").to_pylist(), strict=True)):
+        if chunks.transaction_version(_app(task)) is None:
+            out[task] = json.loads(listed)
+    return out
+
+
+def next_run(lake: Lake) -> int:
+    con = duckdb.connect()
+    scan(con, "c", lake.table(CHUNKS), CHUNKS)
+    row = con.execute("SELECT coalesce(max(run), 0) + 1 FROM c").fetchone()
+    return int(row[0]) if row else 1
+
+
+def _small(lake: Lake, name: str) -> pa.Table:
+    """A bookkeeping table whole (dirty_tables: a few rows a task not yet checked)."""
+    con = duckdb.connect()
+    scan(con, "t", lake.table(name), name)
+    return con.sql("SELECT * FROM t").to_arrow_table()
 
 
 # -------------------------------------------------------------- readers
-
-CROSS = "cross_violations"
-_CROSS_POINTER = f"{MANIFEST}/cross/current.json"
-_CROSS_SCHEMA = pa.schema(
-    [
-        ("site", pa.string()),
-        ("hand_id", pa.string()),
-        ("code", pa.string()),
-        ("line", pa.int32()),
-        ("message", pa.string()),
-    ]
-)
 
 
 def _db_columns(con: Any, table: str) -> list[tuple[str, str]]:
@@ -584,10 +794,6 @@ def _db_columns(con: Any, table: str) -> list[tuple[str, str]]:
     ).fetchall()
 
 
-def _sql_list(values: Sequence[str]) -> str:
-    return ", ".join("'" + v.replace("'", "''") + "'" for v in values)
-
-
 def derived_path(url: str) -> str | None:
     """Where the layers above keep what they derive from a local lake's
     hands (the reports' per-hand cache), inside the lake; None for a lake on
@@ -596,60 +802,57 @@ def derived_path(url: str) -> str | None:
     return None if "://" in url else str(Path(url) / "_reports.duckdb")
 
 
+def _pruning(
+    games: Sequence[str] | None, since: dt.date | None, until: dt.date | None
+) -> list[tuple[str, str, Any]] | None:
+    """Delta partition filters: the files of other games and days are not opened."""
+    out: list[tuple[str, str, Any]] = []
+    if games is not None:
+        out.append(("game", "in", list(games)))
+    if since is not None:
+        out.append(("date", ">=", since.isoformat()))
+    if until is not None:
+        out.append(("date", "<=", until.isoformat()))
+    return out or None
+
+
 def connect(
     url: str,
     games: Sequence[str] | None = None,
     since: dt.date | None = None,
     until: dt.date | None = None,
+    storage_options: dict[str, str] | None = None,
 ) -> Any:
     """An in-memory DuckDB connection whose tables and views are named and
-    typed like the database's (docs/schema.md), reading the lake's committed
-    Parquet parts. ``games``, ``since`` and ``until`` (dates of
-    ``started_at``, inclusive) filter on the hive partitions in every view,
-    so DuckDB opens only the files of those games and days. Reports run
-    their SQL on this connection exactly as on a database file.
+    typed like the database's (docs/schema.md), reading the lake's Delta
+    tables (their current snapshot). ``games``, ``since`` and ``until``
+    (dates of ``started_at``, inclusive) prune the partitions of every
+    table, so DuckDB opens only the files of those games and days. Reports
+    run their SQL on this connection exactly as on a database file.
 
-    ``hands.valid`` and ``n_violations`` include the cross-hand violations
-    of the lake's last cross-hand pass, as the database's do."""
-    lake = Lake(url)
-    entries = lake.entries()
+    ``hands.valid`` and ``n_violations`` include the cross-hand violations,
+    as the database's do."""
+    lake = Lake(url, storage_options)
+    if not lake.exists():
+        raise LakeError(f"no lake at {url} (no Delta tables)")
     con = duckdb.connect()
-    if lake.protocol not in ("file", "local"):
-        con.execute("INSTALL httpfs; LOAD httpfs")
     schema.ensure(con)
-    parts = lake.parts(entries)
-    where = []
-    if games is not None:
-        where.append(f"game IN ({_sql_list(list(games)) or 'NULL'})")
-    if since is not None:
-        where.append(f"date >= DATE '{since.isoformat()}'")
-    if until is not None:
-        where.append(f"date <= DATE '{until.isoformat()}'")
-    cond = f" WHERE {' AND '.join(where)}" if where else ""
-    cross = _cross_parts(lake)
+    prune = _pruning(games, since, until)
     for table in (*TABLES, CROSS):
-        files = cross if table == CROSS else parts[table]
-        if not files:
-            continue
         cols = _db_columns(con, table)
         select = ", ".join(f'"{c}"::{t} AS "{c}"' for c, t in cols)
-        if table == CROSS:  # not partitioned: filter through the hands it belongs to
-            source = f"read_parquet({_sql_list(files) and '[' + _sql_list(files) + ']'})"
-            body = f"SELECT {select} FROM {source}"
-            if where:
-                body += " SEMI JOIN stored_hands USING (site, hand_id)"
+        if games is not None and not games:
+            con.register(f"_delta_{table}", _schema(table).empty_table())
         else:
-            source = (f"read_parquet([{_sql_list(files)}], hive_partitioning = true, "
-                      "union_by_name = true)")
-            body = f"SELECT {select} FROM {source}{cond}"
+            scan(con, f"_delta_{table}", lake.table(table), table, prune)
         name = "stored_hands" if table == "hands" else table
         con.execute(f"DROP TABLE {table}")
-        con.execute(f"CREATE VIEW {name} AS {body}")
+        con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM _delta_{table}")
         if table == "hands":
             con.execute(_HANDS_VIEW.format(cols=", ".join(
                 f'h."{c}"' if c not in ("valid", "n_violations") else _HANDS_FIX[c]
                 for c, _ in cols)))
-    _files_view(con, entries)
+    _files_view(con, lake)
     return con
 
 
@@ -665,38 +868,28 @@ LEFT JOIN (SELECT site, hand_id, count(*) AS n FROM cross_violations GROUP BY AL
 """
 
 
-def _files_view(con: Any, entries: Sequence[dict[str, Any]]) -> None:
-    """``files`` from the manifest: one row per input file, its chunks'
-    counts summed (no whole-file SHA-256: chunks are hashed per hand)."""
-    rows = {}
-    for e in entries:
-        at = dt.datetime.fromisoformat(e["committed_at"]).replace(tzinfo=None)
-        for c in e["chunks"]:
-            path = c["path"]
-            old = rows.get(path)
-            hands = c["hands"] + (old["hands"] if old else 0)
-            rows[path] = {"path": path, "size": c["size"], "hands": hands, "imported_at": at}
-    if not rows:
-        return
-    con.register("_lake_files", pa.Table.from_pylist(list(rows.values())))
-    con.execute(
-        "INSERT INTO files (path, sha256, size, lines, hands, imported_at, status, error) "
-        "SELECT path, NULL, size, NULL, hands, imported_at, 'done', NULL FROM _lake_files"
-    )
-    con.unregister("_lake_files")
+def _files_view(con: Any, lake: Lake) -> None:
+    """``files`` from the committed chunks: one row per input file, its
+    chunks' hands summed, its SHA-256 and lines from its last chunk, as the
+    local import records them."""
+    scan(con, "_delta_chunks", lake.table(CHUNKS), CHUNKS)
+    con.execute("DROP TABLE files")
+    con.execute("""
+        CREATE VIEW files AS
+        WITH c AS (SELECT * FROM _delta_chunks QUALIFY row_number()
+                   OVER (PARTITION BY path, start ORDER BY committed_at DESC) = 1)
+        SELECT path, max(sha256) FILTER (WHERE "end" IS NULL) AS sha256,
+               max(size)::BIGINT AS size,
+               max(lines) FILTER (WHERE "end" IS NULL)::BIGINT AS lines,
+               sum(hands)::INTEGER AS hands, max(committed_at) AS imported_at,
+               CASE WHEN count(*) FILTER (WHERE "end" IS NULL) > 0 THEN 'done'
+                    ELSE 'partial' END AS status,
+               NULL::VARCHAR AS error
+        FROM c GROUP BY path""")
 
 
-def _cross_parts(lake: Lake) -> list[str]:
-    pointer = lake.path(_CROSS_POINTER)
-    if not lake.fs.exists(pointer):
-        return []
-    with lake.fs.open(pointer, "rb") as f:
-        found = json.loads(f.read())
-    return [lake.uri(found["path"])] if found.get("path") else []
-
-
-# What the cross-hand pass (hh.pipelines.crosshand) reads of each table: the pass
-# copies these columns of the touched tables' rows, and nothing else.
+# What the cross-hand checks read of each table: the pass copies these
+# columns of the dirty tables' rows, and nothing else.
 _CROSS_INPUTS = {
     "hands": ("site", "table_name", "hand_id", "started_at", "file", "line", "judged",
               "dealer_seat", "table_line", "game"),
@@ -705,79 +898,158 @@ _CROSS_INPUTS = {
               "dealt_in"),
 }
 # The cross-hand pass's DuckDB: past this it spills to a temporary folder.
-CROSS_MEMORY = "1GB"
+CROSS_MEMORY = "256MB"
 
 
-def cross_check(url: str, touched: Iterable[tuple[str, str]], run: int) -> int:
-    """The database's cross-hand pass (hh.pipelines.crosshand.find: the
-    stored hands of each touched table in order, through hh validate's
-    checks) over the lake, for the tables ``touched`` in this run: their
-    violations replace the earlier ones, the other tables' are kept. The result is one Parquet
-    file, made visible by rewriting the pointer ``_manifest/cross.json``.
-    Returns the number of cross-hand violations in the lake.
+def chains(con: Any, url: str, games: Sequence[str] | None,
+           storage_options: dict[str, str] | None = None) -> None:
+    """Copy into ``con`` (schema ``xpass``: hands, rejects, seats) what the
+    cross-hand checks read of the tables named in the temporary table
+    ``_touched_run`` (site, table_name), from the lake's Delta tables of
+    only those ``games``' partitions, through DuckDB."""
+    lake = Lake(url, storage_options)
+    for t in ("hands", "rejects", "seats"):
+        scan(con, f"_delta_{t}", lake.table(t), t, _pruning(games, None, None))
+    cols = {t: ", ".join(c) for t, c in _CROSS_INPUTS.items()}
+    con.execute("CREATE SCHEMA xpass")
+    con.execute(f"CREATE TABLE xpass.hands AS SELECT {cols['hands']} FROM _delta_hands "
+                "SEMI JOIN _touched_run USING (site, table_name)")
+    con.execute(f"CREATE TABLE xpass.rejects AS SELECT {cols['rejects']} FROM _delta_rejects r "
+                "SEMI JOIN _touched_run t ON coalesce(r.site, '') = t.site "
+                "AND r.table_name = t.table_name WHERE r.kind = 'parse'")
+    con.execute(f"CREATE TABLE xpass.seats AS SELECT {cols['seats']} FROM _delta_seats "
+                "SEMI JOIN xpass.hands USING (site, hand_id)")
 
-    The pass runs on copies of only the columns it reads (``_CROSS_INPUTS``)
-    of only the touched tables' rows, in a schema put first on the search
-    path, never on the Parquet views themselves: over the views DuckDB
-    guesses the joins' sizes from file statistics and could join ``seats``
-    to ``seats`` on the player alone (far more rows than the tables hold);
-    on tables it knows the sizes and plans as in the database. Its memory
-    is capped (``CROSS_MEMORY``; it spills to a temporary folder beyond
-    that)."""
+
+def found_violations(con: Any) -> pa.Table:
+    """The seam to the database's cross-hand pass: the violations of the
+    chains in ``con`` (schema ``xpass``, see :func:`chains`), as rows of
+    ``cross_violations`` (site, hand_id, code, line, message)."""
+    from hh.pipelines.crosshand import find
+
+    con.execute("CREATE TABLE dirty_tables AS SELECT * FROM _touched_run")
+    con.execute("SET search_path = 'xpass,main'")
+    find(con)
+    return con.sql(
+        "SELECT site, hand_id, code, line, message FROM _found ORDER BY site, hand_id, line"
+    ).to_arrow_table()
+
+
+def cross_check(url: str, touched: Iterable[tuple[str, str, str | None]] = (),
+                storage_options: dict[str, str] | None = None, _attempt: int = 0) -> int:
+    """The cross-hand checks of the poker tables ``touched`` by this run
+    (site, table name, game) and of every table named in ``dirty_tables``
+    (a run killed before its pass left them): their violations replace the
+    earlier ones in one Delta transaction; then the records of the tasks
+    finished before the pass read the lake are deleted. Returns the number
+    of violations written."""
     import shutil
     import tempfile
 
-    from hh.pipelines.crosshand import find
+    lake = Lake(url, storage_options)
+    done = lake.table(CHUNKS)  # snapshot first: every task finished by now is read below
+    dirty = _small(lake, DIRTY)
+    rows = set(zip(dirty.column("site").to_pylist(), dirty.column("table_name").to_pylist(),
+                   dirty.column("game").to_pylist(), strict=True))
+    touched = set(touched)
+    rows |= touched
+    rows = {r for r in rows if r[1]}
+    finished = sorted({t for t in dirty.column("task").to_pylist()
+                       if done.transaction_version(_app(t)) is not None})
+    games = {g for _, _, g in rows}
+    # a reject whose game could not be read: its table's chain is read in every game
+    prune = None if None in games else sorted(g for g in games if g is not None)
+    n = 0
+    if rows:
+        pairs = sorted({(s, t) for s, t, _ in rows})
+        con = duckdb.connect()
+        spill = tempfile.mkdtemp(prefix="hh-cross-")
+        try:
+            con.execute(f"SET memory_limit = '{CROSS_MEMORY}'")
+            con.execute(f"SET temp_directory = '{spill}'")
+            con.register("_touched_run", pa.table(
+                {"site": [p[0] for p in pairs], "table_name": [p[1] for p in pairs]},
+                schema=pa.schema([("site", pa.string()), ("table_name", pa.string())]),
+            ))
+            chains(con, url, prune, storage_options)
+            found = found_violations(con)
+            con.register("_found_rows", found)
+            kept = con.sql(
+                "SELECT f.*, h.table_name, h.game, h.started_at::DATE AS date "
+                "FROM _found_rows f JOIN xpass.hands h USING (site, hand_id) "
+                "ORDER BY site, hand_id, line"
+            ).to_arrow_table().cast(_schema(CROSS))
+        finally:
+            con.close()
+            shutil.rmtree(spill, ignore_errors=True)
+        where = " OR ".join(
+            f"(site = {_sql_str(s)} AND table_name = {_sql_str(t)})" for s, t in pairs)
+        _stop_at("cross")
+        try:
+            write_deltalake(lake.uri(CROSS), kept, mode="overwrite", predicate=where,
+                            storage_options=storage_options)
+        except CommitFailedError:
+            # another client's pass replaced these tables' violations meanwhile:
+            # check again over what both have committed
+            if _attempt >= RETRIES:
+                raise
+            return cross_check(url, touched, storage_options, _attempt + 1)
+        n = kept.num_rows
+    _stop_at("crossed")
+    for _ in range(RETRIES):
+        if not finished:
+            break
+        try:  # other clients' new records may land meanwhile: they stay
+            lake.table(DIRTY).delete(f"task IN ({', '.join(_sql_str(t) for t in finished)})")
+            break
+        except CommitFailedError:
+            continue
+    return n
 
-    lake = Lake(url)
-    con = connect(url)
-    spill = tempfile.mkdtemp(prefix="hh-cross-")
-    try:
-        con.execute(f"SET memory_limit = '{CROSS_MEMORY}'")
-        con.execute(f"SET temp_directory = '{spill}'")
-        pairs = sorted(set(touched))
-        con.register("_touched_run", pa.table(
-            {"site": [p[0] for p in pairs], "table_name": [p[1] for p in pairs]},
-            schema=pa.schema([("site", pa.string()), ("table_name", pa.string())]),
-        ))
-        con.execute("DELETE FROM dirty_tables")
-        con.execute("INSERT INTO dirty_tables SELECT * FROM _touched_run")
-        con.execute("CREATE SCHEMA xpass")
-        cols = {t: ", ".join(c) for t, c in _CROSS_INPUTS.items()}
-        con.execute(
-            f"CREATE TABLE xpass.hands AS SELECT {cols['hands']} FROM main.stored_hands "
-            "SEMI JOIN _touched_run USING (site, table_name)"
-        )
-        con.execute(
-            f"CREATE TABLE xpass.rejects AS SELECT {cols['rejects']} FROM main.rejects r "
-            "SEMI JOIN _touched_run t ON coalesce(r.site, '') = t.site "
-            "AND r.table_name = t.table_name WHERE r.kind = 'parse'"
-        )
-        con.execute(
-            f"CREATE TABLE xpass.seats AS SELECT {cols['seats']} FROM main.seats "
-            "SEMI JOIN xpass.hands USING (site, hand_id)"
-        )
-        con.execute("SET search_path = 'xpass,main'")
-        find(con)
-        kept = con.sql(
-            "SELECT c.site, c.hand_id, c.code, c.line, c.message FROM main.cross_violations c "
-            "ANTI JOIN (SELECT * FROM _chain WHERE judged) h USING (site, hand_id) "
-            "UNION ALL SELECT site, hand_id, code, line, message FROM _found "
-            "ORDER BY site, hand_id, line"
-        ).to_arrow_table().cast(_CROSS_SCHEMA)
-    finally:
-        con.close()
-        shutil.rmtree(spill, ignore_errors=True)
-    rel = f"{CROSS}/cross-{run:06d}-{uuid.uuid4().hex[:8]}.parquet"
-    sink = pa.BufferOutputStream()
-    pq.write_table(kept, sink, compression=COMPRESSION)
-    lake._put(rel, sink.getvalue().to_pybytes())
-    old = _cross_parts(lake)
-    lake._put(_CROSS_POINTER, json.dumps({"path": rel, "run": run}).encode())
-    for gone in old:  # the previous generation, now unreferenced
-        with contextlib.suppress(OSError, FileNotFoundError):
-            lake.fs.rm(gone.split("://", 1)[-1])
-    return kept.num_rows
+
+def invalid_of_run(url: str, run: int, partitions: Iterable[tuple[str | None, str | None]],
+                   storage_options: dict[str, str] | None = None) -> int:
+    """Hands stored by ``run`` found invalid, by the referee or by the
+    cross-hand checks, read from only the partitions the run wrote."""
+    lake = Lake(url, storage_options)
+    where = _partition_predicate(partitions)
+    con = duckdb.connect()
+    scan(con, "h", lake.table("hands"), "hands", where)
+    scan(con, "x", lake.table(CROSS), CROSS, where)
+    row = con.execute(
+        "SELECT count(*) FROM h WHERE import_run = $r AND (n_hand_violations > 0 "
+        "OR EXISTS (SELECT 1 FROM x WHERE x.site = h.site AND x.hand_id = h.hand_id))",
+        {"r": run}).fetchone()
+    con.close()
+    return int(row[0]) if row else 0
+
+
+def pending(url: str, storage_options: dict[str, str] | None = None) -> int:
+    """Records of ``dirty_tables``: tables whose cross-hand checks are still due."""
+    return Lake(url, storage_options).table(DIRTY).count()
+
+
+# -------------------------------------------------------------- maintenance
+
+
+def optimize(url: str, retention_hours: int | None = None,
+             storage_options: dict[str, str] | None = None) -> dict[str, dict[str, int]]:
+    """Compact each table's small files (one Delta ``optimize`` each; the
+    data does not change) and vacuum: remove the files no longer in the
+    tables (replaced by the compaction) and those of attempts that never
+    committed, older than ``retention_hours`` (the tables' setting, a week,
+    when None). Returns per table the files added and removed by the
+    compaction and the files vacuumed."""
+    lake = Lake(url, storage_options)
+    out = {}
+    for name in (*TABLES, CROSS, CHUNKS, DIRTY):
+        t = lake.table(name)
+        got = t.optimize.compact()
+        gone = t.vacuum(retention_hours=retention_hours, dry_run=False,
+                        enforce_retention_duration=retention_hours is None, full=True)
+        out[name] = {"added": int(got.get("numFilesAdded", 0)),
+                     "removed": int(got.get("numFilesRemoved", 0)), "vacuumed": len(gone)}
+    return out
 
 
 # -------------------------------------------------------------- load, compare
@@ -802,11 +1074,9 @@ def checksums(con: Any, tables: Sequence[str] = CONTENT_TABLES) -> dict[str, tup
     return out
 
 
-def load(url: str, db: str) -> dict[str, int]:
+def load(url: str, db: str, storage_options: dict[str, str] | None = None) -> dict[str, int]:
     """Copy a lake into a new (or empty) DuckDB file: the same tables a
     direct import of the same files gives. Returns rows per table."""
-    import os
-
     target = duckdb.connect(db)
     try:
         schema.ensure(target)
@@ -815,8 +1085,8 @@ def load(url: str, db: str) -> dict[str, int]:
             raise LakeError(f"{db} already holds hands: load a lake into a new database")
     finally:
         target.close()
-    con = connect(url)
-    con.execute(f"ATTACH '{os.path.abspath(db)}' AS target")
+    con = connect(url, storage_options=storage_options)
+    con.execute(f"ATTACH {_sql_str(os.path.abspath(db))} AS target")
     out = {}
     con.execute("BEGIN TRANSACTION")
     for table in (*TABLES, CROSS, "files"):

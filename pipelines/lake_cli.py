@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-lake_app = typer.Typer(help="The Parquet lake written by `hh import --engine dask`.",
+lake_app = typer.Typer(help="The Delta Lake written by `hh import --engine dask`.",
                        no_args_is_help=True)
 
 
@@ -46,15 +46,15 @@ def dask_import(
 
 @lake_app.command("load")
 def load_command(
-    lake: str = typer.Argument(..., help="The lake: a folder or an fsspec URL."),
+    lake: str = typer.Argument(..., help="The lake: a folder or a URL (s3://...)."),
     db: str = typer.Option(..., "--db", help="A new DuckDB file to fill."),
 ) -> None:
     """Load a lake into a DuckDB file: the same tables a direct import gives."""
     from hh.pipelines.cli import _safe
     from hh.pipelines.lake import Lake, LakeError, load
 
-    if not Lake(lake).entries():
-        typer.echo(f"hh: {_safe(lake)} is not a lake (no committed part)", err=True)
+    if not Lake(lake).exists():
+        typer.echo(f"hh: {_safe(lake)} is not a lake (no Delta tables)", err=True)
         raise typer.Exit(2)
     try:
         rows = load(lake, db)
@@ -64,3 +64,26 @@ def load_command(
     for table, n in rows.items():
         typer.echo(f"{table:<18}{n:>12,}")
     typer.echo(f"loaded into {_safe(os.path.abspath(db))}")
+
+
+@lake_app.command("optimize")
+def optimize_command(
+    lake: str = typer.Argument(..., help="The lake: a folder or a URL (s3://...)."),
+    retention_hours: int = typer.Option(
+        None, "--retention-hours",
+        help="Vacuum files unused for this long (default: the tables' setting, a week). "
+        "0 removes every file no commit names: run it when no import is writing."),
+) -> None:
+    """Compact the lake's small files and vacuum the files no table uses any
+    more: those replaced by the compaction and those of attempts that never
+    committed (a killed worker or client)."""
+    from hh.pipelines.cli import _safe
+    from hh.pipelines.lake import Lake, optimize
+
+    if not Lake(lake).exists():
+        typer.echo(f"hh: {_safe(lake)} is not a lake (no Delta tables)", err=True)
+        raise typer.Exit(2)
+    done = optimize(lake, retention_hours)
+    typer.echo(f"{'table':<18}{'compacted':>10}{'into':>8}{'vacuumed':>10}")
+    for table, n in done.items():
+        typer.echo(f"{table:<18}{n['removed']:>10,}{n['added']:>8,}{n['vacuumed']:>10,}")

@@ -60,7 +60,7 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
 
 def connect_lake(url: str, filters: Filters | None = None) -> duckdb.DuckDBPyConnection:
     """A connection whose views are the database's tables over a lake's
-    Parquet (``hh.pipelines.lake.connect``), the partitions of other games and
+    Delta tables (``hh.pipelines.lake.connect``), the partitions of other games and
     days pruned: a report runs on it exactly as on a database file (the
     filters' exact conditions still apply in SQL)."""
     import datetime as dt

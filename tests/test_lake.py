@@ -1,39 +1,43 @@
-"""The lake and the Dask import (issue 13): a LocalCluster import equals the
-local DuckDB import table for table; a rerun writes nothing twice; a worker
-killed mid-run loses and duplicates nothing; the lake's views, partition
-filters and ``lake load``.
+"""The lake on Delta Lake (issue 27) and the Dask import: the lake equals the
+local DuckDB import of the same files table for table, for the three games,
+cross-hand violations included; a rerun commits nothing; a worker killed
+mid-run, and the client killed at any moment of a commit, lose and double
+nothing once the same command runs again; two clients writing one lake at
+once store each hand once; the Delta tables read without hh; ``lake load``
+and ``lake optimize``.
 
-The database side is built with the local import's own pieces (the
-per-chunk function, the writer, the cross-hand SQL), the same input cut into
-the same chunks. Inputs are small: one LocalCluster of two workers serves
-the whole module.
-"""
+The database side is ``hh import`` itself (the local import). Inputs are
+small: one LocalCluster of two workers serves the module; the clients that
+are killed run in their own process, on a cluster of threads."""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
 import pytest
-from hh.pipelines import crosshand, lake, schema
+from hh.pipelines import lake
 from hh.pipelines.cluster import run_import
-from hh.pipelines.work import Task, hh_version, process
-from hh.pipelines.writer import Writer
+from import_helpers import hh_import
 
 from hh.model import Game
 from hh.simulate import Simulator
-from hh.sources import chunks
 from hh.write import write_hands
 
 CHUNK = 20_000  # bytes: several chunks per file, so several tasks per file
+FILE_COLUMNS = "path, sha256, size, lines, hands, status"
 
 
 def _inputs(folder: Path) -> list[str]:
     """Three games on two tables each, plus: an exact copy of a file under
     another name (every hand a duplicate), a hand of the same id with other
-    text (a conflict), and a run that does not parse (a reject)."""
+    text (a conflict), a run that does not parse (a reject), and a session
+    with hands missing, cut in two files (14 cross-hand violations, a chain
+    across files)."""
     files = []
     for k, game in enumerate(Game):
         hands = list(Simulator(game, seed=11 + k, tables=2).hands(40))
@@ -49,19 +53,12 @@ def _inputs(folder: Path) -> list[str]:
     broken = text[1].replace("*** ", "*** BROKEN ", 1)
     odd = folder / "odd.txt"
     odd.write_text(changed + "\n\n" + broken + "\n", encoding="utf-8")
-    return [str(p) for p in (*files, copy, odd)]
-
-
-def _local_import(files: list[str], db: str) -> None:
-    con = duckdb.connect(db)
-    schema.ensure(con)
-    writer = Writer(con, 1)
-    for name in files:
-        path = os.path.abspath(name)
-        for chunk in chunks(path, CHUNK):
-            writer.write([process(Task(chunk, path, hh_version=hh_version()))])
-    crosshand.check(con)
-    con.close()
+    hands = list(Simulator(Game("calatone"), seed=5, tables=2).hands(30))
+    gappy = [h for k, h in enumerate(hands) if k not in (7, 15, 16)]
+    gaps = [folder / "gaps-1.txt", folder / "gaps-2.txt"]
+    gaps[0].write_text(write_hands(gappy[:12]), encoding="utf-8")
+    gaps[1].write_text(write_hands(gappy[12:]), encoding="utf-8")
+    return [str(p) for p in (*files, copy, odd, *gaps)]
 
 
 @pytest.fixture(scope="module")
@@ -81,49 +78,73 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> dict:
     folder = tmp_path_factory.mktemp("lake")
     files = _inputs(folder)
     db = str(folder / "direct.duckdb")
-    _local_import(files, db)
+    code, _, err = hh_import(*files, "--db", db, "--workers", "1")
+    assert code == 1, err  # invalid hands found: the cross-hand violations
     con = duckdb.connect(db, read_only=True)
     sums = lake.checksums(con)
+    got = con.execute(f"SELECT {FILE_COLUMNS} FROM files ORDER BY path").fetchall()
     con.close()
-    return {"folder": folder, "files": files, "db": db, "sums": sums}
+    assert sums["cross_violations"][0] == 14
+    return {"folder": folder, "files": files, "db": db, "sums": sums, "files_rows": got}
 
 
-def _entries(url: str) -> list[dict]:
-    return lake.Lake(url).entries()
+def _versions(url: str) -> dict[str, int]:
+    return {t: lake.Lake(url).table(t).version() for t in (*lake.TABLES, lake.CHUNKS)}
 
 
-def test_lake_equals_database_and_rerun_writes_nothing(client, data) -> None:
+def _complete(url: str, data: dict) -> None:
+    """The lake holds exactly the direct import: every table, the files
+    rows, each hand once, and no cross-hand check left due."""
+    con = lake.connect(url)
+    assert lake.checksums(con) == data["sums"]
+    assert con.execute(
+        "SELECT count(*) FROM (SELECT site, hand_id FROM hands GROUP BY ALL HAVING count(*) > 1)"
+    ).fetchone() == (0,)
+    rows = con.execute(f"SELECT {FILE_COLUMNS} FROM files ORDER BY path").fetchall()
+    assert rows == data["files_rows"]
+    assert lake.pending(url) == 0
+
+
+def test_lake_equals_database_and_rerun_commits_nothing(client, data) -> None:
     url = str(data["folder"] / "lake")
     got = run_import(data["files"], url, client=client, chunk_bytes=CHUNK)
     assert got.left == []
     assert got.conflicts == 1 and got.rejected == 1
     assert got.duplicates == 40  # the copy of the Chiribito file
-    assert got.imported == 120
-    assert got.hands == 4 * 40 + 2
-    sums = lake.checksums(lake.connect(url))
-    assert sums == data["sums"]
-    assert sums["hands"][0] == 120 and sums["rejects"][0] == 2
+    assert got.imported == 147 and got.invalid == 3
+    assert got.hands == 4 * 40 + 2 + 27
+    _complete(url, data)
+    sums = data["sums"]
+    assert sums["hands"][0] == 147 and sums["rejects"][0] == 2
 
-    parts = sorted(p for e in _entries(url) for p in e["parts"] for p in [p["path"]])
+    versions = _versions(url)
     again = run_import(data["files"], url, client=client, chunk_bytes=CHUNK)
-    assert again.imported == 0 and again.left == []
-    assert again.skipped_chunks == sum(len(chunks(f, CHUNK)) for f in data["files"])
-    assert sorted(p["path"] for e in _entries(url) for p in e["parts"]) == parts
-    assert lake.checksums(lake.connect(url)) == data["sums"]
+    assert again.imported == 0 and again.left == [] and again.duplicates == again.hands
+    assert again.skipped_chunks == sum(1 for _ in lake.committed_chunks(
+        lake.Lake(url), [os.path.abspath(f) for f in data["files"]]).to_pylist())
+    assert _versions(url) == versions  # not one commit
+    _complete(url, data)
 
     # lake load: a DuckDB file equal to the direct import
     loaded = str(data["folder"] / "loaded.duckdb")
     lake.load(url, loaded)
     con = duckdb.connect(loaded, read_only=True)
-    assert lake.checksums(con) == data["sums"]
+    assert lake.checksums(con) == sums
+    assert con.execute(f"SELECT {FILE_COLUMNS} FROM files ORDER BY path").fetchall() \
+        == data["files_rows"]
     con.close()
     with pytest.raises(lake.LakeError):
         lake.load(url, loaded)
 
 
-def test_views_have_the_database_columns_and_filters_prune(client, data) -> None:
+def test_the_tables_read_without_hh_and_filters_prune(client, data) -> None:
+    """The Delta tables are read by the format alone (polars' scan_delta,
+    the Delta log's files): the same hands, with the database's columns;
+    a game filter opens only that game's files."""
+    import polars as pl
+
     url = str(data["folder"] / "lake")
-    if not _entries(url):
+    if not lake.Lake(url).exists():
         run_import(data["files"], url, client=client, chunk_bytes=CHUNK)
     con = lake.connect(url)
     db = duckdb.connect(data["db"], read_only=True)
@@ -131,27 +152,29 @@ def test_views_have_the_database_columns_and_filters_prune(client, data) -> None
         q = f"SELECT column_name, data_type FROM information_schema.columns " \
             f"WHERE table_name = '{table}' ORDER BY ordinal_position"
         assert con.execute(q).fetchall() == db.execute(q).fetchall(), table
+    want = db.execute(
+        "SELECT game, count(*), sum(total_pot) FROM hands GROUP BY ALL ORDER BY game"
+    ).fetchall()
     db.close()
+    got = (pl.scan_delta(f"{url}/hands").group_by("game")
+           .agg(pl.len(), pl.col("total_pot").sum()).sort("game").collect())
+    assert [tuple(r) for r in got.iter_rows()] == want
+    seats = lake.files_of(url, "seats", games=["calatone"])
+    every = lake.files_of(url, "seats")
+    assert seats and all("/game=calatone/" in f for f in seats)
+    assert len(seats) < len(every)
     only = lake.connect(url, games=["calatone"])
     assert only.execute("SELECT DISTINCT game FROM hands").fetchall() == [("calatone",)]
     n = only.execute("SELECT count(*) FROM seats").fetchone()
-    want = con.execute(
+    assert n == con.execute(
         "SELECT count(*) FROM seats JOIN hands USING (site, hand_id) WHERE game = 'calatone'"
-    ).fetchone()
-    assert n == want and n[0] > 0
-    plan = only.execute("EXPLAIN ANALYZE SELECT count(*) FROM seats").fetchall()[0][1]
-    total = sum(1 for e in _entries(url) for p in e["parts"] if p["table"] == "seats")
-    calatone = sum(
-        1 for e in _entries(url) for p in e["parts"]
-        if p["table"] == "seats" and "game=calatone/" in p["path"]
-    )
-    assert f"Scanning Files: {calatone}/{total}" in plan
+    ).fetchone() and n[0] > 0
     assert lake.connect(url, games=[]).execute("SELECT count(*) FROM hands").fetchone() == (0,)
 
 
 def test_killed_worker_loses_and_duplicates_nothing(client, data) -> None:
     """One worker process of the LocalCluster is killed (SIGKILL) right after
-    the first chunk is committed; Dask gives its task to the other worker.
+    the first task is committed; Dask gives its task to the other worker.
     Whatever the run could not finish, the rerun does; the lake then equals
     the direct import."""
     url = str(data["folder"] / "killed")
@@ -163,69 +186,104 @@ def test_killed_worker_loses_and_duplicates_nothing(client, data) -> None:
             killed.append(pids[0])
             os.kill(pids[0], signal.SIGKILL)
 
-    first = run_import(data["files"], url, client=client, chunk_bytes=4_000,
+    first = run_import(data["files"], url, client=client, chunk_bytes=8_000,
                        on_commit=kill_once)
     assert killed
-    second = run_import(data["files"], url, client=client, chunk_bytes=4_000)
+    second = run_import(data["files"], url, client=client, chunk_bytes=8_000)
     assert second.left == []
-    assert first.imported + second.imported == 120
-    assert lake.checksums(lake.connect(url)) == data["sums"]
-    # no hand twice in the manifest's keys, and no stray temporary file kept
-    con = duckdb.connect()
-    keys = [lake.Lake(url).uri(e["keys"]) for e in _entries(url)]
-    dup = con.execute(
-        "SELECT count(*) FROM (SELECT site, hand_id FROM read_parquet($k) WHERE kind = 'hand' "
-        "GROUP BY ALL HAVING count(*) > 1)", {"k": keys}
-    ).fetchone()
-    assert dup == (0,)
-    lake.Lake(url).sweep()
-    assert not [p for p in Path(url).rglob("*") if p.name.endswith(lake.TMP)]
+    assert first.imported + second.imported == 147
+    _complete(url, data)
 
 
-def test_small_files_are_read_together_in_one_task(client, data) -> None:
-    """With tasks of a few megabytes, the five small files (the copy, the
-    conflict and the reject included) are one task, one commit and one
-    manifest entry naming the five chunks: the lake still equals the
-    direct import, and a rerun skips each chunk."""
-    from hh.pipelines.cluster import group
-
-    url = str(data["folder"] / "grouped")
-    big = 4 * 1024 * 1024
-    got = run_import(data["files"], url, client=client, chunk_bytes=big)
-    assert got.left == [] and got.imported == 120
-    assert (got.duplicates, got.conflicts, got.rejected) == (40, 1, 1)
-    entries = _entries(url)
-    assert len(entries) == 1
-    assert [c["path"] for c in entries[0]["chunks"]] == [os.path.abspath(f) for f in data["files"]]
-    assert [c["hands"] for c in entries[0]["chunks"]] == [40, 40, 40, 40, 2]
-    assert lake.checksums(lake.connect(url)) == data["sums"]
-    again = run_import(data["files"], url, client=client, chunk_bytes=big)
-    assert again.skipped_chunks == 5 and again.imported == 0 and len(_entries(url)) == 1
-    # groups keep the input order and close before they pass the target
-    tasks = [Task(c, f) for f in data["files"] for c in chunks(f, CHUNK)]
-    sizes = [os.path.getsize(f) for f in data["files"]]
-    groups = group(tasks, 2 * CHUNK)
-    assert [t for g in groups for t in g] == tasks
-    assert all(
-        len(g) == 1 or sum((t.chunk.end or sizes[data["files"].index(t.name)]) - t.chunk.start
-                           for t in g) <= 2 * CHUNK
-        for g in groups
-    )
-    assert len(groups) < len(tasks)
+_CLIENT = """
+import sys
+from distributed import Client, LocalCluster
+from hh.pipelines.cluster import run_import
+url, chunk, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                  dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as c:
+    got = run_import(files, url, client=c, chunk_bytes=chunk)
+print(got.imported, len(got.left))
+"""
 
 
-def test_a_clean_import_reads_no_part_back_on_the_client(client, data, monkeypatch) -> None:
-    """The committer holds keys only: without duplicates or conflicts it
-    never opens a part (the workers, other processes, write them)."""
-    url = str(data["folder"] / "clean")
+def _client(url: str, files: list[str], chunk: int, kill_at: str | None = None
+            ) -> subprocess.Popen:
+    env = dict(os.environ, HH_NO_IMPORT_HOOKS="1")
+    env.pop("HH_LAKE_KILL_AT", None)
+    if kill_at:
+        env["HH_LAKE_KILL_AT"] = kill_at
+    return subprocess.Popen([sys.executable, "-c", _CLIENT, url, str(chunk), *files], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-    def no_read(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the committer read a part back")
 
-    monkeypatch.setattr(lake.pq, "read_table", no_read)
-    got = run_import(data["files"][:3], url, client=client, chunk_bytes=CHUNK)
-    assert got.left == [] and got.imported == 120 and got.duplicates == 0
-    monkeypatch.undo()
-    want = lake.checksums(lake.connect(url))
-    assert want["hands"] == data["sums"]["hands"]
-    assert want["seats"] == data["sums"]["seats"]
+@pytest.mark.parametrize("kill_at", ["written:3", "hands:3", "cross", "crossed"])
+def test_client_killed_at_any_moment_rerun_completes(client, data, kill_at: str) -> None:
+    """The client killed between a task's write and its commit, between its
+    hands and its other tables, between the last commit and the cross-hand
+    result, and between that result and the removal of the dirty-tables
+    records: the same command again completes the lake, the cross-hand
+    violations included (the dirty-tables records say which tables are
+    due)."""
+    url = str(data["folder"] / f"client-{kill_at.replace(':', '-')}")
+    proc = _client(url, data["files"], 8_000, kill_at)
+    _, err = proc.communicate(timeout=240)
+    assert proc.returncode == -signal.SIGKILL, err
+    if kill_at.startswith("cross"):
+        assert lake.pending(url) > 0
+    again = run_import(data["files"], url, client=client, chunk_bytes=8_000)
+    assert again.left == []
+    _complete(url, data)
+
+
+def test_two_clients_at_once_store_each_hand_once(data) -> None:
+    """Two clients import the same files into one lake at the same time, cut
+    into tasks of other sizes (so their commits race for the same
+    partitions, not only the same tasks): each hand is stored once, with its
+    rows in every table once, and the cross-hand checks are the database's."""
+    url = str(data["folder"] / "two")
+    lake.Lake(url).create()
+    procs = [_client(url, data["files"], CHUNK), _client(url, data["files"], 6_000)]
+    for p in procs:
+        out, err = p.communicate(timeout=240)
+        assert p.returncode == 0, err
+        assert out.split()[1] == "0"  # nothing left to do
+    con = lake.connect(url)
+    got = lake.checksums(con)
+    want = data["sums"]
+    for table in (*lake.TABLES, lake.CROSS):
+        assert got[table][0] == want[table][0], table
+    for table, sums in got.items():  # the text of every row is the database's
+        if table not in ("hands", "rejects"):  # which copy's file and line is stored varies
+            assert sums == want[table], table
+    assert con.execute(
+        "SELECT count(DISTINCT (site, hand_id)), count(*) FROM hands"
+    ).fetchone() == (147, 147)
+    for table in ("hand_text", "seats", "actions"):
+        assert con.execute(
+            f"SELECT count(*) FROM {table} ANTI JOIN hands USING (site, hand_id)"
+        ).fetchone() == (0,)
+    assert lake.pending(url) == 0
+
+
+def test_optimize_compacts_and_vacuums_uncommitted_files(client, data, tmp_path) -> None:
+    """``hh lake optimize``: small files compacted into fewer, the files of an
+    attempt that never committed removed, the tables' contents unchanged."""
+    from hh.pipelines.lake_cli import lake_app
+    from typer.testing import CliRunner
+
+    url = str(tmp_path / "lake")
+    run_import(data["files"], url, client=client, chunk_bytes=8_000)
+    stray = Path(url) / "hands" / "game=calatone" / "date=2001-01-01" / "part-stray.parquet"
+    stray.parent.mkdir(parents=True)
+    stray.write_bytes(b"PAR1 an attempt that never committed")
+    before = len(lake.Lake(url).table("seats").file_uris())
+    out = CliRunner().invoke(lake_app, ["optimize", url, "--retention-hours", "0"])
+    assert out.exit_code == 0, out.output
+    assert not stray.exists()
+    assert len(lake.Lake(url).table("seats").file_uris()) < before
+    _complete(url, data)
+    for args in (["optimize", str(tmp_path / "none")],
+                 ["load", str(tmp_path / "none"), "--db", str(tmp_path / "x.duckdb")]):
+        bad = CliRunner().invoke(lake_app, args)
+        assert bad.exit_code == 2 and "not a lake" in bad.output

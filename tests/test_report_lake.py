@@ -1,5 +1,5 @@
-"""Reports from the lake (issue 13) equal reports from the database for the
-same simulated hands: the players report (cards and all-in equity
+"""Reports from the lake (issues 13 and 27: its Delta tables) equal reports
+from the database for the same simulated hands: the players report (cards and all-in equity
 included), one player in depth, the violations, with and without a game
 filter (which prunes the lake's partitions), and ``hh report ... --lake``.
 
