@@ -9,7 +9,8 @@ option, unknown column), with a message saying what and where.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -19,6 +20,7 @@ import typer
 if TYPE_CHECKING:
     import polars as pl
     from hh.reports.db import Filters
+    from rich.console import Console
 
 T = TypeVar("T")
 
@@ -44,6 +46,8 @@ _MIN = typer.Option(0, "--min-hands", help="Leave out rows with fewer hands.")
 _VALID = typer.Option(False, "--valid-only", help="Only hands the referee found valid.")
 _POS = typer.Option([], "--position", help="Dealing position (1 = first dealt; repeatable).")
 _FMT = typer.Option("table", "--format", help="table, csv, json, parquet or html.")
+_FMT_VIOLATIONS = typer.Option("table", "--format", help="table, csv, json or parquet (for "
+                               "pages, --pages DIR).")
 _OUT = typer.Option(None, "--out", help="Write to this file (default: standard output).")
 _SORT = typer.Option(None, "--sort", help="Sort by this column (default: hands).")
 
@@ -116,6 +120,23 @@ def _emit(text: str | None, out: Path | None) -> None:
         sys.stdout.write(text)
     else:
         out.write_text(text, "utf-8")
+
+
+@contextmanager
+def _console(out: Path | None) -> Iterator[Console]:
+    """The rich console a table goes to: the terminal, or the file ``out``
+    (then at its natural width, no colour)."""
+    from rich.console import Console
+
+    if out is None:
+        yield Console()
+        return
+    try:
+        sink = out.open("w", encoding="utf-8", newline="\n")
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+    with sink:
+        yield Console(file=sink, color_system=None, force_terminal=False)
 
 
 def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
@@ -208,12 +229,10 @@ def players_command(
     if no_equity_fill:
         _say_missing_equity(con, store)
     if fmt == "table":
-        from hh.reports.terminal import PLAYER_COLUMNS, show
-        from rich.console import Console
+        from hh.reports.terminal import PLAYER_COLUMNS, RATES, show
 
-        rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd",
-                 "wsd", "wwsr2"}  # fmt: skip
-        show(Console(), df, PLAYER_COLUMNS, f"Players ({df.height} rows)", rates)
+        with _console(out) as console:
+            show(console, df, PLAYER_COLUMNS, f"Players ({df.height} rows)", RATES)
     elif fmt == "html":
         from hh.reports.html import players_page
 
@@ -238,7 +257,6 @@ def player_command(
     import polars as pl
     from hh.reports.player import in_depth
     from hh.reports.stats.table import players_table, select_players
-    from rich.console import Console
 
     rows = _rows(con, filters, cache_path)
     mine = select_players(rows, filters).cache()
@@ -246,17 +264,17 @@ def player_command(
     if sections["overall"].is_empty():
         _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
     if fmt == "table":
-        from hh.reports.terminal import PLAYER_COLUMNS, show
+        from hh.reports.player import SECTIONS
+        from hh.reports.terminal import PLAYER_COLUMNS, RATES, show
 
-        console = Console()
-        rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
-                 "wwsr2"}  # fmt: skip
-        for key, df in sections.items():
-            group = [c for c in df.columns[:3] if c not in ("player", "game")]
-            cols = [(c, c) for c in group] + list(PLAYER_COLUMNS[1:])
-            if key == "by_round":
-                cols = [(c, c) for c in df.columns if c != "player"]
-            show(console, df, cols, key.replace("_", " "), rates | {"afq"})
+        with _console(out) as console:
+            for key, df in sections.items():
+                group = SECTIONS.get(key)
+                if group is None:  # by_round: its own columns
+                    cols = [(c, c) for c in df.columns if c != "player"]
+                else:
+                    cols = [(c, c) for c in group] + list(PLAYER_COLUMNS[1:])
+                show(console, df, cols, key.replace("_", " "), RATES)
     elif fmt == "html":
         _html(players_table(rows, filters), mine, con, filters, f"hh report: {name}", out)
     elif fmt == "json":
@@ -277,7 +295,7 @@ def player_command(
 def violations_command(
     db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, player: list[str] = _PLAYER,
     site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
-    until: str = _UNTIL, fmt: str = _FMT, out: Path = _OUT,
+    until: str = _UNTIL, fmt: str = _FMT_VIOLATIONS, out: Path = _OUT,
     pages: Path = typer.Option(  # noqa: B008
         None, "--pages", help="Also write a replayer page for each invalid hand into this "
         "folder, with an index.html that links them."),
@@ -301,14 +319,13 @@ def violations_command(
                    f"{pages / 'index.html'}", err=True)
     if fmt == "table":
         from hh.reports.terminal import show
-        from rich.console import Console
 
-        console = Console()
-        for key in ("by_code", "by_table", "by_player", "by_hand"):
-            if key not in found:
-                continue
-            df = found[key]
-            show(console, df, [(c, c) for c in df.columns], key.replace("_", " "), set())
+        with _console(out) as console:
+            for key in ("by_code", "by_table", "by_player", "by_hand"):
+                if key not in found:
+                    continue
+                df = found[key]
+                show(console, df, [(c, c) for c in df.columns], key.replace("_", " "), set())
     elif fmt == "json":
         import json
 

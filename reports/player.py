@@ -15,6 +15,13 @@ from hh.reports.stats.table import aggregate, column_order
 
 SESSION_GAP = timedelta(minutes=30)
 
+# each section of the player report and the columns it groups by (besides
+# player and game); ``by_round`` is made from ``overall``
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "overall": (), "by_position": ("position",), "by_table_size": ("n_players",),
+    "by_session": ("session",), "by_day": ("day",),
+}  # fmt: skip
+
 
 def with_sessions(rows: pl.LazyFrame) -> pl.LazyFrame:
     """Number each player's sessions: a new one at another table or after a gap."""
@@ -34,9 +41,7 @@ def in_depth(rows: pl.LazyFrame) -> dict[str, pl.DataFrame]:
     (bets+raises, calls, folds, AF, AFq per round)."""
     rows = with_sessions(rows).cache()
     out: dict[str, pl.DataFrame] = {}
-    for name, by in (("overall", ()), ("by_position", ("position",)),
-                     ("by_table_size", ("n_players",)), ("by_session", ("session",)),
-                     ("by_day", ("day",))):  # fmt: skip
+    for name, by in SECTIONS.items():
         df = aggregate(rows, ("player", "game", *by)).collect()
         keys = ["player", "game", *by]
         df = df.select(keys + [c for c in column_order(df.columns) if c not in keys])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 import polars as pl
 from rich.console import Console
@@ -25,6 +26,10 @@ PLAYER_COLUMNS = (
     ("fold_to_cbet", "FCB"), ("wtsd", "WTSD"), ("wsd", "W$SD"), ("wwsr2", "WWSR2"),
 )  # fmt: skip
 
+# the columns shown in percent (``af`` is a ratio, shown as it is)
+RATES = frozenset({"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
+                   "wwsr2"})  # fmt: skip
+
 
 def safe(text: object) -> Text:
     """Untrusted text as a rich Text: no markup, control characters shown
@@ -38,7 +43,7 @@ def _escape(m: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _cell(column: str, value: object, rates: set[str]) -> Text:
+def _cell(column: str, value: object, rates: AbstractSet[str]) -> Text:
     if value is None:
         return Text("-", style="dim")
     if column in rates and isinstance(value, float):
@@ -51,7 +56,7 @@ def _cell(column: str, value: object, rates: set[str]) -> Text:
 
 
 def table(df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
-          rates: set[str]) -> Table:  # fmt: skip
+          rates: AbstractSet[str]) -> Table:  # fmt: skip
     """A rich table of ``columns`` (name, header) of ``df``; rates in percent."""
     t = Table(title=title, title_justify="left")
     present = [(c, h) for c, h in columns if c in df.columns]
@@ -63,7 +68,7 @@ def table(df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
 
 
 def show(console: Console, df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
-         rates: set[str]) -> None:  # fmt: skip
+         rates: AbstractSet[str]) -> None:  # fmt: skip
     """Print the table whole. Into a pipe or a file it is printed at its
     natural width (nothing cut); on a terminal too narrow for every column,
     the last columns are left out and a note says how to see them, rather
