@@ -149,12 +149,13 @@ def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
 
 
 def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str,
-          out: Path | None) -> None:  # fmt: skip
+          out: Path | None, sections: dict[str, pl.DataFrame]) -> None:  # fmt: skip
+    """The player page: what the terminal shows (his sections), his lines."""
     from hh.reports.html import render, report_data
     from hh.reports.violations import violations
 
     found = violations(con, filters)["by_code"]
-    _emit(render(report_data(table, rows, found, title)), out)
+    _emit(render(report_data(table, rows, found, title, sections)), out)
 
 
 def _with_progress(call: Callable[[Any], T]) -> T:
@@ -229,7 +230,8 @@ def players_command(
     if no_equity_fill:
         _say_missing_equity(con, store)
     if fmt == "table":
-        from hh.reports.terminal import PLAYER_COLUMNS, RATES, show
+        from hh.reports.columns import PLAYER_COLUMNS
+        from hh.reports.terminal import RATES, show
 
         with _console(out) as console:
             show(console, df, PLAYER_COLUMNS, f"Players ({df.height} rows)", RATES)
@@ -264,8 +266,9 @@ def player_command(
     if sections["overall"].is_empty():
         _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
     if fmt == "table":
+        from hh.reports.columns import PLAYER_COLUMNS
         from hh.reports.player import SECTIONS
-        from hh.reports.terminal import PLAYER_COLUMNS, RATES, show
+        from hh.reports.terminal import RATES, show
 
         with _console(out) as console:
             for key, df in sections.items():
@@ -276,7 +279,8 @@ def player_command(
                     cols = [(c, c) for c in group] + list(PLAYER_COLUMNS[1:])
                 show(console, df, cols, key.replace("_", " "), RATES)
     elif fmt == "html":
-        _html(players_table(rows, filters), mine, con, filters, f"hh report: {name}", out)
+        _html(players_table(rows, filters), mine, con, filters, f"hh report: {name}", out,
+              sections)
     elif fmt == "json":
         import json
 

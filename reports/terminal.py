@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 import polars as pl
+from hh.reports.columns import PERCENT, RATIOS
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -19,16 +20,8 @@ from rich.text import Text
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
-PLAYER_COLUMNS = (
-    ("player", "player"), ("game", "game"), ("hands", "hands"), ("net", "net"),
-    ("net_per_100", "net/100"), ("allin_adjusted_net", "adj net"), ("vpip", "VPIP"),
-    ("pfr", "PFR"), ("three_bet", "3B"), ("af", "AF"), ("afq", "AFq"), ("cbet", "CB"),
-    ("fold_to_cbet", "FCB"), ("wtsd", "WTSD"), ("wsd", "W$SD"), ("wwsr2", "WWSR2"),
-)  # fmt: skip
-
-# the columns shown in percent (``af`` is a ratio, shown as it is)
-RATES = frozenset({"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
-                   "wwsr2"})  # fmt: skip
+# the columns shown in percent, or as a ratio (``af``)
+RATES = PERCENT | RATIOS
 
 
 def safe(text: object) -> Text:

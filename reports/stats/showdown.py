@@ -33,4 +33,7 @@ SEAT_COUNTS = (
     ("cnt_wsd", f"{_SAW2} AND {_SD} AND {_WON}"),
     ("cnt_wwsr2_opp", _SAW2),
     ("cnt_wwsr2", f"{_SAW2} AND {_WON}"),
+    # no rate: a hand he went to showdown in (any round), for the HTML
+    # report's split of his winnings into won at showdown and without
+    ("cnt_showdown", _SD),
 )
