@@ -36,7 +36,8 @@ _NO_CACHE = typer.Option(False, "--no-cache", help="Keep no cache: compute every
 _NO_EQUITY = typer.Option(False, "--no-equity-fill", help="Do not compute the all-in equity "
                           "of hands not cached yet (minutes after a big first import): their "
                           "allin_adjusted_net is their net, and the report says how many.")
-_GAME = typer.Option([], "--game", help="Only this game (repeatable).")
+_GAME = typer.Option([], "--game", help="Only this game (repeatable): chiribito (ch), "
+                     "aces-straights-flushes (aces, asf) or calatone (ca, cal).")
 _PLAYER = typer.Option([], "--player", help="Only this player (repeatable).")
 _SITE = typer.Option([], "--site", help="Only this site (repeatable; '' for none).")
 _TABLE = typer.Option([], "--table", help="Only this table (repeatable).")
@@ -49,7 +50,9 @@ _FMT = typer.Option("table", "--format", help="table, csv, json, parquet or html
 _FMT_VIOLATIONS = typer.Option("table", "--format", help="table, csv, json or parquet (for "
                                "pages, --pages DIR).")
 _OUT = typer.Option(None, "--out", help="Write to this file (default: standard output).")
-_SORT = typer.Option(None, "--sort", help="Sort by this column (default: hands).")
+_SORT = typer.Option(None, "--sort", help="Sort by this column, named as the table heads it "
+                     "(VPIP, W$SD, net/100) or as in --format json; highest first, a leading "
+                     "- for lowest first (--sort=-VPIP). Default: hands.")
 
 
 def _fail(message: str) -> None:
@@ -70,12 +73,17 @@ def _time(value: str | None, option: str) -> datetime | None:
 def _filters(game: list[str], player: list[str], site: list[str], table: list[str],
              since: str | None, until: str | None, min_hands: int, valid_only: bool,
              position: list[int]) -> Filters:  # fmt: skip
-    from hh.reports.db import GAMES, Filters
+    from hh.reports.db import Filters
 
+    from hh.games.names import game_named, known_names
+
+    games = []
     for g in game:
-        if g not in GAMES:
-            _fail(f"--game {g!r}: expected one of {', '.join(GAMES)}")
-    return Filters(games=tuple(game), players=tuple(player), sites=tuple(site),
+        which = game_named(g)
+        if which is None:
+            _fail(f"--game {g!r}: unknown game; the games are {known_names()}")
+        games.append(str(which))
+    return Filters(games=tuple(games), players=tuple(player), sites=tuple(site),
                    tables=tuple(table), since=_time(since, "--since"),
                    until=_time(until, "--until"), valid_only=valid_only,
                    positions=tuple(position), min_hands=min_hands)  # fmt: skip
@@ -104,6 +112,21 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
     if no_cache:
         return con, None
     return con, str(cache) if cache is not None else where
+
+
+def _players_named(con: Any, filters: Filters) -> Filters:
+    """The filters with each player as stored (hh.reports.db.player_names:
+    any case, any Unicode normalisation); a name matching nobody fails,
+    naming the nearest."""
+    import dataclasses
+
+    from hh.reports.db import ReportError, player_names
+
+    try:
+        return dataclasses.replace(filters, players=player_names(con, filters.players))
+    except ReportError as error:
+        _fail(str(error))
+        raise
 
 
 def _check_format(fmt: str) -> None:
@@ -214,6 +237,7 @@ def players_command(
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
+    filters = _players_named(con, filters)
     from hh.reports.cache import Cache
     from hh.reports.db import ReportError
     from hh.reports.players import players
@@ -223,8 +247,8 @@ def players_command(
     try:
         df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p,
                                               equity=equity))  # fmt: skip
-    except KeyError:
-        _fail(f"--sort {sort!r}: no such column")
+    except KeyError as error:  # hh.reports.columns.UnknownColumn
+        _fail(str(error))
     except ReportError as error:
         _fail(str(error))
     if no_equity_fill:
@@ -246,7 +270,8 @@ def players_command(
 
 @report.command("player")
 def player_command(
-    name: str = typer.Argument(..., help="The player, exactly as in the logs."),
+    name: str = typer.Argument(..., help="The player (any case; the nearest names are "
+                               "suggested when none matches)."),
     db: Path = _DB, lake: str = _LAKE, cache: Path = _CACHE, no_cache: bool = _NO_CACHE,
     game: list[str] = _GAME, site: list[str] = _SITE, table: list[str] = _TABLE,
     since: str = _SINCE, until: str = _UNTIL, valid_only: bool = _VALID,
@@ -256,6 +281,7 @@ def player_command(
     _check_format(fmt)
     filters = _filters(game, [name], site, table, since, until, 0, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
+    filters = _players_named(con, filters)
     import polars as pl
     from hh.reports.player import in_depth
     from hh.reports.stats.table import players_table, select_players
@@ -311,6 +337,7 @@ def violations_command(
               "--pages DIR for a replayer page per invalid hand")
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
+    filters = _players_named(con, filters)
     import polars as pl
     from hh.reports.violations import violations
 

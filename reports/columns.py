@@ -32,3 +32,37 @@ def number_format(column: str) -> str:
     if column in INTEGERS:
         return "int"
     return "1"
+
+
+class UnknownColumn(KeyError):
+    """``--sort`` named no column: the message lists the valid ones."""
+
+    def __init__(self, name: str, valid: list[str]) -> None:
+        super().__init__(name)
+        self.name, self.valid = name, valid
+
+    def __str__(self) -> str:
+        return (f"--sort {self.name!r}: no such column; the columns are "
+                f"{', '.join(self.valid)} (a leading - reverses the order)")  # fmt: skip
+
+
+def sort_order(name: str | None, columns: list[str],
+               shown: tuple[tuple[str, str], ...] = PLAYER_COLUMNS,
+               ) -> tuple[str, bool]:  # fmt: skip
+    """The column ``--sort NAME`` means and whether it sorts descending.
+
+    NAME is a header the table shows (``VPIP``, ``W$SD``, ``net/100``, any
+    case) or a column's own name (``wsd``, as in --format json). Numbers sort
+    highest first and names A to Z; a leading ``-`` reverses that (``-VPIP``:
+    lowest first). None: hands, most first."""
+    if not name:
+        return "hands", True
+    reverse = name.startswith("-")
+    key = name[1:] if reverse else name
+    by_header = {h.lower(): c for c, h in shown} | {c.lower(): c for c in columns}
+    column = by_header.get(key.strip().lower())
+    if column is None or column not in columns:
+        valid = [h for c, h in shown if c in columns]
+        raise UnknownColumn(name, valid)
+    descending = column not in ("player", "game", "stakes")
+    return column, descending != reverse

@@ -20,8 +20,9 @@ class _Result:
 def hh(*args: str, columns: int = 250) -> _Result:
     """``hh ARGS`` in process, with every ``hh.commands`` entry point."""
     import typer
-    from hh.cli import load_plugins
     from typer.testing import CliRunner
+
+    from hh.cli import load_plugins
 
     app = typer.Typer()
     load_plugins(app)
@@ -93,3 +94,89 @@ def test_json_unchanged_by_the_table_fix(db: Path) -> None:
     out = hh("report", "player", "Ana María", "--db", str(db), "--format", "json")
     overall = json.loads(out.stdout)["overall"]
     assert [(r["game"], r["hands"], r["net"]) for r in overall] == [("chiribito", 2, -40)]
+
+
+def _three_players() -> dict:
+    """Ana María wins 20 twice from Bo; Zoé (Aces) wins 5 once from Bo."""
+    data = _two_hands()
+    for row in data["seats"]:
+        if row["player"] == "Ana María":
+            row.update(net=20, won=40)
+        else:
+            row.update(net=-20, won=0, folded_round=0)
+    ace = hand("aces-straights-flushes", "a1", [("Zoé", 5, 10, 5), ("Bo", -5, 0, 5)],
+               """-1 Zoé ante 5
+                  -1 Bo ante 5""", forced=5, last_round=0, showdown=False)  # fmt: skip
+    return merge(data, ace)
+
+
+def test_sort_by_header_names_and_descending_or_ascending(tmp_path: Path) -> None:
+    db = build(tmp_path / "h.duckdb", **_three_players())
+
+    def order(*sort: str) -> list[tuple[str, str]]:
+        out = hh("report", "players", "--db", str(db), "--format", "json", *sort)
+        assert out.returncode == 0, out.stderr
+        return [(r["player"], r["game"][:3]) for r in json.loads(out.stdout)]
+
+    assert order("--sort", "net") == [("Ana María", "chi"), ("Zoé", "ace"), ("Bo", "ace"),
+                                      ("Bo", "chi")]  # fmt: skip
+    assert order("--sort", "-net") == [("Bo", "chi"), ("Bo", "ace"), ("Zoé", "ace"),
+                                       ("Ana María", "chi")]  # fmt: skip
+    assert order("--sort", "NET/100") == order("--sort", "net_per_100")
+    assert order("--sort=-Player") == [("Zoé", "ace"), ("Bo", "ace"), ("Bo", "chi"),
+                                       ("Ana María", "chi")]  # fmt: skip
+    assert order("--sort", "W$SD") == order("--sort", "wsd")
+    bad = hh("report", "players", "--db", str(db), "--sort", "nope")
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == (
+        "hh report: --sort 'nope': no such column; the columns are player, game, hands, net, "
+        "net/100, adj net, VPIP, PFR, 3B, AF, AFq, CB, FCB, WTSD, W$SD, WWSR2 (a leading - "
+        "reverses the order)")
+
+
+@pytest.mark.parametrize("name", ["ch", "Chiribito", "CH"])
+def test_short_game_names(tmp_path: Path, name: str) -> None:
+    db = build(tmp_path / "h.duckdb", **_three_players())
+    out = hh("report", "players", "--db", str(db), "--format", "json", "--game", name)
+    assert out.returncode == 0, out.stderr
+    assert {r["game"] for r in json.loads(out.stdout)} == {"chiribito"}
+    for short, game in (("asf", "aces-straights-flushes"), ("aces", "aces-straights-flushes")):
+        out = hh("report", "players", "--db", str(db), "--format", "json", "--game", short)
+        assert {r["game"] for r in json.loads(out.stdout)} == {game}
+    bad = hh("report", "players", "--db", str(db), "--game", "holdem")
+    assert bad.returncode == 2 and "calatone (or ca, cal)" in bad.stderr
+
+
+def test_player_names_as_typed(tmp_path: Path) -> None:
+    db = build(tmp_path / "h.duckdb", **_three_players())
+    decomposed = "Mari\u0301a"  # as a macOS keyboard writes it
+    for typed in ("ana maría", f"ANA {decomposed.upper()}", f"Ana {decomposed}"):
+        out = hh("report", "player", typed, "--db", str(db), "--format", "json")
+        assert out.returncode == 0, (typed, out.stderr)
+        assert [r["player"] for r in json.loads(out.stdout)["overall"]] == ["Ana María"]
+    rows = hh("report", "players", "--db", str(db), "--format", "json", "--player", "zoe",
+              "--player", "BO")  # fmt: skip
+    assert rows.returncode == 2  # zoe is not Zoé: accents matter, only case does not
+    assert rows.stderr.strip() == "hh report: no player 'zoe' in the database; nearest: 'Zoé'"
+    rows = hh("report", "players", "--db", str(db), "--format", "json", "--player", "ZOÉ",
+              "--player", "bo")  # fmt: skip
+    assert sorted(r["player"] for r in json.loads(rows.stdout)) == ["Bo", "Bo", "Zoé"]
+    miss = hh("report", "player", "Ana Maria", "--db", str(db))
+    assert miss.returncode == 2
+    assert miss.stderr.strip() == ("hh report: no player 'Ana Maria' in the database; "
+                                   "nearest: 'Ana María'")  # fmt: skip
+
+
+def test_show_takes_the_id_as_copied_from_the_header(tmp_path: Path) -> None:
+    from hh.model import Game
+    from hh.simulate import Simulator
+    from hh.write import write_hand
+
+    log = tmp_path / "a.txt"
+    hand = next(iter(Simulator(Game.CHIRIBITO, seed=1).hands(1)))
+    log.write_text(write_hand(hand) + "\n", "utf-8")
+    plain = hh("show", hand.header.hand_id, str(log))
+    assert plain.returncode == 0, plain.stderr
+    for copied in (f"#{hand.header.hand_id}", f"#{hand.header.hand_id}:"):
+        out = hh("show", copied, str(log))
+        assert (out.returncode, out.stdout) == (0, plain.stdout)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import duckdb
 import polars as pl
+from hh.reports.columns import sort_order
 from hh.reports.db import Filters, frame
 from hh.reports.stats import RATES
 from hh.reports.stats.aggression import ROUNDS
@@ -170,11 +171,10 @@ def finish(table: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl
         table = table.filter(pl.col("hands") >= filters.min_hands)
     df = table.collect()
     df = df.select(column_order(df.columns))
-    key = sort or "hands"
-    if key not in df.columns:
-        raise KeyError(key)
-    return df.sort([key, "player", "game"], descending=[key not in ("player", "game"), False,
-                                                        False], nulls_last=True)  # fmt: skip
+    key, descending = sort_order(sort, df.columns)  # UnknownColumn (a KeyError) if none
+    ties = [c for c in ("player", "game") if c != key]
+    return df.sort([key, *ties], descending=[descending, *(False for _ in ties)],
+                   nulls_last=True)  # fmt: skip
 
 
 def column_order(columns: Sequence[str]) -> list[str]:
