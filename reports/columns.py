@@ -4,11 +4,14 @@ both show the same headers (``net/100``, ``W$SD``) with the same format."""
 
 from __future__ import annotations
 
+import polars as pl
+
 # (column, header) of the players table, in order
 PLAYER_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("player", "player"), ("game", "game"), ("hands", "hands"), ("net", "net"),
-    ("net_per_100", "net/100"), ("allin_adjusted_net", "adj net"), ("vpip", "VPIP"),
-    ("pfr", "PFR"), ("three_bet", "3B"), ("af", "AF"), ("afq", "AFq"), ("cbet", "CB"),
+    ("player", "player"), ("game", "game"), ("stakes", "stakes"), ("hands", "hands"),
+    ("net", "net"), ("bb_per_100", "bb/100"), ("net_per_100", "net/100"),
+    ("allin_adjusted_net", "adj net"), ("vpip", "VPIP"), ("pfr", "PFR"), ("three_bet", "3B"),
+    ("af", "AF"), ("afq", "AFq"), ("cbet", "CB"),
     ("fold_to_cbet", "FCB"), ("wtsd", "WTSD"), ("wsd", "W$SD"), ("wwsr2", "WWSR2"),
 )  # fmt: skip
 
@@ -66,3 +69,21 @@ def sort_order(name: str | None, columns: list[str],
         raise UnknownColumn(name, valid)
     descending = column not in ("player", "game", "stakes")
     return column, descending != reverse
+
+
+# Win rates per 100 hands say little over a few hands (one hand lost for 10
+# big bets would read -1,000 bb/100): the terminal and the HTML report show
+# them from this many hands on, and "-" below; csv, json and parquet keep
+# every figure, with its hands beside it (docs/statistics.md).
+MIN_HANDS_PER_100 = 20
+PER_100 = ("net_per_100", "bb_per_100")
+
+
+def for_display(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` as a table shows it: the per-100 rates of rows with fewer
+    than MIN_HANDS_PER_100 hands left out (null)."""
+    if "hands" not in df.columns:
+        return df
+    few = pl.col("hands") < MIN_HANDS_PER_100
+    return df.with_columns(pl.when(few).then(None).otherwise(pl.col(c)).alias(c)
+                           for c in PER_100 if c in df.columns)  # fmt: skip

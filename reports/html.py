@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 import polars as pl
-from hh.reports.columns import PLAYER_COLUMNS, number_format
+from hh.reports.columns import PLAYER_COLUMNS, for_display, number_format
 from hh.reports.files import to_records
 from hh.reports.stats.aggression import ROUNDS
 
@@ -109,7 +109,7 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
         "columns": [c for c, _ in columns],
         "headers": [h for _, h in columns],
         "formats": {c: number_format(c) for c, _ in columns},
-        "players": to_records(table.select([c for c, _ in columns])),
+        "players": to_records(for_display(table).select([c for c, _ in columns])),
         "series": cumulative(rows, drawn),
         "shown": DEFAULT_SHOWN,
         "max_shown": MAX_SHOWN,
@@ -135,7 +135,7 @@ def section_tables(sections: dict[str, pl.DataFrame]) -> list[dict]:
         out.append({"title": key.replace("_", " "), "columns": [c for c, _ in cols],
                     "headers": [h for _, h in cols],
                     "formats": {c: number_format(c) for c, _ in cols},
-                    "rows": to_records(df.select([c for c, _ in cols]))})  # fmt: skip
+                    "rows": to_records(for_display(df).select([c for c, _ in cols]))})  # fmt: skip
     return out
 
 

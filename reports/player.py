@@ -42,15 +42,15 @@ def in_depth(rows: pl.LazyFrame) -> dict[str, pl.DataFrame]:
     rows = with_sessions(rows).cache()
     out: dict[str, pl.DataFrame] = {}
     for name, by in SECTIONS.items():
-        df = aggregate(rows, ("player", "game", *by)).collect()
-        keys = ["player", "game", *by]
+        df = aggregate(rows, ("player", "game", "stakes", *by)).collect()
+        keys = ["player", "game", "stakes", *by]
         df = df.select(keys + [c for c in column_order(df.columns) if c not in keys])
         out[name] = df.sort(keys[1:] or ["player"])
     totals = out["overall"]
     per_round = []
     for r in ROUNDS:
         part = totals.select(
-            "player", "game", pl.lit(r + 1).alias("round"),
+            "player", "game", "stakes", pl.lit(r + 1).alias("round"),
             pl.col(f"agg_r{r}_aggr").alias("bets_raises"), pl.col(f"agg_r{r}_calls").alias("calls"),
             pl.col(f"agg_r{r}_folds").alias("folds"), pl.col(f"af_r{r + 1}").alias("af"),
             pl.col(f"afq_r{r + 1}").alias("afq"),
@@ -58,5 +58,5 @@ def in_depth(rows: pl.LazyFrame) -> dict[str, pl.DataFrame]:
         per_round.append(part)
     out["by_round"] = pl.concat(per_round).filter(
         pl.col("bets_raises") + pl.col("calls") + pl.col("folds") > 0
-    ).sort("game", "round")
+    ).sort("game", "stakes", "round")
     return out

@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 from hh.reports.cache import Cache
 from hh.reports.db import Filters
-from hh.reports.stats.table import finish, per_hand, per_hand_sql, rates, summed
+from hh.reports.stats.table import PLAYER_KEYS, finish, per_hand, per_hand_sql, rates, summed
 
 Progress = Callable[[str, int, int], None]
 
@@ -78,8 +78,8 @@ def players(con: duckdb.DuckDBPyConnection, filters: Filters, sort: str | None =
     try:
         source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress,
                          hand_columns=False)  # fmt: skip
-        by = ("player", "game")
-        return finish(rates(summed(con, source, filters, by), by), filters, sort)
+        return finish(rates(summed(con, source, filters, PLAYER_KEYS), PLAYER_KEYS), filters,
+                      sort)  # fmt: skip
     finally:
         if store is not cache:
             store.close()

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 import polars as pl
-from hh.reports.columns import PERCENT, RATIOS
+from hh.reports.columns import PERCENT, RATIOS, for_display
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -66,6 +66,7 @@ def show(console: Console, df: pl.DataFrame, columns: Sequence[tuple[str, str]],
     natural width (nothing cut); on a terminal too narrow for every column,
     the last columns are left out and a note says how to see them, rather
     than squeezing every cell to an ellipsis."""
+    df = for_display(df)
     present = [(c, h) for c, h in columns if c in df.columns]
     if not console.is_terminal:
         wide = Console(file=console.file, width=10_000, color_system=None)

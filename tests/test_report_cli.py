@@ -61,10 +61,11 @@ def test_player_table_format_does_not_crash(db: Path) -> None:
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].strip() == "overall"
-    # the overall row: game, 2 hands, net -40, VPIP 0.0 (she folded twice)
+    # the overall row: game, stakes (the blind), 2 hands, net -40, bb/100 and
+    # net/100 "-" (under 20 hands), adjusted net -40.0, VPIP 0.0 (she folded)
     row = next(line for line in lines if "chiribito" in line and "│" in line)
     cells = [c.strip() for c in row.strip("│ ").split("│")]
-    assert cells[:3] == ["chiribito", "2", "-40"]
+    assert cells[:8] == ["chiribito", "20", "2", "-40", "-", "-", "-40.0", "0.0"]
     assert "by position" in out.stdout and "by session" in out.stdout
 
 
@@ -129,9 +130,9 @@ def test_sort_by_header_names_and_descending_or_ascending(tmp_path: Path) -> Non
     bad = hh("report", "players", "--db", str(db), "--sort", "nope")
     assert bad.returncode == 2
     assert bad.stderr.strip() == (
-        "hh report: --sort 'nope': no such column; the columns are player, game, hands, net, "
-        "net/100, adj net, VPIP, PFR, 3B, AF, AFq, CB, FCB, WTSD, W$SD, WWSR2 (a leading - "
-        "reverses the order)")
+        "hh report: --sort 'nope': no such column; the columns are player, game, stakes, hands, "
+        "net, bb/100, net/100, adj net, VPIP, PFR, 3B, AF, AFq, CB, FCB, WTSD, W$SD, WWSR2 "
+        "(a leading - reverses the order)")
 
 
 @pytest.mark.parametrize("name", ["ch", "Chiribito", "CH"])
