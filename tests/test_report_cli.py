@@ -181,3 +181,46 @@ def test_show_takes_the_id_as_copied_from_the_header(tmp_path: Path) -> None:
     for copied in (f"#{hand.header.hand_id}", f"#{hand.header.hand_id}:"):
         out = hh("show", copied, str(log))
         assert (out.returncode, out.stdout) == (0, plain.stdout)
+
+
+def test_sessions_and_named_positions(tmp_path: Path) -> None:
+    data = _two_hands()
+    later = hand("chiribito", "h9", [("Bo", -20, 0, 20, {"folded_round": 0}),
+                                     ("Ana María", 20, 40, 20)],
+                 """-1 Bo blind 20
+                     0 Ana_María raise 40
+                     0 Bo fold
+                     0 Ana_María uncalled 20""",
+                 forced=20, last_round=0, showdown=False, table="T [b]",
+                 started_at="2026-01-01 02:00:00")  # fmt: skip
+    for row in later["actions"]:
+        row["player"] = row["player"].replace("_", " ")
+    db = build(tmp_path / "h.duckdb", **merge(data, later))
+    out = hh("report", "player", "Ana María", "--db", str(db), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    # two hands a minute apart, then two hours later a new session
+    assert [(s["session"], s["start"], s["minutes"], s["hands"], s["net"], s["bb_per_100"])
+            for s in got["by_session"]] == [
+        ("T [b] #1", "2026-01-01T00:00:00", 1, 2, -40, -100.0),
+        ("T [b] #2", "2026-01-01T02:00:00", 0, 1, 20, 100.0)]  # fmt: skip
+    # heads-up Chiribito: position 1 is the blind, the other the dealer
+    assert [(p["position"], p["hands"], p["net"]) for p in got["by_position"]] == [
+        ("blind", 2, -40), ("dealer", 1, 20)]
+    table = hh("report", "player", "Ana María", "--db", str(db))
+    assert "T [b] #1" in table.stdout  # the table's name as written, not rich markup
+    assert "│ blind " in table.stdout
+
+
+def test_position_names_per_game() -> None:
+    import polars as pl
+    from hh.reports.player import position_name
+
+    rows = pl.DataFrame({
+        "game": ["chiribito"] * 6 + ["calatone"] * 4 + ["aces-straights-flushes"] * 2,
+        "position": [1, 2, 3, 4, 6, 2, 1, 2, 3, 7, 12, 12],
+        "n_players": [6, 6, 6, 6, 6, 2, 7, 7, 7, 7, 13, 12],
+    })  # fmt: skip
+    assert rows.select(position_name())["position"].to_list() == [
+        "blind", "first to speak", "2nd to speak", "3rd to speak", "dealer", "dealer",
+        "dealer's left", "2nd dealt", "3rd dealt", "dealer", "12th dealt", "dealer"]
