@@ -370,6 +370,99 @@ def violations_command(
         _write_frame(long, fmt, out)
 
 
+_DATA_FMT = typer.Option("table", "--format", help="table, csv or json.")
+
+
+@report.command("rejects")
+def rejects_command(
+    db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, site: list[str] = _SITE,
+    table: list[str] = _TABLE, since: str = _SINCE, until: str = _UNTIL,
+    fmt: str = _DATA_FMT, out: Path = _OUT,
+) -> None:  # fmt: skip
+    """What did not parse, with its error (and conflicts: an id seen with
+    another text): one row per distinct text and error, with where it was
+    first read and how many copies were stored."""
+    _check_data_format(fmt)
+    filters = _filters(game, [], site, table, since, until, 0, False, [])
+    con, _ = _connect(db, lake, filters, None, True)
+    from hh.reports.hands import rejects
+
+    found = rejects(con, filters)
+    _data(found, fmt, out, f"Rejects ({found.height})")
+
+
+def _check_data_format(fmt: str) -> None:
+    if fmt not in ("table", "csv", "json"):
+        _fail(f"--format {fmt!r}: expected one of table, csv, json")
+
+
+def _data(df: pl.DataFrame, fmt: str, out: Path | None, title: str) -> None:
+    """A plain frame as a table, CSV or JSON (every string escaped on a terminal)."""
+    if fmt == "table":
+        from hh.reports.terminal import show
+
+        with _console(out) as console:
+            show(console, df, [(c, c) for c in df.columns], title, set())
+    else:
+        _write_frame(df, fmt, out)
+
+
+def hands_command(
+    db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME,
+    player: list[str] = typer.Option([], "--player", help="Hands this player was dealt in "  # noqa: B008
+                                     "(repeatable; any case)."),
+    site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
+    until: str = _UNTIL,
+    code: list[str] = typer.Option([], "--code", help="Hands with a violation of this code "  # noqa: B008
+                                   "(repeatable), e.g. OUT_OF_TURN."),
+    invalid: bool = typer.Option(False, "--invalid", help="Only hands the referee found "
+                                 "invalid."),
+    min_pot: int = typer.Option(0, "--min-pot", min=0, help="Only pots of at least this many "
+                                "chips."),
+    sort: str = typer.Option("time", "--sort", help="time (oldest first) or pot (biggest "
+                             "first); a leading - reverses."),
+    limit: int = typer.Option(50, "--limit", min=0, help="List at most this many (0: all)."),
+    fmt: str = _DATA_FMT, out: Path = _OUT,
+) -> None:  # fmt: skip
+    """Find hands: their ids, for `hh show ID`."""
+    from hh.reports.hands import HAND_SORTS, HandQuery, find_hands
+
+    _check_data_format(fmt)
+    if sort not in HAND_SORTS:
+        _fail(f"--sort {sort!r}: expected one of {', '.join(HAND_SORTS)}")
+    filters = _filters(game, player, site, table, since, until, 0, False, [])
+    con, _ = _connect(db, lake, filters, None, True)
+    filters = _players_named(con, filters)
+    query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
+                      sort=sort, limit=limit or None)  # fmt: skip
+    found, total = find_hands(con, filters, query)
+    if fmt != "table":
+        _write_frame(found, fmt, out)
+        return
+    import polars as pl
+
+    from hh.games.names import SHORT
+    shown = found.select(
+        "site", pl.col("hand_id").alias("hand"), pl.col("started_at").alias("time"),
+        pl.col("game").replace_strict({str(g): s for g, s in SHORT.items()},
+                                      default=pl.col("game")),
+        pl.col("table_name").alias("table"), "players", pl.col("total_pot").alias("pot"),
+        pl.col("codes").fill_null(""),
+    )  # fmt: skip
+    if shown["site"].eq("").all() or shown["site"].n_unique() == 1:
+        shown = shown.drop("site")
+    _data(shown, "table", out, f"Hands ({found.height:,} of {total:,})")
+    where = f" --db {db}" if db else ""
+    more = (f"; {total - found.height:,} more: --limit 0 lists all" if total > found.height
+            else "")  # fmt: skip
+    if found.height:
+        typer.echo(f"open one: hh show {found['hand_id'][0]}{where}{more}", err=True)
+    else:
+        typer.echo("no hand matches", err=True)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``hh report`` to the ``hh`` app (the ``hh.commands`` entry point)."""
+    """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
+    ``hh.commands`` entry point)."""
     app.add_typer(report, name="report")
+    app.command("hands")(hands_command)

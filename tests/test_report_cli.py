@@ -224,3 +224,73 @@ def test_position_names_per_game() -> None:
     assert rows.select(position_name())["position"].to_list() == [
         "blind", "first to speak", "2nd to speak", "3rd to speak", "dealer", "dealer",
         "dealer's left", "2nd dealt", "3rd dealt", "dealer", "12th dealt", "dealer"]
+
+
+@pytest.fixture(scope="module")
+def sim_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """40 simulated hands per game, refereed and stored as the import would,
+    with one hand made invalid (a violation row) and two copies of a reject."""
+    import duckdb
+
+    from tests.simload import simulated
+
+    path = simulated(tmp_path_factory.mktemp("sim") / "sim.duckdb", 40, seed=4, tables=1)
+    con = duckdb.connect(str(path))
+    con.execute("UPDATE hands SET valid = FALSE, n_violations = 1 WHERE hand_id = 'CH-4-1-3'")
+    con.execute("INSERT INTO violations VALUES ('hh-sim', 'CH-4-1-3', 'OUT_OF_TURN', 7, "
+                "'Ana acted out of turn', FALSE, 'hand')")  # fmt: skip
+    for file in ("a.txt", "copy/a.txt"):
+        con.execute("INSERT INTO rejects (file, line, raw_text, error, kind) VALUES "
+                    "(?, 12, 'Hand #X-1: Poker', 'line 1: unknown game \"Poker\"', 'parse')",
+                    [file])  # fmt: skip
+    con.close()
+    return path
+
+
+def _ids(out: _Result) -> list[str]:
+    assert out.returncode == 0, out.stderr
+    return [r["hand_id"] for r in json.loads(out.stdout)]
+
+
+def test_hands_lists_ids_that_show_opens(sim_db: Path) -> None:
+    import duckdb
+
+    con = duckdb.connect(str(sim_db), read_only=True)
+
+    def oracle(sql: str, params: list | None = None) -> list[str]:
+        return [r[0] for r in con.execute(sql, params or []).fetchall()]
+
+    db = ["--db", str(sim_db), "--format", "json", "--limit", "0"]
+    assert _ids(hh("hands", *db)) == oracle(
+        "SELECT hand_id FROM hands ORDER BY started_at, site, hand_id")
+    assert _ids(hh("hands", *db, "--invalid")) == ["CH-4-1-3"]
+    assert _ids(hh("hands", *db, "--code", "out_of_turn")) == ["CH-4-1-3"]
+    pots = _ids(hh("hands", *db, "--game", "cal", "--sort", "pot", "--min-pot", "20"))
+    assert pots == oracle("SELECT hand_id FROM hands WHERE game = 'calatone' AND "
+                          "total_pot >= 20 ORDER BY total_pot DESC, started_at, hand_id")
+    assert len(pots) > 2
+    name = oracle("SELECT player FROM seats WHERE hand_id = 'AS-4-1-1' ORDER BY seat")[0]
+    mine = _ids(hh("hands", *db, "--player", name.upper(), "--since", "2026-01-01 00:05"))
+    assert mine == oracle(
+        "SELECT h.hand_id FROM hands h WHERE started_at >= '2026-01-01 00:05' AND EXISTS "
+        "(SELECT 1 FROM seats s WHERE s.site = h.site AND s.hand_id = h.hand_id AND "
+        "s.player = ?) ORDER BY started_at, site, hand_id", [name])  # fmt: skip
+    assert mine
+    top = hh("hands", "--db", str(sim_db), "--limit", "3", "--sort", "pot")
+    assert top.returncode == 0
+    assert "Hands (3 of 120)" in top.stdout and "117 more: --limit 0 lists all" in top.stderr
+    first = top.stderr.split("hh show ")[1].split()[0]
+    shown = hh("show", first, "--db", str(sim_db))
+    assert shown.returncode == 0 and f"#{first}" in shown.stdout
+    bad = hh("hands", "--db", str(sim_db), "--sort", "size")
+    assert bad.returncode == 2 and "time, pot, -pot, -time" in bad.stderr
+
+
+def test_rejects_lists_what_did_not_parse_once(sim_db: Path) -> None:
+    out = hh("report", "rejects", "--db", str(sim_db), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [
+        {"kind": "parse", "file": "a.txt", "line": 12, "site": None, "hand_id": None,
+         "error": 'line 1: unknown game "Poker"', "copies": 2}]
+    table = hh("report", "rejects", "--db", str(sim_db))
+    assert 'unknown game "Poker"' in table.stdout and "Rejects (1)" in table.stdout
