@@ -60,12 +60,35 @@ def table(df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
     return t
 
 
+# on a narrow terminal, after the game's name is shortened, the columns left
+# out first: the chip rates and the rarer statistics, so that VPIP, PFR, AF
+# and the showdown rates stay
+DROP_FIRST = ("net_per_100", "allin_adjusted_net", "wwsr2", "fold_to_cbet", "cbet",
+              "three_bet", "afq", "stakes")  # fmt: skip
+
+
+def _fits(console: Console, t: Table) -> bool:
+    wide = console.options.update_width(10_000)
+    return Measurement.get(console, wide, t).maximum <= console.width
+
+
+def short_games(df: pl.DataFrame) -> pl.DataFrame:
+    """The games by their short names (``ch``, ``asf``, ``cal``)."""
+    from hh.games.names import SHORT
+
+    if "game" not in df.columns:
+        return df
+    names = {str(g): s for g, s in SHORT.items()}
+    return df.with_columns(pl.col("game").replace(names))
+
+
 def show(console: Console, df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
          rates: AbstractSet[str]) -> None:  # fmt: skip
     """Print the table whole. Into a pipe or a file it is printed at its
-    natural width (nothing cut); on a terminal too narrow for every column,
-    the last columns are left out and a note says how to see them, rather
-    than squeezing every cell to an ellipsis."""
+    natural width (nothing cut). On a terminal too narrow for every column,
+    the games are shortened (``ch``, ``asf``, ``cal``) first, then columns
+    are left out (``DROP_FIRST``, then the last ones) and a note says how
+    to see them, rather than squeezing every cell to an ellipsis."""
     df = for_display(df)
     present = [(c, h) for c, h in columns if c in df.columns]
     if not console.is_terminal:
@@ -73,14 +96,14 @@ def show(console: Console, df: pl.DataFrame, columns: Sequence[tuple[str, str]],
         wide.print(table(df, present, title, rates), crop=False)
         return
     shown = list(present)
-    while len(shown) > 3:
-        t = table(df, shown, title, rates)
-        wide = console.options.update_width(10_000)
-        if Measurement.get(console, wide, t).maximum <= console.width:
-            break
-        shown.pop()
+    if not _fits(console, table(df, shown, title, rates)):
+        df = short_games(df)
+    drop = [c for c in DROP_FIRST if c in dict(shown)]
+    while len(shown) > 3 and not _fits(console, table(df, shown, title, rates)):
+        victim = drop.pop(0) if drop else shown[-1][0]
+        shown = [(c, h) for c, h in shown if c != victim]
     console.print(table(df, shown, title, rates))
-    hidden = [h for c, h in present[len(shown):]]
+    hidden = [h for c, h in present if (c, h) not in shown]
     if hidden:
         console.print(
             Text(f"{len(hidden)} columns left out to fit the terminal ({', '.join(hidden)}): "

@@ -294,3 +294,26 @@ def test_rejects_lists_what_did_not_parse_once(sim_db: Path) -> None:
          "error": 'line 1: unknown game "Poker"', "copies": 2}]
     table = hh("report", "rejects", "--db", str(sim_db))
     assert 'unknown game "Poker"' in table.stdout and "Rejects (1)" in table.stdout
+
+
+def test_narrow_terminal_keeps_the_statistics_and_shortens_the_game(tmp_path: Path) -> None:
+    import io
+
+    from hh.reports.columns import PLAYER_COLUMNS
+    from hh.reports.db import Filters, connect
+    from hh.reports.players import players
+    from hh.reports.terminal import RATES, show
+    from rich.console import Console
+
+    db = build(tmp_path / "h.duckdb", **_three_players())
+    df = players(connect(db), Filters())
+    console = Console(file=io.StringIO(), force_terminal=True, width=80, color_system=None)
+    show(console, df, PLAYER_COLUMNS, "Players", RATES)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert [c.strip() for c in lines[2].strip("┃ ").split("┃")] == [
+        "player", "game", "hands", "net", "bb/100", "VPIP", "PFR", "AF", "WTSD", "W$SD"]
+    assert [c.strip() for c in lines[4].strip("│ ").split("│")][:2] == ["Ana María", "ch"]
+    assert "│ asf " in text and "chiribito" not in text
+    assert "8 columns left out" in " ".join(text.split())
