@@ -102,6 +102,9 @@ def validate_command(
         min=1,
         help="Processes judging hands in parallel (default: the cores). Output is the same.",
     ),
+    errors_only: bool = typer.Option(
+        False, "--errors-only", "-q", help="Print only the invalid hands and the closing line."
+    ),
 ) -> int:
     """Replay every hand through its game's rules and report what is wrong.
 
@@ -112,7 +115,7 @@ def validate_command(
     if any is not (or a file could not be read), 2 if the command could not
     run.
     """
-    return console.validate_files(files, as_json, workers)
+    return console.validate_files(files, as_json, workers, errors_only)
 
 
 # ------------------------------------------------------------- simulate

@@ -317,3 +317,44 @@ def test_narrow_terminal_keeps_the_statistics_and_shortens_the_game(tmp_path: Pa
     assert [c.strip() for c in lines[4].strip("│ ").split("│")][:2] == ["Ana María", "ch"]
     assert "│ asf " in text and "chiribito" not in text
     assert "8 columns left out" in " ".join(text.split())
+
+
+@pytest.mark.parametrize("flag", ["-q", "--errors-only"])
+def test_validate_errors_only(tmp_path: Path, flag: str) -> None:
+    import subprocess
+    import sys
+
+    from hh.model import Game
+    from hh.simulate import Simulator
+    from hh.write import write_hand
+
+    hands = [write_hand(h) for h in Simulator(Game.CHIRIBITO, seed=3, tables=2).hands(4)]
+    first = hands[0].splitlines()
+    k = next(i for i, line in enumerate(first) if ": calls " in line)
+    name, amount = first[k].split(": calls ")
+    first[k] = f"{name}: calls {int(amount.split()[0]) - 1}"  # one chip short
+    log = tmp_path / "a.txt"
+    log.write_text("\n".join(["\n".join(first), *hands[1:]]) + "\n", "utf-8")
+
+    def run(*args: str) -> tuple[int, str]:
+        out = subprocess.run([sys.executable, "-m", "hh", "validate", *args, str(log)],
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+        return out.returncode, out.stdout
+
+    code, full = run()
+    blocks, block = [], []
+    for line in full.splitlines(keepends=True)[:-1]:
+        if not line.startswith(" ") and block:
+            blocks.append(block)
+            block = []
+        block.append(line)
+    blocks.append(block)
+    bad = [b for b in blocks if "INVALID" in b[0]]
+    assert 1 <= len(bad) < len(blocks) == 4 and code == 1
+    closing = full.splitlines(keepends=True)[-1]
+    assert closing.startswith("4 hands: ") and "invalid" in closing
+    assert run(flag) == (1, "".join(line for b in bad for line in b) + closing)
+    _, json_all = run("--json")
+    wanted = [line for line in json_all.splitlines(keepends=True)
+              if json.loads(line).get("valid") is False]  # fmt: skip
+    assert run("--json", flag) == (1, "".join(wanted))
