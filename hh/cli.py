@@ -255,3 +255,7 @@ def main() -> None:
     if not args or args[0] not in _CORE:
         load_plugins()
     app()
+
+
+# help names values as users read them (N, TEXT, PATH), never Python types
+import hh.helptext  # noqa: E402, F401

@@ -33,7 +33,8 @@ def import_command(
         None, "--db", help=f"The DuckDB file (default: $HH_DB, else {DEFAULT_DB})."
     ),
     workers: int = typer.Option(
-        0, "--workers", min=0, help="Processes that parse and validate (default: the cores)."
+        0, "--workers", min=0, show_default=False,
+        help="Processes that parse and validate (default: the cores).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as one JSON object."),
     watch: bool = typer.Option(

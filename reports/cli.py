@@ -464,5 +464,7 @@ def hands_command(
 def register(app: typer.Typer) -> None:
     """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
     ``hh.commands`` entry point)."""
+    import hh.helptext  # noqa: F401 - help in users' words (N, TEXT, PATH)
+
     app.add_typer(report, name="report")
     app.command("hands")(hands_command)

@@ -358,3 +358,26 @@ def test_validate_errors_only(tmp_path: Path, flag: str) -> None:
     wanted = [line for line in json_all.splitlines(keepends=True)
               if json.loads(line).get("valid") is False]  # fmt: skip
     assert run("--json", flag) == (1, "".join(wanted))
+
+
+COMMANDS = ["parse", "validate", "simulate", "import", "show", "hands", "report players",
+            "report player", "report violations", "report rejects"]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_names_no_python_types(command: str) -> None:
+    import re
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "hh", *command.split(), "--help"],
+                         capture_output=True, text=True, timeout=120,
+                         env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert re.findall(r"<(?:bool|str|int|float|path|list\[[a-z]+\])[^>]*>", out.stdout) == []
+    rows = [line for line in out.stdout.splitlines() if "--help" in line]
+    assert rows and "Show this message and exit." in rows[0]
+    assert "bool" not in rows[0]
+    workers = [line for line in out.stdout.splitlines() if "--workers" in line]
+    for line in workers:  # its default said once
+        assert line.count("default") == 1, line
