@@ -47,6 +47,11 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as error:
+        from hh.pipelines.locks import in_use
+
+        message = in_use(str(path), error)
+        if message is not None:
+            raise ReportError(message) from None
         raise ReportError(f"cannot open {p} as a DuckDB database: {error}") from error
     con.execute("SET enable_progress_bar = false")  # the report draws its own
     missing = {"hands", "seats", "actions", "pots"} - {

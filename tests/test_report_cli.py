@@ -381,3 +381,38 @@ def test_help_names_no_python_types(command: str) -> None:
     workers = [line for line in out.stdout.splitlines() if "--workers" in line]
     for line in workers:  # its default said once
         assert line.count("default") == 1, line
+
+
+def test_a_locked_database_gives_one_plain_message(sim_db: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys; c = duckdb.connect(sys.argv[1]); "
+         "print('held', flush=True); sys.stdin.read()", str(sim_db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        pid = holder.pid
+        said = f"the database {sim_db} is in use by another process (PID {pid})"
+        log = tmp_path / "a.txt"
+        log.write_text("", "utf-8")
+        runs = {
+            "import": ["import", "--db", str(sim_db), str(log)],
+            "players": ["report", "players", "--db", str(sim_db)],
+            "player": ["report", "player", "x", "--db", str(sim_db)],
+            "violations": ["report", "violations", "--db", str(sim_db)],
+            "rejects": ["report", "rejects", "--db", str(sim_db)],
+            "hands": ["hands", "--db", str(sim_db)],
+            "show": ["show", "CH-4-1-1", "--db", str(sim_db)],
+        }
+        for name, args in runs.items():
+            out = subprocess.run([sys.executable, "-m", "hh", *args], capture_output=True,
+                                 text=True, timeout=120)  # fmt: skip
+            assert out.returncode == 2, (name, out.stderr)
+            assert said in out.stderr, (name, out.stderr)
+            assert "IO Error" not in out.stderr and "duckdb.org" not in out.stderr, name
+            assert out.stderr.count("\n") == 1, (name, out.stderr)
+    finally:
+        holder.kill()
+        holder.wait()
