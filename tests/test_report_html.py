@@ -240,3 +240,41 @@ def test_net_chart_pairs_lines_and_lets_users_choose(tmp_path: Path) -> None:
         assert cells[:8] == ["P00", "chiribito", "20", "1", "-20", "-", "-", "-20.0"]
         browser.close()
     assert errors == []
+
+
+def test_player_page_shows_the_terminal_sections(tmp_path: Path) -> None:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    db = _many_players(tmp_path / "m.duckdb")
+    page_file = tmp_path / "opp.html"
+    out = _hh("player", "opp", "--db", str(db), "--format", "html", "--out", str(page_file))
+    assert out.returncode == 0, out.stderr
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.querySelectorAll('.main-svg').length >= 4")
+        titles = page.locator("#sections h2").all_text_contents()
+        assert titles == ["overall", "by position", "by table size", "by session", "by day",
+                          "by round"]  # fmt: skip
+        session = page.locator("table[data-section='by session']")
+        assert session.locator("th").all_text_contents()[:6] == [
+            "session", "start", "minutes", "game", "stakes", "hands"]
+        # Opp's 78 hands, a minute apart, at table T1: one session of 77 minutes
+        assert session.locator("tbody tr td").all_text_contents()[:6] == [
+            "T1 #1", "2026-01-01T00:00:00", "77", "chiribito", "20", "78"]
+        position = page.locator("table[data-section='by position'] tbody tr td:first-child")
+        assert position.all_text_contents() == ["dealer"]
+        # his own lines only, split at showdown drawn for one player
+        names = page.evaluate("document.getElementById('chart-net').data.map(t => t.name)")
+        assert names == ["Opp (chiribito)", "Opp (chiribito) all-in adjusted",
+                         "Opp (chiribito) won at showdown",
+                         "Opp (chiribito) won without showdown"]  # fmt: skip
+        assert page.locator("#players tbody tr").count() == 1
+        browser.close()
+    assert errors == []
