@@ -416,3 +416,38 @@ def test_a_locked_database_gives_one_plain_message(sim_db: Path, tmp_path: Path)
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_import_says_what_it_did_not_do(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "hh", "import", *args],
+                              capture_output=True, text=True, timeout=300,
+                              env={"HH_NO_IMPORT_HOOKS": "1", "PATH": "/usr/bin:/bin"})  # fmt: skip
+
+    db = str(tmp_path / "h.duckdb")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "notes.md").write_text("no hands here", "utf-8")
+    empty = run("--db", db, str(folder))
+    assert (empty.returncode, empty.stdout) == (2, "")
+    assert empty.stderr == (f"hh: no hand-history files in {folder}: hh import reads *.txt, "
+                            "*.log, *.gz files (folders recursively)\n")  # fmt: skip
+    from hh.model import Game
+    from hh.simulate import Simulator
+    from hh.write import write_hand
+
+    log = folder / "a.txt"
+    log.write_text("\n".join(write_hand(h) for h in Simulator(Game.CALATONE, seed=1).hands(3))
+                   + "\n", "utf-8")  # fmt: skip
+    lake = run("--db", db, str(log), "--lake", str(tmp_path / "lake"))
+    assert (lake.returncode, lake.stdout) == (2, "")
+    assert lake.stderr == ("hh: --lake is for --engine dask (a Parquet lake); a local import "
+                           "writes the DuckDB file of --db\n")  # fmt: skip
+    assert run("--db", db, str(folder)).returncode == 0
+    again = run("--db", db, "--revalidate")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[2].split() == ["revalidated", "3", "(0", "invalid:",
+                                                    "violations", "stored)"]  # fmt: skip
