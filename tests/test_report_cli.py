@@ -451,3 +451,53 @@ def test_import_says_what_it_did_not_do(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert again.stdout.splitlines()[2].split() == ["revalidated", "3", "(0", "invalid:",
                                                     "violations", "stored)"]  # fmt: skip
+
+
+def test_watch_says_each_batch_and_counts_files_once(tmp_path: Path) -> None:
+    import re
+    import threading
+    import time
+
+    from hh.pipelines.watch import watch
+
+    from hh.model import Game
+    from hh.simulate import Simulator
+    from hh.write import write_hand
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    hands = [write_hand(h) for h in Simulator(Game.CHIRIBITO, 31, tables=1).hands(10)]
+    log = folder / "table.txt"
+    log.write_text("\n\n".join(hands[:4]) + "\n\n", encoding="utf-8")
+    stop = threading.Event()
+    seen: list[dict[str, object]] = []
+    said: list[str] = []
+    out: list[dict[str, object]] = []
+
+    def imported() -> int:
+        return int(seen[-1]["imported"]) if seen else -1  # type: ignore[call-overload]
+
+    def wait_for(n: int) -> None:
+        deadline = time.monotonic() + 60
+        while imported() < n and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=lambda: out.append(watch(
+        str(tmp_path / "live.duckdb"), [str(folder)], 1, quiet=1.5, say=said.append, stop=stop,
+        on_cycle=seen.append)))  # fmt: skip
+    thread.start()
+    try:
+        wait_for(3)
+        with log.open("a", encoding="utf-8") as f:
+            f.write("\n\n".join(hands[4:]) + "\n")
+        wait_for(10)
+    finally:
+        stop.set()
+        thread.join(60)
+    assert out and out[0]["imported"] == 10
+    assert out[0]["files"] == 1  # one file, read three times
+    assert said[0] == f"watching {folder} (Ctrl-C stops)"
+    batches = [re.fullmatch(r"(\d+) hands read from 1 file: (\d+) imported, 0 rejected", s)
+               for s in said[1:]]  # fmt: skip
+    assert said[1:] and all(batches), said
+    assert 3 + sum(int(m.group(2)) for m in batches if m) == 10
