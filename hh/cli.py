@@ -115,7 +115,8 @@ def validate_command(
     if any is not (or a file could not be read), 2 if the command could not
     run.
     """
-    return console.validate_files(files, as_json, workers, errors_only)
+    # ``is True``: called from Python without it, the default is typer's OptionInfo
+    return console.validate_files(files, as_json, workers, errors_only is True)
 
 
 # ------------------------------------------------------------- simulate

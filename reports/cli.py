@@ -233,7 +233,7 @@ def players_command(
     valid_only: bool = _VALID, position: list[int] = _POS, fmt: str = _FMT, out: Path = _OUT,
     sort: str = _SORT, no_equity_fill: bool = _NO_EQUITY,
 ) -> None:  # fmt: skip
-    """One row per player and game."""
+    """One row per player, game and stakes: win rates (bb/100), VPIP, PFR, AF, WTSD, W$SD ..."""
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)

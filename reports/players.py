@@ -72,7 +72,7 @@ def players(con: duckdb.DuckDBPyConnection, filters: Filters, sort: str | None =
             *, cards: bool = True, equity: bool | None = True,
             cache: str | Path | Cache | None = None,
             progress: Progress | None = None) -> pl.DataFrame:  # fmt: skip
-    """One row per player and game (``hh report players``): the per-hand
+    """One row per player, game and stakes (``hh report players``): the per-hand
     rows are summed inside DuckDB, polars computes the rates."""
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:

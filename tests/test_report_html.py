@@ -278,3 +278,9 @@ def test_player_page_shows_the_terminal_sections(tmp_path: Path) -> None:
         assert page.locator("#players tbody tr").count() == 1
         browser.close()
     assert errors == []
+
+
+def test_many_players_embed_fewer_points_each() -> None:
+    from hh.reports.html import points_per_line
+
+    assert [points_per_line(n) for n in (1, 500, 1000, 2000, 5000)] == [400, 400, 200, 100, 50]

@@ -163,7 +163,7 @@ def rates(out: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
 
 
 def players_table(rows: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
-    """One row per player and game, the columns of :func:`column_order`."""
+    """One row per player, game and stakes, the columns of :func:`column_order`."""
     return finish(aggregate(select_players(rows, filters), PLAYER_KEYS), filters, sort)
 
 
