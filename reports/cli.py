@@ -435,6 +435,12 @@ def hands_command(
     filters = _players_named(con, filters)
     query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
                       sort=sort, limit=limit or None)  # fmt: skip
+    if query.codes:
+        stored = {r[0] for r in con.sql("SELECT DISTINCT code FROM violations").fetchall()}
+        unknown = [c for c in query.codes if c not in stored]
+        if unknown:
+            _fail(f"--code {', '.join(unknown)}: no such violation in the database; the codes "
+                  f"found are {', '.join(sorted(stored)) or 'none'} (FORMAT.md lists them all)")
     found, total = find_hands(con, filters, query)
     if fmt != "table":
         _write_frame(found, fmt, out)

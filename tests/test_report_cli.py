@@ -282,6 +282,10 @@ def test_hands_lists_ids_that_show_opens(sim_db: Path) -> None:
     first = top.stderr.split("hh show ")[1].split()[0]
     shown = hh("show", first, "--db", str(sim_db))
     assert shown.returncode == 0 and f"#{first}" in shown.stdout
+    nope = hh("hands", "--db", str(sim_db), "--code", "BET_SIZE")
+    assert nope.returncode == 2
+    assert nope.stderr == ("hh report: --code BET_SIZE: no such violation in the database; the "
+                           "codes found are OUT_OF_TURN (FORMAT.md lists them all)\n")
     bad = hh("hands", "--db", str(sim_db), "--sort", "size")
     assert bad.returncode == 2 and "time, pot, -pot, -time" in bad.stderr
 
