@@ -26,8 +26,6 @@ import polars as pl
 
 DEFAULT_DB = "hands.duckdb"
 
-GAMES = ("chiribito", "aces-straights-flushes", "calatone")
-
 
 class ReportError(Exception):
     """A report that cannot be made (no database, wrong schema): exit 2."""
