@@ -13,6 +13,11 @@ PIP := --quiet --disable-pip-version-check
 # and `make test` runs the referee's tests against it too.
 FAST := .venv-fast
 FAST_STAMP := $(FAST)/.installed-stamp
+# the test extra's tools in .venv-fast, for make test-fast and make bench only:
+# make demo's environment (the one a user puts on his PATH) stays without them
+FAST_TEST_STAMP := $(FAST)/.test-tools-stamp
+TEST_EXTRA = $$($(FAST)/bin/python -c 'import tomllib; \
+	print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"]))')
 SOURCES := $(wildcard hh/*.py hh/*/*.py grammar/*.lark pipelines/*.py reports/*.py reports/*/*.py \
 	reports/*.js reports/*.css)
 # the referee's own tests, run again against the compiled build
@@ -42,11 +47,15 @@ $(FAST_STAMP): pyproject.toml requirements.lock setup.py $(SOURCES)
 	test -x $(FAST)/bin/python || $(PYTHON) -m venv $(FAST)
 	$(FAST)/bin/python -m pip install $(PIP) --upgrade pip
 	$(FAST)/bin/python -m pip install $(PIP) -c requirements.lock 'setuptools>=77' wheel mypy
-	HH_PURE=1 $(FAST)/bin/python -m pip install $(PIP) -c requirements.lock '.[all,test]'
+	HH_PURE=1 $(FAST)/bin/python -m pip install $(PIP) -c requirements.lock '.[all]'
 	$(FAST)/bin/python -m pip install $(PIP) --no-build-isolation --force-reinstall --no-deps .
 	rm -rf build
 	$(FAST)/bin/hh --version
 	touch $(FAST_STAMP)
+
+$(FAST_TEST_STAMP): $(FAST_STAMP)
+	$(FAST)/bin/python -m pip install $(PIP) -c requirements.lock $(TEST_EXTRA)
+	touch $(FAST_TEST_STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -63,7 +72,7 @@ test: lint browser
 	$(BIN)/python -m pytest
 	$(MAKE) --no-print-directory test-fast
 
-test-fast: $(FAST_STAMP)
+test-fast: $(FAST_TEST_STAMP)
 	HH_EXPECT_COMPILED=$$(command -v cc >/dev/null 2>&1 && echo 1) \
 		$(FAST)/bin/pytest -p no:cacheprovider $(FAST_TESTS)
 
@@ -72,7 +81,7 @@ demo: $(FAST_STAMP)
 	$(FAST)/bin/python -m hh.demo
 
 # One table (also written to BENCHMARKS.md); QUICK=1: small inputs, under 2 minutes.
-bench: $(STAMP) $(FAST_STAMP)
+bench: $(STAMP) $(FAST_TEST_STAMP)
 	$(BIN)/python -m benchmarks $(if $(QUICK),--quick)
 
 # The build of an earlier commit (REF, by default the main this wave began
@@ -90,7 +99,7 @@ ref:
 	.venv-ref/bin/hh --version
 
 # Re-pin after changing dependencies in pyproject.toml.
-lock:
+lock: $(FAST_TEST_STAMP)
 	$(FAST)/bin/python -m pip freeze --exclude-editable | grep -v "^hh[= @]" > requirements.lock
 
 clean:

@@ -102,6 +102,9 @@ def validate_command(
         min=1,
         help="Processes judging hands in parallel (default: the cores). Output is the same.",
     ),
+    errors_only: bool = typer.Option(
+        False, "--errors-only", "-q", help="Print only the invalid hands and the closing line."
+    ),
 ) -> int:
     """Replay every hand through its game's rules and report what is wrong.
 
@@ -112,7 +115,8 @@ def validate_command(
     if any is not (or a file could not be read), 2 if the command could not
     run.
     """
-    return console.validate_files(files, as_json, workers)
+    # ``is True``: called from Python without it, the default is typer's OptionInfo
+    return console.validate_files(files, as_json, workers, errors_only is True)
 
 
 # ------------------------------------------------------------- simulate
@@ -252,3 +256,7 @@ def main() -> None:
     if not args or args[0] not in _CORE:
         load_plugins()
     app()
+
+
+# help names values as users read them (N, TEXT, PATH), never Python types
+import hh.helptext  # noqa: E402, F401

@@ -265,8 +265,11 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
+def validate_files(
+    files: list[str], as_json: bool, workers: int | None, errors_only: bool = False
+) -> int:
     """``hh validate``: the exit status (0 every hand valid, 1 not).
+    ``errors_only``: print only the invalid hands (and the closing line).
 
     The scan for the order of tables starts before the parser and the rules
     are imported (see :class:`hh.order.Scan`); it is needed only once the
@@ -289,7 +292,8 @@ def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
             nonlocal total, invalid
             for item, extra in final:
                 text, valid = finish(cast(Rendered, item), extra, as_json)
-                out.write(text)
+                if not (errors_only and valid):
+                    out.write(text)
                 total += 1
                 invalid += not valid
 

@@ -97,8 +97,10 @@ def main() -> None:
         str(OUT / "report.html"))
     print(f"open {OUT / 'report.html'} in a browser: charts and a sortable table, offline")
 
-    _say("what the referee found")
+    _say("what the referee found, the biggest invalid pots, and what did not parse")
     _hh("report", "violations", "--db", str(DB))
+    _hh("hands", "--db", str(DB), "--invalid", "--sort", "pot", "--limit", "5")
+    _hh("report", "rejects", "--db", str(DB))
 
     _say(f"a disputed hand, explained line by line (hh show {disputed})")
     _hh("show", disputed, "--db", str(DB), tail=40)
@@ -115,7 +117,9 @@ def main() -> None:
     print(f"Lucía, La Perla, with 7c Sc Re Cc 6o on the board: {lucia.description}")
     perla = evaluator_for(Game.CHIRIBITO, ["La Perla wins"])
     print(f"under 'La Perla wins': {perla.evaluate(['So', '7o'], ['7c', 'Sc', 'Re', 'Cc', '6o'])}")
-    print("\nNext: make test (the tests), make bench (the benchmark table)")
+    print(f"\nhh itself is {_HH}: to type `hh` anywhere, `source "
+          f"{Path(_HH).parent / 'activate'}` (README: hh on your PATH)")
+    print("Next: make test (the tests), make bench (the benchmark table)")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,8 @@ def import_command(
         None, "--db", help=f"The DuckDB file (default: $HH_DB, else {DEFAULT_DB})."
     ),
     workers: int = typer.Option(
-        0, "--workers", min=0, help="Processes that parse and validate (default: the cores)."
+        0, "--workers", min=0, show_default=False,
+        help="Processes that parse and validate (default: the cores).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as one JSON object."),
     watch: bool = typer.Option(
@@ -60,7 +61,7 @@ def import_command(
     nothing. Exit 0 if nothing was rejected or invalid, 1 otherwise, 2 if
     the command could not run.
     """
-    from hh.pipelines.importer import ImportFailure, find_files
+    from hh.pipelines.importer import SUFFIXES, ImportFailure, find_files
 
     path = db or os.environ.get("HH_DB") or DEFAULT_DB
     n = workers or os.cpu_count() or 1
@@ -73,8 +74,15 @@ def import_command(
             if not paths:
                 raise ImportFailure("nothing to import: give files, folders or -")
             files = find_files(paths)
+            if not files:
+                raise ImportFailure(
+                    f"no hand-history files in {', '.join(paths)}: hh import reads "
+                    f"{', '.join('*' + s for s in SUFFIXES)} files (folders recursively)")
             if engine not in ("local", "dask"):
                 raise ImportFailure(f"--engine is local or dask, not {engine!r}")
+            if lake is not None and engine != "dask":
+                raise ImportFailure("--lake is for --engine dask (a Parquet lake); a local "
+                                    "import writes the DuckDB file of --db")
             if engine == "dask":
                 from hh.pipelines.lake_cli import dask_import
 
@@ -88,7 +96,7 @@ def import_command(
     except ImportFailure as e:
         typer.echo(f"hh: {_safe(str(e))}", err=True)
         raise typer.Exit(2) from None
-    _report(summary, as_json)
+    _report(summary, as_json, "revalidated" if revalidate else "imported")
     errors = summary.pop("_errors", None)
     if errors:
         raise typer.Exit(2)
@@ -144,7 +152,9 @@ def _revalidate(db: str, workers: int) -> dict[str, Any]:
     return summary
 
 
-def _report(summary: dict[str, Any], as_json: bool) -> None:
+def _report(summary: dict[str, Any], as_json: bool, done: str = "imported") -> None:
+    """The summary: JSON (the same keys whatever the run), or lines whose
+    third says what the run did (``imported``, ``revalidated``)."""
     shown = {k: summary[k] for k in KEYS if k in summary}
     if as_json:
         sys.stdout.write(json.dumps(shown) + "\n")
@@ -153,7 +163,7 @@ def _report(summary: dict[str, Any], as_json: bool) -> None:
     lines = [
         f"files      {s.get('files', 0):>10,}",
         f"hands      {s.get('hands', 0):>10,}",
-        f"imported   {s.get('imported', 0):>10,}  ({s.get('invalid', 0):,} invalid: "
+        f"{done:<11}{s.get('imported', 0):>10,}  ({s.get('invalid', 0):,} invalid: "
         f"violations stored)",
         f"duplicates {s.get('duplicates', 0):>10,}  (already stored, skipped)",
         f"rejected   {s.get('rejected', 0):>10,}  (did not parse: raw text in rejects)",

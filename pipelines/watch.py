@@ -28,15 +28,32 @@ def watch(
     on_cycle: Callable[[dict[str, object]], None] | None = None,
 ) -> dict[str, Any]:
     """Import ``paths`` and then what is appended to them, until ``stop`` is
-    set or Ctrl-C; return the summary of everything this watch imported."""
+    set or Ctrl-C; return the summary of everything this watch imported
+    (``files``: the distinct files read, however often). ``say`` hears a
+    line per batch imported after the first."""
     import watchfiles
 
     clock = timed()
     con = connect(db)
     importer = Importer(con, workers, command="import --watch")
+    seen: set[str] = set()
+
+    def batch(files: list[str], tail: bool) -> None:
+        before = _progress(importer)
+        importer.import_files(files, tail=tail)
+        crosshand.check(con)
+        seen.update(files)
+        if say is not None and files:
+            now = _progress(importer)
+            new = {k: int(now[k]) - int(before[k]) for k in now}  # type: ignore[call-overload]
+            noun = "file" if len(files) == 1 else "files"
+            say(f"{new['hands']:,} hands read from {len(files)} {noun}: {new['imported']:,} "
+                f"imported, {new['rejected']:,} rejected")
+
     try:
         importer.import_files(find_files(paths), tail=True)
         crosshand.check(con)
+        seen.update(find_files(paths))
         held = True  # files may end with a hand held back
         last = time.monotonic()
         if on_cycle is not None:
@@ -61,14 +78,12 @@ def watch(
                     }
                 )
                 if touched:
-                    importer.import_files(touched, tail=True)
-                    crosshand.check(con)
+                    batch(touched, tail=True)
                     held, last = True, time.monotonic()
                 elif held and time.monotonic() - last >= quiet:
                     # quiet: the last hand of each file is complete
                     partial = [f for f in find_files(paths) if _held(importer, f)]
-                    importer.import_files(partial, tail=False)
-                    crosshand.check(con)
+                    batch(partial, tail=False)
                     held = False
                 else:
                     continue
@@ -77,6 +92,7 @@ def watch(
         except KeyboardInterrupt:
             pass
         summary: dict[str, Any] = importer.finish()
+        summary["files"] = len(seen)  # a file read again is not another file
         summary["seconds"] = clock()
         importer.record(summary)
         return summary

@@ -36,7 +36,7 @@ from hh.reports.db import ReportError
 _ALIAS = "hh_reports_cache"
 # what _todo keeps of each hand (the counts rows carry them)
 HAND_COLUMNS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.forced, h.players, "
-                "h.max_seats, h.last_round, h.showdown, h.house_rules")
+                "h.max_seats, h.last_round, h.showdown, h.house_rules, h.small_bet, h.big_bet")
 _count = itertools.count()
 
 

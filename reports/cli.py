@@ -9,7 +9,8 @@ option, unknown column), with a message saying what and where.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -19,6 +20,7 @@ import typer
 if TYPE_CHECKING:
     import polars as pl
     from hh.reports.db import Filters
+    from rich.console import Console
 
 T = TypeVar("T")
 
@@ -34,7 +36,8 @@ _NO_CACHE = typer.Option(False, "--no-cache", help="Keep no cache: compute every
 _NO_EQUITY = typer.Option(False, "--no-equity-fill", help="Do not compute the all-in equity "
                           "of hands not cached yet (minutes after a big first import): their "
                           "allin_adjusted_net is their net, and the report says how many.")
-_GAME = typer.Option([], "--game", help="Only this game (repeatable).")
+_GAME = typer.Option([], "--game", help="Only this game (repeatable): chiribito (ch), "
+                     "aces-straights-flushes (aces, asf) or calatone (ca, cal).")
 _PLAYER = typer.Option([], "--player", help="Only this player (repeatable).")
 _SITE = typer.Option([], "--site", help="Only this site (repeatable; '' for none).")
 _TABLE = typer.Option([], "--table", help="Only this table (repeatable).")
@@ -44,8 +47,12 @@ _MIN = typer.Option(0, "--min-hands", help="Leave out rows with fewer hands.")
 _VALID = typer.Option(False, "--valid-only", help="Only hands the referee found valid.")
 _POS = typer.Option([], "--position", help="Dealing position (1 = first dealt; repeatable).")
 _FMT = typer.Option("table", "--format", help="table, csv, json, parquet or html.")
+_FMT_VIOLATIONS = typer.Option("table", "--format", help="table, csv, json or parquet (for "
+                               "pages, --pages DIR).")
 _OUT = typer.Option(None, "--out", help="Write to this file (default: standard output).")
-_SORT = typer.Option(None, "--sort", help="Sort by this column (default: hands).")
+_SORT = typer.Option(None, "--sort", help="Sort by this column, named as the table heads it "
+                     "(VPIP, W$SD, net/100) or as in --format json; highest first, a leading "
+                     "- for lowest first (--sort=-VPIP). Default: hands.")
 
 
 def _fail(message: str) -> None:
@@ -66,12 +73,17 @@ def _time(value: str | None, option: str) -> datetime | None:
 def _filters(game: list[str], player: list[str], site: list[str], table: list[str],
              since: str | None, until: str | None, min_hands: int, valid_only: bool,
              position: list[int]) -> Filters:  # fmt: skip
-    from hh.reports.db import GAMES, Filters
+    from hh.reports.db import Filters
 
+    from hh.games.names import game_named, known_names
+
+    games = []
     for g in game:
-        if g not in GAMES:
-            _fail(f"--game {g!r}: expected one of {', '.join(GAMES)}")
-    return Filters(games=tuple(game), players=tuple(player), sites=tuple(site),
+        which = game_named(g)
+        if which is None:
+            _fail(f"--game {g!r}: unknown game; the games are {known_names()}")
+        games.append(str(which))
+    return Filters(games=tuple(games), players=tuple(player), sites=tuple(site),
                    tables=tuple(table), since=_time(since, "--since"),
                    until=_time(until, "--until"), valid_only=valid_only,
                    positions=tuple(position), min_hands=min_hands)  # fmt: skip
@@ -102,6 +114,21 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
     return con, str(cache) if cache is not None else where
 
 
+def _players_named(con: Any, filters: Filters) -> Filters:
+    """The filters with each player as stored (hh.reports.db.player_names:
+    any case, any Unicode normalisation); a name matching nobody fails,
+    naming the nearest."""
+    import dataclasses
+
+    from hh.reports.db import ReportError, player_names
+
+    try:
+        return dataclasses.replace(filters, players=player_names(con, filters.players))
+    except ReportError as error:
+        _fail(str(error))
+        raise
+
+
 def _check_format(fmt: str) -> None:
     from hh.reports.files import FORMATS
 
@@ -118,6 +145,23 @@ def _emit(text: str | None, out: Path | None) -> None:
         out.write_text(text, "utf-8")
 
 
+@contextmanager
+def _console(out: Path | None) -> Iterator[Console]:
+    """The rich console a table goes to: the terminal, or the file ``out``
+    (then at its natural width, no colour)."""
+    from rich.console import Console
+
+    if out is None:
+        yield Console()
+        return
+    try:
+        sink = out.open("w", encoding="utf-8", newline="\n")
+    except OSError as error:
+        _fail(f"cannot write {out}: {error.strerror or error}")
+    with sink:
+        yield Console(file=sink, color_system=None, force_terminal=False)
+
+
 def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
     from hh.reports.files import write
 
@@ -128,12 +172,13 @@ def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
 
 
 def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str,
-          out: Path | None) -> None:  # fmt: skip
+          out: Path | None, sections: dict[str, pl.DataFrame]) -> None:  # fmt: skip
+    """The player page: what the terminal shows (his sections), his lines."""
     from hh.reports.html import render, report_data
     from hh.reports.violations import violations
 
     found = violations(con, filters)["by_code"]
-    _emit(render(report_data(table, rows, found, title)), out)
+    _emit(render(report_data(table, rows, found, title, sections)), out)
 
 
 def _with_progress(call: Callable[[Any], T]) -> T:
@@ -188,10 +233,11 @@ def players_command(
     valid_only: bool = _VALID, position: list[int] = _POS, fmt: str = _FMT, out: Path = _OUT,
     sort: str = _SORT, no_equity_fill: bool = _NO_EQUITY,
 ) -> None:  # fmt: skip
-    """One row per player and game."""
+    """One row per player, game and stakes: win rates (bb/100), VPIP, PFR, AF, WTSD, W$SD ..."""
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
+    filters = _players_named(con, filters)
     from hh.reports.cache import Cache
     from hh.reports.db import ReportError
     from hh.reports.players import players
@@ -201,19 +247,18 @@ def players_command(
     try:
         df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p,
                                               equity=equity))  # fmt: skip
-    except KeyError:
-        _fail(f"--sort {sort!r}: no such column")
+    except KeyError as error:  # hh.reports.columns.UnknownColumn
+        _fail(str(error))
     except ReportError as error:
         _fail(str(error))
     if no_equity_fill:
         _say_missing_equity(con, store)
     if fmt == "table":
-        from hh.reports.terminal import PLAYER_COLUMNS, show
-        from rich.console import Console
+        from hh.reports.columns import PLAYER_COLUMNS
+        from hh.reports.terminal import RATES, show
 
-        rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd",
-                 "wsd", "wwsr2"}  # fmt: skip
-        show(Console(), df, PLAYER_COLUMNS, f"Players ({df.height} rows)", rates)
+        with _console(out) as console:
+            show(console, df, PLAYER_COLUMNS, f"Players ({df.height} rows)", RATES)
     elif fmt == "html":
         from hh.reports.html import players_page
 
@@ -225,7 +270,8 @@ def players_command(
 
 @report.command("player")
 def player_command(
-    name: str = typer.Argument(..., help="The player, exactly as in the logs."),
+    name: str = typer.Argument(..., help="The player (any case; the nearest names are "
+                               "suggested when none matches)."),
     db: Path = _DB, lake: str = _LAKE, cache: Path = _CACHE, no_cache: bool = _NO_CACHE,
     game: list[str] = _GAME, site: list[str] = _SITE, table: list[str] = _TABLE,
     since: str = _SINCE, until: str = _UNTIL, valid_only: bool = _VALID,
@@ -235,10 +281,10 @@ def player_command(
     _check_format(fmt)
     filters = _filters(game, [name], site, table, since, until, 0, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
+    filters = _players_named(con, filters)
     import polars as pl
     from hh.reports.player import in_depth
     from hh.reports.stats.table import players_table, select_players
-    from rich.console import Console
 
     rows = _rows(con, filters, cache_path)
     mine = select_players(rows, filters).cache()
@@ -246,19 +292,21 @@ def player_command(
     if sections["overall"].is_empty():
         _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
     if fmt == "table":
-        from hh.reports.terminal import PLAYER_COLUMNS, show
+        from hh.reports.columns import PLAYER_COLUMNS
+        from hh.reports.player import SECTIONS
+        from hh.reports.terminal import RATES, show
 
-        console = Console()
-        rates = {"vpip", "pfr", "three_bet", "af", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
-                 "wwsr2"}  # fmt: skip
-        for key, df in sections.items():
-            group = [c for c in df.columns[:3] if c not in ("player", "game")]
-            cols = [(c, c) for c in group] + list(PLAYER_COLUMNS[1:])
-            if key == "by_round":
-                cols = [(c, c) for c in df.columns if c != "player"]
-            show(console, df, cols, key.replace("_", " "), rates | {"afq"})
+        with _console(out) as console:
+            for key, df in sections.items():
+                group = SECTIONS.get(key)
+                if group is None:  # by_round: its own columns
+                    cols = [(c, c) for c in df.columns if c != "player"]
+                else:
+                    cols = [(c, c) for c in group] + list(PLAYER_COLUMNS[1:])
+                show(console, df, cols, key.replace("_", " "), RATES)
     elif fmt == "html":
-        _html(players_table(rows, filters), mine, con, filters, f"hh report: {name}", out)
+        _html(players_table(rows, filters), mine, con, filters, f"hh report: {name}", out,
+              sections)
     elif fmt == "json":
         import json
 
@@ -277,7 +325,7 @@ def player_command(
 def violations_command(
     db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, player: list[str] = _PLAYER,
     site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
-    until: str = _UNTIL, fmt: str = _FMT, out: Path = _OUT,
+    until: str = _UNTIL, fmt: str = _FMT_VIOLATIONS, out: Path = _OUT,
     pages: Path = typer.Option(  # noqa: B008
         None, "--pages", help="Also write a replayer page for each invalid hand into this "
         "folder, with an index.html that links them."),
@@ -289,6 +337,7 @@ def violations_command(
               "--pages DIR for a replayer page per invalid hand")
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
+    filters = _players_named(con, filters)
     import polars as pl
     from hh.reports.violations import violations
 
@@ -301,14 +350,13 @@ def violations_command(
                    f"{pages / 'index.html'}", err=True)
     if fmt == "table":
         from hh.reports.terminal import show
-        from rich.console import Console
 
-        console = Console()
-        for key in ("by_code", "by_table", "by_player", "by_hand"):
-            if key not in found:
-                continue
-            df = found[key]
-            show(console, df, [(c, c) for c in df.columns], key.replace("_", " "), set())
+        with _console(out) as console:
+            for key in ("by_code", "by_table", "by_player", "by_hand"):
+                if key not in found:
+                    continue
+                df = found[key]
+                show(console, df, [(c, c) for c in df.columns], key.replace("_", " "), set())
     elif fmt == "json":
         import json
 
@@ -322,6 +370,107 @@ def violations_command(
         _write_frame(long, fmt, out)
 
 
+_DATA_FMT = typer.Option("table", "--format", help="table, csv or json.")
+
+
+@report.command("rejects")
+def rejects_command(
+    db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, site: list[str] = _SITE,
+    table: list[str] = _TABLE, since: str = _SINCE, until: str = _UNTIL,
+    fmt: str = _DATA_FMT, out: Path = _OUT,
+) -> None:  # fmt: skip
+    """What did not parse, with its error (and conflicts: an id seen with
+    another text): one row per distinct text and error, with where it was
+    first read and how many copies were stored."""
+    _check_data_format(fmt)
+    filters = _filters(game, [], site, table, since, until, 0, False, [])
+    con, _ = _connect(db, lake, filters, None, True)
+    from hh.reports.hands import rejects
+
+    found = rejects(con, filters)
+    _data(found, fmt, out, f"Rejects ({found.height})")
+
+
+def _check_data_format(fmt: str) -> None:
+    if fmt not in ("table", "csv", "json"):
+        _fail(f"--format {fmt!r}: expected one of table, csv, json")
+
+
+def _data(df: pl.DataFrame, fmt: str, out: Path | None, title: str) -> None:
+    """A plain frame as a table, CSV or JSON (every string escaped on a terminal)."""
+    if fmt == "table":
+        from hh.reports.terminal import show
+
+        with _console(out) as console:
+            show(console, df, [(c, c) for c in df.columns], title, set())
+    else:
+        _write_frame(df, fmt, out)
+
+
+def hands_command(
+    db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME,
+    player: list[str] = typer.Option([], "--player", help="Hands this player was dealt in "  # noqa: B008
+                                     "(repeatable; any case)."),
+    site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
+    until: str = _UNTIL,
+    code: list[str] = typer.Option([], "--code", help="Hands with a violation of this code "  # noqa: B008
+                                   "(repeatable), e.g. OUT_OF_TURN."),
+    invalid: bool = typer.Option(False, "--invalid", help="Only hands the referee found "
+                                 "invalid."),
+    min_pot: int = typer.Option(0, "--min-pot", min=0, help="Only pots of at least this many "
+                                "chips."),
+    sort: str = typer.Option("time", "--sort", help="time (oldest first) or pot (biggest "
+                             "first); a leading - reverses."),
+    limit: int = typer.Option(50, "--limit", min=0, help="List at most this many (0: all)."),
+    fmt: str = _DATA_FMT, out: Path = _OUT,
+) -> None:  # fmt: skip
+    """Find hands: their ids, for `hh show ID`."""
+    from hh.reports.hands import HAND_SORTS, HandQuery, find_hands
+
+    _check_data_format(fmt)
+    if sort not in HAND_SORTS:
+        _fail(f"--sort {sort!r}: expected one of {', '.join(HAND_SORTS)}")
+    filters = _filters(game, player, site, table, since, until, 0, False, [])
+    con, _ = _connect(db, lake, filters, None, True)
+    filters = _players_named(con, filters)
+    query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
+                      sort=sort, limit=limit or None)  # fmt: skip
+    if query.codes:
+        stored = {r[0] for r in con.sql("SELECT DISTINCT code FROM violations").fetchall()}
+        unknown = [c for c in query.codes if c not in stored]
+        if unknown:
+            _fail(f"--code {', '.join(unknown)}: no such violation in the database; the codes "
+                  f"found are {', '.join(sorted(stored)) or 'none'} (FORMAT.md lists them all)")
+    found, total = find_hands(con, filters, query)
+    if fmt != "table":
+        _write_frame(found, fmt, out)
+        return
+    import polars as pl
+
+    from hh.games.names import SHORT
+    shown = found.select(
+        "site", pl.col("hand_id").alias("hand"), pl.col("started_at").alias("time"),
+        pl.col("game").replace_strict({str(g): s for g, s in SHORT.items()},
+                                      default=pl.col("game")),
+        pl.col("table_name").alias("table"), "players", pl.col("total_pot").alias("pot"),
+        pl.col("codes").fill_null(""),
+    )  # fmt: skip
+    if shown["site"].eq("").all() or shown["site"].n_unique() == 1:
+        shown = shown.drop("site")
+    _data(shown, "table", out, f"Hands ({found.height:,} of {total:,})")
+    where = f" --db {db}" if db else ""
+    more = (f"; {total - found.height:,} more: --limit 0 lists all" if total > found.height
+            else "")  # fmt: skip
+    if found.height:
+        typer.echo(f"open one: hh show {found['hand_id'][0]}{where}{more}", err=True)
+    else:
+        typer.echo("no hand matches", err=True)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``hh report`` to the ``hh`` app (the ``hh.commands`` entry point)."""
+    """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
+    ``hh.commands`` entry point)."""
+    import hh.helptext  # noqa: F401 - help in users' words (N, TEXT, PATH)
+
     app.add_typer(report, name="report")
+    app.command("hands")(hands_command)

@@ -27,6 +27,13 @@ from hh.reports.stats import FAMILIES
 from hh.reports.stats.actions import ACTION_COLUMNS, HAND_FACTS, acts
 from hh.reports.stats.cards import CARD_COLUMNS, card_counts
 
+# the stakes as the header writes them: Chiribito its blind ("20"), Aces
+# Straights and Flushes its bets ("1/2"), Calatone its spread ("5-50"); the
+# players table has a row per player, game and stakes
+STAKES = ("CASE WHEN h.game = 'chiribito' THEN h.forced::VARCHAR "
+          "WHEN h.game = 'calatone' THEN h.small_bet || '-' || h.big_bet "
+          "ELSE h.small_bet || '/' || h.big_bet END")  # fmt: skip
+
 # the hand's columns (kept once per hand, in ``counts_hands``) and the seat's
 # (in each row of ``counts``); the hand's come from _todo (hh.reports.cache.HAND_COLUMNS)
 HAND_IDENTITY = (
@@ -39,7 +46,7 @@ HAND_IDENTITY = (
 SEAT_IDENTITY = (
     ("game", "h.game", "VARCHAR"), ("player", "s.player", "VARCHAR"),
     ("seat", "s.seat", "SMALLINT"), ("position", "s.position", "SMALLINT"),
-    ("won", "s.won", "BIGINT"),
+    ("won", "s.won", "BIGINT"), ("stakes", STAKES, "VARCHAR"),
 )  # fmt: skip
 IDENTITY = HAND_IDENTITY[:2] + SEAT_IDENTITY[:1] + HAND_IDENTITY[2:] + SEAT_IDENTITY[1:]
 

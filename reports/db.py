@@ -13,7 +13,10 @@ keyed on the strings.
 
 from __future__ import annotations
 
+import difflib
 import os
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,8 +25,6 @@ import duckdb
 import polars as pl
 
 DEFAULT_DB = "hands.duckdb"
-
-GAMES = ("chiribito", "aces-straights-flushes", "calatone")
 
 
 class ReportError(Exception):
@@ -44,6 +45,11 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
     try:
         con = duckdb.connect(str(p), read_only=True)
     except duckdb.Error as error:
+        from hh.pipelines.locks import in_use
+
+        message = in_use(str(path), error)
+        if message is not None:
+            raise ReportError(message) from None
         raise ReportError(f"cannot open {p} as a DuckDB database: {error}") from error
     con.execute("SET enable_progress_bar = false")  # the report draws its own
     missing = {"hands", "seats", "actions", "pots"} - {
@@ -124,3 +130,39 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[object] | None 
           ) -> pl.DataFrame:  # fmt: skip
     """Run a query and take its result as a polars frame through Arrow."""
     return pl.from_arrow(con.sql(sql, params=params or None).to_arrow_table())  # type: ignore[return-value]
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _plain(name: str) -> str:
+    """Folded and without accents: what the suggestions compare."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name.casefold())
+                   if not unicodedata.combining(c))  # fmt: skip
+
+
+def player_names(con: duckdb.DuckDBPyConnection, typed: Sequence[str]) -> tuple[str, ...]:
+    """The stored names the user means by ``typed``: matched as a person
+    types them, ignoring case and Unicode normalisation (a decomposed
+    ``María`` from a macOS keyboard is ``María``); every stored spelling that
+    matches is kept. A name that matches none raises ReportError naming the
+    nearest ones."""
+    if not typed:
+        return ()
+    stored = [r[0] for r in con.sql("SELECT DISTINCT player FROM seats "
+                                    "WHERE player IS NOT NULL").fetchall()]  # fmt: skip
+    by_key: dict[str, list[str]] = {}
+    for name in stored:
+        by_key.setdefault(_folded(name), []).append(name)
+    out: list[str] = []
+    for name in typed:
+        found = by_key.get(_folded(name))
+        if found is None:
+            plain = {_plain(k): k for k in by_key}
+            near = difflib.get_close_matches(_plain(name), list(plain), n=5, cutoff=0.6)
+            hint = ("; nearest: " + ", ".join(repr(n) for k in near for n in by_key[plain[k]])
+                    if near else "")  # fmt: skip
+            raise ReportError(f"no player {name!r} in the database{hint}")
+        out += [n for n in sorted(found) if n not in out]
+    return tuple(out)

@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 from hh.reports.cache import Cache
 from hh.reports.db import Filters
-from hh.reports.stats.table import finish, per_hand, per_hand_sql, rates, summed
+from hh.reports.stats.table import PLAYER_KEYS, finish, per_hand, per_hand_sql, rates, summed
 
 Progress = Callable[[str, int, int], None]
 
@@ -72,14 +72,14 @@ def players(con: duckdb.DuckDBPyConnection, filters: Filters, sort: str | None =
             *, cards: bool = True, equity: bool | None = True,
             cache: str | Path | Cache | None = None,
             progress: Progress | None = None) -> pl.DataFrame:  # fmt: skip
-    """One row per player and game (``hh report players``): the per-hand
+    """One row per player, game and stakes (``hh report players``): the per-hand
     rows are summed inside DuckDB, polars computes the rates."""
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
         source = prepare(con, filters, store, cards=cards, equity=equity, progress=progress,
                          hand_columns=False)  # fmt: skip
-        by = ("player", "game")
-        return finish(rates(summed(con, source, filters, by), by), filters, sort)
+        return finish(rates(summed(con, source, filters, PLAYER_KEYS), PLAYER_KEYS), filters,
+                      sort)  # fmt: skip
     finally:
         if store is not cache:
             store.close()

@@ -85,6 +85,9 @@
   if (meta.unchecked.length) head.appendChild(el("span", "badge warn", meta.unchecked.length + " unchecked (hero view)"));
 
   const text = document.getElementById("text");
+  // the gutter as wide as the longest line number (digits), at least 3.2em
+  const digits = Math.max(...rows.map(r => String(r.line).length), 1);
+  text.style.setProperty("--gutter", "max(3.2em, " + (digits + 1) + "ch)");
   const lis = rows.map((r, i) => {
     const li = el("li", roots(r) ? "bad" : (r.faults.length ? "bad after" : ""));
     li.appendChild(el("span", "no", r.line));

@@ -16,10 +16,13 @@ import typer
 
 def register(app: typer.Typer) -> None:
     """Add ``hh show`` to the ``hh`` command line."""
+    import hh.helptext  # noqa: F401 - help in users' words (N, TEXT, PATH)
 
     @app.command("show")
     def show(
-        hand_id: str = typer.Argument(..., metavar="HAND", help="The hand's id (without #)."),
+        hand_id: str = typer.Argument(
+            ..., metavar="HAND", help="The hand's id, as the log header writes it (# optional)."
+        ),
         files: list[str] = typer.Argument(  # noqa: B008
             None, help="Files or folders to find it in; none: the database."
         ),
@@ -43,6 +46,9 @@ def register(app: typer.Typer) -> None:
         (not found, found twice, no database).
         """
         from hh.reports.show_load import ShowError, from_db, from_files, judge
+
+        # copied from a header ("Hand #CA-5-1-1:"): ids are letters, digits, _ and -
+        hand_id = hand_id.strip().removeprefix("#").removesuffix(":")
 
         if as_json and html:
             typer.echo("hh: --json and --html: choose one", err=True)

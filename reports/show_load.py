@@ -142,7 +142,9 @@ def from_db(db: str, hand_id: str, site: str | None = None) -> Found:
     try:
         con = duckdb.connect(db, read_only=True)
     except duckdb.Error as error:
-        raise ShowError(f"cannot open the database {db}: {error}") from None
+        from hh.pipelines.locks import in_use
+
+        raise ShowError(in_use(db, error) or f"cannot open the database {db}: {error}") from None
     try:
         try:
             rows = con.execute(

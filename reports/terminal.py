@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 import polars as pl
+from hh.reports.columns import PERCENT, RATIOS, for_display
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
@@ -18,12 +20,8 @@ from rich.text import Text
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
-PLAYER_COLUMNS = (
-    ("player", "player"), ("game", "game"), ("hands", "hands"), ("net", "net"),
-    ("net_per_100", "net/100"), ("allin_adjusted_net", "adj net"), ("vpip", "VPIP"),
-    ("pfr", "PFR"), ("three_bet", "3B"), ("af", "AF"), ("afq", "AFq"), ("cbet", "CB"),
-    ("fold_to_cbet", "FCB"), ("wtsd", "WTSD"), ("wsd", "W$SD"), ("wwsr2", "WWSR2"),
-)  # fmt: skip
+# the columns shown in percent, or as a ratio (``af``)
+RATES = PERCENT | RATIOS
 
 
 def safe(text: object) -> Text:
@@ -38,7 +36,7 @@ def _escape(m: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _cell(column: str, value: object, rates: set[str]) -> Text:
+def _cell(column: str, value: object, rates: AbstractSet[str]) -> Text:
     if value is None:
         return Text("-", style="dim")
     if column in rates and isinstance(value, float):
@@ -51,7 +49,7 @@ def _cell(column: str, value: object, rates: set[str]) -> Text:
 
 
 def table(df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
-          rates: set[str]) -> Table:  # fmt: skip
+          rates: AbstractSet[str]) -> Table:  # fmt: skip
     """A rich table of ``columns`` (name, header) of ``df``; rates in percent."""
     t = Table(title=title, title_justify="left")
     present = [(c, h) for c, h in columns if c in df.columns]
@@ -62,26 +60,50 @@ def table(df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
     return t
 
 
+# on a narrow terminal, after the game's name is shortened, the columns left
+# out first: the chip rates and the rarer statistics, so that VPIP, PFR, AF
+# and the showdown rates stay
+DROP_FIRST = ("net_per_100", "allin_adjusted_net", "wwsr2", "fold_to_cbet", "cbet",
+              "three_bet", "afq", "stakes")  # fmt: skip
+
+
+def _fits(console: Console, t: Table) -> bool:
+    wide = console.options.update_width(10_000)
+    return Measurement.get(console, wide, t).maximum <= console.width
+
+
+def short_games(df: pl.DataFrame) -> pl.DataFrame:
+    """The games by their short names (``ch``, ``asf``, ``cal``)."""
+    from hh.games.names import SHORT
+
+    if "game" not in df.columns:
+        return df
+    names = {str(g): s for g, s in SHORT.items()}
+    return df.with_columns(pl.col("game").replace(names))
+
+
 def show(console: Console, df: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str,
-         rates: set[str]) -> None:  # fmt: skip
+         rates: AbstractSet[str]) -> None:  # fmt: skip
     """Print the table whole. Into a pipe or a file it is printed at its
-    natural width (nothing cut); on a terminal too narrow for every column,
-    the last columns are left out and a note says how to see them, rather
-    than squeezing every cell to an ellipsis."""
+    natural width (nothing cut). On a terminal too narrow for every column,
+    the games are shortened (``ch``, ``asf``, ``cal``) first, then columns
+    are left out (``DROP_FIRST``, then the last ones) and a note says how
+    to see them, rather than squeezing every cell to an ellipsis."""
+    df = for_display(df)
     present = [(c, h) for c, h in columns if c in df.columns]
     if not console.is_terminal:
         wide = Console(file=console.file, width=10_000, color_system=None)
         wide.print(table(df, present, title, rates), crop=False)
         return
     shown = list(present)
-    while len(shown) > 3:
-        t = table(df, shown, title, rates)
-        wide = console.options.update_width(10_000)
-        if Measurement.get(console, wide, t).maximum <= console.width:
-            break
-        shown.pop()
+    if not _fits(console, table(df, shown, title, rates)):
+        df = short_games(df)
+    drop = [c for c in DROP_FIRST if c in dict(shown)]
+    while len(shown) > 3 and not _fits(console, table(df, shown, title, rates)):
+        victim = drop.pop(0) if drop else shown[-1][0]
+        shown = [(c, h) for c, h in shown if c != victim]
     console.print(table(df, shown, title, rates))
-    hidden = [h for c, h in present[len(shown):]]
+    hidden = [h for c, h in present if (c, h) not in shown]
     if hidden:
         console.print(
             Text(f"{len(hidden)} columns left out to fit the terminal ({', '.join(hidden)}): "

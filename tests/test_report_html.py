@@ -150,3 +150,137 @@ def test_html_in_a_real_browser(tmp_path: Path) -> None:
         assert rows.count() == 1
         browser.close()
     assert errors == []
+
+
+def _many_players(path: Path) -> Path:
+    """Player P<k> plays k + 1 hands against Opp (78 hands in all), each lost
+    blind by blind: twelve series, no violation."""
+    parts, n = [], 0
+    for k in range(12):
+        for _ in range(k + 1):
+            parts.append(hand("chiribito", f"m{n}", [
+                (f"P{k:02d}", -20, 0, 20, {"folded_round": 0}), ("Opp", 20, 40, 20)],
+                f"""-1 P{k:02d} blind 20
+                    0 Opp raise 40
+                    0 P{k:02d} fold
+                    0 Opp uncalled 20""",
+                forced=20, last_round=0, showdown=False,
+                started_at=f"2026-01-01 {n // 60:02d}:{n % 60:02d}:00"))  # fmt: skip
+            n += 1
+    return build(path, **merge(*parts))
+
+
+def test_net_chart_pairs_lines_and_lets_users_choose(tmp_path: Path) -> None:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    db = _many_players(tmp_path / "m.duckdb")
+    page_file = tmp_path / "report.html"
+    out = _hh("players", "--db", str(db), "--format", "html", "--out", str(page_file))
+    assert out.returncode == 0, out.stderr
+    traces = ("document.getElementById('chart-net').data"
+              ".map(t => [t.name, t.line.color, t.line.dash])")
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.querySelectorAll('.main-svg').length >= 4")
+        drawn = page.evaluate(traces)
+        # the 8 series with most hands, each as its net line then its adjusted line
+        names = ["Opp", *(f"P{k:02d}" for k in range(11, 4, -1))]
+        assert [n for n, _, _ in drawn] == [
+            x for name in names for x in (f"{name} (chiribito)",
+                                          f"{name} (chiribito) all-in adjusted")]  # fmt: skip
+        for net, adjusted in zip(drawn[::2], drawn[1::2], strict=True):
+            assert net[1] == adjusted[1] and (net[2], adjusted[2]) == ("solid", "dash")
+        colours = [c for _, c, _ in drawn[::2]]
+        assert len(set(colours)) == 8
+        # a player not drawn is found through the search box and added, with
+        # a colour of his own
+        page.fill("#series-search", "P00 (chiribito)")
+        page.dispatch_event("#series-search", "change")
+        drawn = page.evaluate(traces)
+        assert [n for n, _, _ in drawn[-2:]] == ["P00 (chiribito)",
+                                                 "P00 (chiribito) all-in adjusted"]
+        assert drawn[-1][1] == drawn[-2][1] and drawn[-2][1] not in colours
+        assert page.locator("#series-shown .chip").count() == 9
+        # the net line of P00 (one hand, lost the blind) and his split
+        page.check("#split")
+        p00 = page.evaluate("document.getElementById('chart-net').data"
+                            ".filter(t => t.name.startsWith('P00')).map(t => [t.name, t.y])")
+        assert p00 == [["P00 (chiribito)", [-20]], ["P00 (chiribito) all-in adjusted", [-20]],
+                       ["P00 (chiribito) won at showdown", [0]],
+                       ["P00 (chiribito) won without showdown", [-20]]]
+        # removing a player frees his line
+        page.locator("#series-shown .chip", has_text="Opp").locator("button").click()
+        assert "Opp (chiribito)" not in [n for n, _, _ in page.evaluate(traces)]
+        # the date axis
+        page.select_option("#x-axis", "t")
+        assert page.evaluate("document.getElementById('chart-net').layout.xaxis.type") == "date"
+        # no violations: the chart says so, no empty axes
+        violations = page.evaluate("(() => { const c = document.getElementById("
+                                   "'chart-violations'); return [c.data.length, "
+                                   "c.layout.annotations.map(a => a.text), "
+                                   "c.layout.xaxis.visible]; })()")
+        assert violations == [0, ["No violations found"], False]
+        headers = page.locator("#players th").all_text_contents()
+        assert headers[:8] == ["player", "game", "stakes", "hands", "net", "bb/100", "net/100",
+                               "adj net"]  # fmt: skip
+        assert "W$SD" in headers
+        cells = page.locator("#players tbody tr").first.locator("td").all_text_contents()
+        assert cells[:9] == ["Opp", "chiribito", "20", "78", "1,560", "100.0", "2,000.0",
+                             "1,560.0", "100.0"]  # fmt: skip
+        # under 20 hands no per-100 rates: P00's one hand shows "-"
+        page.locator("th[data-key=hands]").click()  # fewest first
+        cells = page.locator("#players tbody tr").first.locator("td").all_text_contents()
+        assert cells[:8] == ["P00", "chiribito", "20", "1", "-20", "-", "-", "-20.0"]
+        browser.close()
+    assert errors == []
+
+
+def test_player_page_shows_the_terminal_sections(tmp_path: Path) -> None:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    db = _many_players(tmp_path / "m.duckdb")
+    page_file = tmp_path / "opp.html"
+    out = _hh("player", "opp", "--db", str(db), "--format", "html", "--out", str(page_file))
+    assert out.returncode == 0, out.stderr
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_file.as_uri())
+        page.wait_for_function("document.querySelectorAll('.main-svg').length >= 4")
+        titles = page.locator("#sections h2").all_text_contents()
+        assert titles == ["overall", "by position", "by table size", "by session", "by day",
+                          "by round"]  # fmt: skip
+        session = page.locator("table[data-section='by session']")
+        assert session.locator("th").all_text_contents()[:6] == [
+            "session", "start", "minutes", "game", "stakes", "hands"]
+        # Opp's 78 hands, a minute apart, at table T1: one session of 77 minutes
+        assert session.locator("tbody tr td").all_text_contents()[:6] == [
+            "T1 #1", "2026-01-01T00:00:00", "77", "chiribito", "20", "78"]
+        position = page.locator("table[data-section='by position'] tbody tr td:first-child")
+        assert position.all_text_contents() == ["dealer"]
+        # his own lines only, split at showdown drawn for one player
+        names = page.evaluate("document.getElementById('chart-net').data.map(t => t.name)")
+        assert names == ["Opp (chiribito)", "Opp (chiribito) all-in adjusted",
+                         "Opp (chiribito) won at showdown",
+                         "Opp (chiribito) won without showdown"]  # fmt: skip
+        assert page.locator("#players tbody tr").count() == 1
+        browser.close()
+    assert errors == []
+
+
+def test_many_players_embed_fewer_points_each() -> None:
+    from hh.reports.html import points_per_line
+
+    assert [points_per_line(n) for n in (1, 500, 1000, 2000, 5000)] == [400, 400, 200, 100, 50]

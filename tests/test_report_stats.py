@@ -126,9 +126,21 @@ def _set() -> dict:
     )
 
 
+# the stakes of the limit games' hands (Chiribito's is its blind, forced)
+BETS = {AS: (1, 2), CA: (5, 50)}
+
+
+def _staked() -> dict:
+    data = _set()
+    for row in data["hands"]:
+        if row["game"] in BETS:
+            row["small_bet"], row["big_bet"] = BETS[row["game"]]
+    return data
+
+
 @pytest.fixture(scope="module")
 def table(tmp_path_factory) -> pl.DataFrame:
-    db = build(tmp_path_factory.mktemp("stats") / "hands.duckdb", **_set())
+    db = build(tmp_path_factory.mktemp("stats") / "hands.duckdb", **_staked())
     con = connect(db)
     return players(con, Filters(), cards=False, equity=False)
 
@@ -191,10 +203,16 @@ def test_money_matches_hand_computed(table: pl.DataFrame, player: str) -> None:
     assert row["net_per_100"] == pytest.approx(100 * net / hands)
 
 
-def test_blinds_won_per_100_is_chiribito_only(table: pl.DataFrame) -> None:
-    # B: -40/20 + 70/20 - 40/20 = -0.5 blinds over 3 hands
-    assert _row(table, "B")["blinds_won_per_100"] == pytest.approx(-50 / 3)
-    assert _row(table, "D")["blinds_won_per_100"] is None
+def test_bb_per_100_in_each_game_s_unit(table: pl.DataFrame) -> None:
+    # Chiribito in blinds. B: -40/20 + 70/20 - 40/20 = -0.5 blinds over 3 hands
+    assert _row(table, "B")["bb_per_100"] == pytest.approx(-50 / 3)
+    assert _row(table, "B")["stakes"] == "20"
+    # the limit games in big bets. D (ASF, bets 1/2): (9 + 3) / 2 = 6 over 2 hands
+    assert _row(table, "D")["bb_per_100"] == pytest.approx(300.0)
+    assert _row(table, "D")["stakes"] == "1/2"
+    # G (Calatone, bets 5-50): -15 / 50 in one hand
+    assert _row(table, "G")["bb_per_100"] == pytest.approx(-30.0)
+    assert _row(table, "G")["stakes"] == "5-50"
     assert _row(table, "D")["la_perla"] is None
 
 

@@ -197,3 +197,59 @@ def test_consequences_are_subdued_beside_their_cause(browser: object, tmp_path: 
     assert pg.locator("#text li.cur .no").text_content() == str(call)
     assert errors == []
     pg.close()
+
+
+def _calatone_seven(seed: int = 5) -> str:
+    """A simulated 7-player Calatone hand where the player at seat 6 or 7
+    (the table's right side, beside the log) shows his seven cards."""
+    import re
+
+    for hand in Simulator(Game.CALATONE, seed=seed, players=7).hands(2000):
+        text = write_hand(hand)
+        if "7-max" in text and "7TH STREET" in text and re.search(
+                r"^Seat 6: .*showed", text, re.M):
+            return text
+    raise AssertionError("no 7-player hand reached 7th street")
+
+
+def test_seven_calatone_seats_stay_on_the_table(browser: object, tmp_path: Path) -> None:
+    path, _ = _page_file(tmp_path, _calatone_seven())
+    pg, errors = _open(browser, path)
+    pg.set_viewport_size({"width": 1280, "height": 800})
+    pg.keyboard.press("End")
+    boxes = pg.evaluate(
+        """() => { const log = document.getElementById('text').getBoundingClientRect();
+             const main = document.querySelector('main').getBoundingClientRect();
+             return [...document.querySelectorAll('.seat[data-name]')].map(s => {
+               const r = s.getBoundingClientRect();
+               return [s.getAttribute('data-seat'), s.querySelectorAll('.card').length,
+                       r.left >= main.left, r.right <= log.left]; }); }"""
+    )
+    assert len(boxes) == 7
+    assert boxes[5][:2] == ["6", 7]  # seat 6, at the right, shows his seven cards
+    assert [b for b in boxes if not (b[2] and b[3])] == []
+    assert errors == []
+
+
+def test_long_line_numbers_do_not_wrap(browser: object, tmp_path: Path) -> None:
+    from hh.reports.explain import explain, hand_meta
+
+    text = EX_CHIRIBITO.text
+    hand = parse_hand(text)
+    trace: list = []
+    verdict = validate(hand, None, trace)
+    rows = explain(hand, verdict, trace, text)
+    for k, row in enumerate(rows):  # as if the hand began deep in a big file
+        row["line"] = 123456 + k
+    path = tmp_path / "hand.html"
+    path.write_text(page(rows, hand_meta(hand, verdict)), encoding="utf-8")
+    pg, errors = _open(browser, path)
+    # each number's text on one line (a Range's rects: one per line it spans)
+    lines = pg.evaluate(
+        """() => [...document.querySelectorAll('#text li .no')].map(n => {
+              const r = document.createRange(); r.selectNodeContents(n);
+              return [n.textContent, r.getClientRects().length]; })"""
+    )
+    assert lines[0] == ["123456", 1]
+    assert [n for n in lines if n[1] != 1] == []
+    assert errors == []

@@ -1,8 +1,7 @@
 """Game-specific statistics.
 
 Chiribito: La Perla (Sota and 7 of one suit as hole cards) dealt, and won
-when dealt (collected chips); blinds won per 100 hands (net in blinds of
-that hand). Calatone: hands that ended because every player checked a round
+when dealt (collected chips). Calatone: hands that ended because every player checked a round
 (a showdown before 7th street: ``last_round < 5``), and how often he won
 them when he was in. The evaluator-based ones (Aces, Straights and Flushes
 joker-made hands, Calatone under-declarations) need cards judged by
@@ -40,7 +39,4 @@ SEAT_COUNTS = (
     ("cnt_checked_round_won", f"{_CHECKED_END} AND {_SD} AND s.won > 0"),
 )
 
-# chip amounts and other per-hand values (name, SQL, type)
-SEAT_VALUES = (
-    ("blinds_won", f"CASE WHEN {_CHIRI} THEN s.net / h.forced END", "DOUBLE"),
-)
+SEAT_VALUES: tuple[tuple[str, str, str], ...] = ()

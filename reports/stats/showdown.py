@@ -2,9 +2,13 @@
 
 "Saw round 2": the hand reached round 2's marker (``last_round >= 1``) and
 he had not folded before it (``folded_round`` null or >= 1). wtsd: of
-those, he had not folded at ``*** SHOWDOWN ***``. wsd: of his showdowns,
-he collected chips from a pot (``won > 0``; an uncalled bet returned is not
-``won``). wwsr2: collected chips, among hands where he saw round 2.
+those, he had not folded at ``*** SHOWDOWN ***``. wsd: of those showdowns
+(its opportunity is exactly wtsd's count, in every game, as PokerTracker
+defines it), he collected chips from a pot (``won > 0``; an uncalled bet
+returned is not ``won``). wwsr2: collected chips, among hands where he saw
+round 2. A Calatone hand that every player checked through round 1 ends at
+a showdown before round 2: in neither wtsd nor wsd, it counts in the
+game's own ``checked_round_won`` (hh.reports.stats.games).
 """
 
 from __future__ import annotations
@@ -25,8 +29,11 @@ _WON = "s.won > 0"
 SEAT_COUNTS = (
     ("cnt_wtsd_opp", _SAW2),
     ("cnt_wtsd", f"{_SAW2} AND {_SD}"),
-    ("cnt_wsd_opp", _SD),
-    ("cnt_wsd", f"{_SD} AND {_WON}"),
+    ("cnt_wsd_opp", f"{_SAW2} AND {_SD}"),
+    ("cnt_wsd", f"{_SAW2} AND {_SD} AND {_WON}"),
     ("cnt_wwsr2_opp", _SAW2),
     ("cnt_wwsr2", f"{_SAW2} AND {_WON}"),
+    # no rate: a hand he went to showdown in (any round), for the HTML
+    # report's split of his winnings into won at showdown and without
+    ("cnt_showdown", _SD),
 )

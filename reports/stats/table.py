@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import duckdb
 import polars as pl
+from hh.reports.columns import sort_order
 from hh.reports.db import Filters, frame
 from hh.reports.stats import RATES
 from hh.reports.stats.aggression import ROUNDS
@@ -18,6 +19,8 @@ from hh.reports.stats.cards import CARD_COLUMNS
 
 # per-hand amounts that add up (besides the cnt_ columns)
 SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
+# a players table's rows: one per player, game and stakes
+PLAYER_KEYS = ("player", "game", "stakes")
 
 
 def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = False,
@@ -71,7 +74,7 @@ def per_hand(con: duckdb.DuckDBPyConnection, source: str,
 
 
 def summed(con: duckdb.DuckDBPyConnection, source: str, filters: Filters,
-           by: Sequence[str] = ("player", "game")) -> pl.LazyFrame:  # fmt: skip
+           by: Sequence[str] = PLAYER_KEYS) -> pl.LazyFrame:  # fmt: skip
     """The per-hand rows of ``source`` summed over ``by`` inside DuckDB (the
     player and position filters applied first): what :func:`aggregate`
     computes before the rates, without moving every row to polars."""
@@ -83,8 +86,8 @@ def summed(con: duckdb.DuckDBPyConnection, source: str, filters: Filters,
     # floats summed as fixed-point decimals (each rounded to 1e-9 first): the
     # same figure whatever order the rows come in (a lake's files, threads)
     sums.append("sum(allin_adjusted_net::DECIMAL(38, 9))::DOUBLE AS allin_adjusted_net")
-    sums.append("CASE WHEN count(blinds_won) > 0 THEN sum(blinds_won::DECIMAL(38, 9))::DOUBLE "
-                "* 100 / count(blinds_won) END AS blinds_won_per_100")
+    sums.append("CASE WHEN count(bb_won) > 0 THEN sum(bb_won::DECIMAL(38, 9))::DOUBLE "
+                "* 100 / count(bb_won) END AS bb_per_100")
     where, params = [], []
     for column, values in (("player", filters.players), ("position", filters.positions)):
         if values:
@@ -116,10 +119,10 @@ def aggregate(rows: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
     names = rows.collect_schema().names()
     counts = [c for c in names if c.startswith(("cnt_", "agg_"))]
     sums = [_sum(c, names) for c in (*SUMS, *counts) if c in names]
-    blinds = _exact_sum("blinds_won") * 100 / pl.col("blinds_won").count()
+    blinds = _exact_sum("bb_won") * 100 / pl.col("bb_won").count()
     out = rows.group_by(list(by)).agg(
         *sums,
-        pl.when(pl.col("blinds_won").count() > 0).then(blinds).alias("blinds_won_per_100"),
+        pl.when(pl.col("bb_won").count() > 0).then(blinds).alias("bb_per_100"),
     )
     return rates(out, by)
 
@@ -160,8 +163,8 @@ def rates(out: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
 
 
 def players_table(rows: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
-    """One row per player and game, the columns of :func:`column_order`."""
-    return finish(aggregate(select_players(rows, filters), ("player", "game")), filters, sort)
+    """One row per player, game and stakes, the columns of :func:`column_order`."""
+    return finish(aggregate(select_players(rows, filters), PLAYER_KEYS), filters, sort)
 
 
 def finish(table: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl.DataFrame:
@@ -170,18 +173,17 @@ def finish(table: pl.LazyFrame, filters: Filters, sort: str | None = None) -> pl
         table = table.filter(pl.col("hands") >= filters.min_hands)
     df = table.collect()
     df = df.select(column_order(df.columns))
-    key = sort or "hands"
-    if key not in df.columns:
-        raise KeyError(key)
-    return df.sort([key, "player", "game"], descending=[key not in ("player", "game"), False,
-                                                        False], nulls_last=True)  # fmt: skip
+    key, descending = sort_order(sort, df.columns)  # UnknownColumn (a KeyError) if none
+    ties = [c for c in PLAYER_KEYS if c != key and c in df.columns]
+    return df.sort([key, *ties], descending=[descending, *(False for _ in ties)],
+                   nulls_last=True)  # fmt: skip
 
 
 def column_order(columns: Sequence[str]) -> list[str]:
     """Identity first, money next, then each rate with its counts, then the
     per-round aggression and the raw counts."""
-    head = ["player", "game", "position", "hands", "net", "net_per_100", "rake_paid",
-            "allin_adjusted_net", "blinds_won_per_100", "under_declared_cost"]  # fmt: skip
+    head = ["player", "game", "stakes", "position", "hands", "net", "bb_per_100",
+            "net_per_100", "rake_paid", "allin_adjusted_net", "under_declared_cost"]  # fmt: skip
     order = [c for c in head if c in columns]
     for rate in RATES:
         order += [rate.key, f"{rate.key}_opp", f"{rate.key}_n"]
