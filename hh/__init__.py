@@ -2,13 +2,6 @@
 
 __version__ = "0.1.0"
 
-# Before any of hh's dataclasses is created: their generated code, cached
-# (see hh._codecache; ~20 ms of every start). It waits for dataclasses to
-# be imported rather than importing it here (~11 ms, see hh.order.Scan).
-from hh import _codecache
-
-_codecache.install()
-
 # The modules setup.py compiles with mypyc when it can (its COMPILED list).
 COMPILED_MODULES = ("hh.engine", "hh.validate", "hh.parse", "hh.verdict", "hh.replay.run")
 

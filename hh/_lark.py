@@ -40,7 +40,6 @@ from hh.parse import (
     _Game,
     _State,
     assemble,
-    cache_path,
     read_line,
 )
 
@@ -111,8 +110,9 @@ class _HandBuilder(Transformer):
 
 
 def build(cache: str | bool) -> Lark:
-    """Lark's LALR parser over the grammar (``cache``: a file for its
-    tables, or False to build them; the benchmark times both)."""
+    """Lark's LALR parser over the grammar. ``cache``: True keeps Lark's
+    analysis of the grammar in Lark's own cache file (in the temporary
+    folder, keyed by the grammar and Lark's version), False builds it."""
     return Lark(
         grammar_text(),
         start="hand",
@@ -125,7 +125,7 @@ def build(cache: str | bool) -> Lark:
 
 @cache
 def parser() -> Lark:
-    return build(cache_path(grammar_text(), "lark", "pickle") or False)
+    return build(True)
 
 
 def line_patterns() -> dict[str, str]:

@@ -26,21 +26,16 @@ The parser records what the text says; the validator judges the play.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import os
 import re
-import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from hh._codecache import cache_folder
 from hh._grammar import grammar_text, structure_regex
 from hh._grammar import piece_pattern as piece_pattern
-from hh._regex import program, rebuild
 from hh.cards import (
     FRENCH_RANKS,
     FRENCH_SUITS,
@@ -197,32 +192,6 @@ _PREFIX_KIND = {
 }
 # Best effort for a header that did not parse, to name the hand in reports.
 _HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
-
-
-def _lark_stamp() -> str:
-    """Which Lark is installed, without importing it (its import costs more
-    than reading a hand): the path and time of its ``__init__``."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("lark")
-    origin = spec.origin if spec is not None else None
-    if origin is None:
-        return "no lark"
-    try:
-        return f"{origin}:{os.stat(origin).st_mtime_ns}"
-    except OSError:
-        return origin
-
-
-def cache_path(text: str, what: str, suffix: str) -> str | None:
-    """A per-grammar, per-version cache file (Lark's LALR tables, or the line
-    regexes), or None when no writable place exists (a read-only home must
-    not break parsing)."""
-    key = hashlib.sha256(
-        "\0".join((text, _lark_stamp(), sys.version, __name__, what)).encode()
-    ).hexdigest()[:20]
-    folder = cache_folder()
-    return None if folder is None else os.path.join(folder, f"{what}-{key}.{suffix}")
 
 
 # ------------------------------------------------------------------ decks
@@ -703,53 +672,26 @@ def assemble(kinds: list[str], objs: list[Any]) -> Hand:
 
 class _Tables:
     """What the fast path needs of the grammar: each line kind's compiled
-    regex, and the rules as a regex over one letter per line kind."""
+    regex (the terminal Lark compiles from the grammar), and the rules as a
+    regex over one letter per line kind."""
 
     __slots__ = ("letters", "match", "structure")
 
-    def __init__(
-        self, patterns: dict[str, str], structure: str, programs: dict[str, Any] | None = None
-    ) -> None:
-        known = programs or {}
+    def __init__(self, patterns: dict[str, str], structure: str) -> None:
         self.match: dict[str, Callable[[str], re.Match[str] | None]] = {
-            kind: rebuild(pattern, known.get(kind)).fullmatch for kind, pattern in patterns.items()
+            kind: re.compile(pattern).fullmatch for kind, pattern in patterns.items()
         }
         self.letters = {kind: chr(65 + i) for i, kind in enumerate(LINE_KINDS)}
-        self.structure = rebuild(structure, known.get("")).fullmatch
+        self.structure = re.compile(structure).fullmatch
 
 
 @cache
 def _tables() -> _Tables:
-    """Read from the cache file, or compiled by Lark from the grammar and
-    cached, so a run need not import Lark at all. The file also keeps each
-    regex's compiled program (see hh/_regex.py)."""
-    text = grammar_text()
-    path = cache_path(text, "lines2", "json")
-    if path:
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-            return _Tables(data["lines"], data["structure"], data["programs"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
+    """The line regexes as Lark reads them from the grammar (Lark keeps its
+    analysis of the grammar in its own cache), and the rules' regex."""
     from hh._lark import line_patterns
 
-    lines = line_patterns()
-    structure = structure_regex(text, LINE_KINDS)
-    programs = {kind: program(pattern) for kind, pattern in lines.items()}
-    programs[""] = program(structure)  # the structure's: no line kind is ""
-    data = {"lines": lines, "structure": structure, "programs": programs}
-    if path:
-        import tempfile  # only here: its import (shutil, random, bz2, lzma) took ~3 ms
-
-        try:  # written whole, then renamed: parallel workers may race here
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-            os.replace(tmp, path)
-        except OSError:
-            pass
-    return _Tables(lines, structure, programs)
+    return _Tables(line_patterns(), structure_regex(grammar_text(), LINE_KINDS))
 
 
 # Lines repeat: in a session the same player checks, calls the same amount or
