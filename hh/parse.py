@@ -25,7 +25,6 @@ The parser records what the text says; the validator judges the play.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import zlib
@@ -58,6 +57,7 @@ from hh.model import (
     HouseRules,
     Info,
     Marker,
+    ModelRecord,
     Muck,
     Post,
     Seat,
@@ -709,7 +709,7 @@ def _tables() -> _Tables:
 # ``hh validate`` of 40,000 Calatone hands at 37 MB peak RSS against 30 MB
 # without the memo (65,536 took 62 MB, and were no faster).
 MEMO_LIMIT = 1 << 14
-_MEMO_CLASSES: dict[str, type] = {
+_MEMO_CLASSES: dict[str, type[ModelRecord]] = {
     "TABLE_LINE": Table,
     "HOUSE_RULES_LINE": HouseRules,
     "POST_LINE": Post,
@@ -727,9 +727,9 @@ _MEMO_CLASSES: dict[str, type] = {
 _Memo = tuple[str, Any, tuple[Any, ...]]
 
 
-def _but_line(cls: type) -> tuple[str, ...]:
+def _but_line(cls: type[ModelRecord]) -> tuple[str, ...]:
     """A record class's fields but its last, the line number."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
+    names: tuple[str, ...] = cls.FIELDS
     assert names[-1] == "line", cls
     return names[:-1]
 

@@ -4,14 +4,13 @@ line number; a line is remembered for its game only; the memo stays bounded."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import hh.parse as parse
-from hh.model import Game
+from hh.model import Game, ModelRecord, fields
 from hh.parse import parse_hand, parse_text
 
 DATA = Path(__file__).parent / "data" / "parse"
@@ -26,12 +25,12 @@ def line_numbers(obj: Any) -> list[int]:
     equality, so they are compared apart)."""
     if isinstance(obj, tuple):
         return [n for x in obj for n in line_numbers(x)]
-    if not dataclasses.is_dataclass(obj):
+    if not isinstance(obj, ModelRecord):
         return []
     out = []
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if f.name == "line":
+    for name in fields(obj):
+        value = getattr(obj, name)
+        if name == "line":
             out.append(value)
         else:
             out.extend(line_numbers(value))

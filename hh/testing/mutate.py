@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from dataclasses import replace
 
 from hh.cards import FRENCH_RANKS, FRENCH_SUITS, JOKER, SPANISH_RANKS, SPANISH_SUITS, UNKNOWN
 from hh.games import RULES
@@ -32,6 +31,7 @@ from hh.model import (
     Section,
     Show,
     Uncalled,
+    replace,
 )
 
 Item = Line | Marker

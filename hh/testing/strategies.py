@@ -10,7 +10,6 @@ Within that, every field takes every shape the format allows, so that
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from collections.abc import Iterator, Sequence
@@ -33,6 +32,7 @@ from hh.model import (
     HouseRules,
     Info,
     Marker,
+    ModelRecord,
     Muck,
     Post,
     Seat,
@@ -45,6 +45,8 @@ from hh.model import (
     TopUp,
     TotalPot,
     Uncalled,
+    fields,
+    replace,
 )
 from hh.parse import piece_pattern
 
@@ -284,20 +286,20 @@ _AMOUNT_FIELDS = frozenset(
 def _vary(obj: Any, names: dict[str, str], scale: int) -> Any:
     if isinstance(obj, tuple):
         return tuple(_vary(x, names, scale) for x in obj)
-    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+    if not isinstance(obj, ModelRecord):
         return obj
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if f.name == "name" and isinstance(value, str) and value in names:
-            changes[f.name] = names[value]
-        elif f.name in _AMOUNT_FIELDS and isinstance(value, int) and not isinstance(value, bool):
-            changes[f.name] = value * scale
-        elif f.name == "side":
-            changes[f.name] = tuple(v * scale for v in value)
-        elif isinstance(value, tuple) or dataclasses.is_dataclass(value):
-            changes[f.name] = _vary(value, names, scale)
-    return dataclasses.replace(obj, **changes)
+    for name in fields(obj):
+        value = getattr(obj, name)
+        if name == "name" and isinstance(value, str) and value in names:
+            changes[name] = names[value]
+        elif name in _AMOUNT_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            changes[name] = value * scale
+        elif name == "side":
+            changes[name] = tuple(v * scale for v in value)
+        elif isinstance(value, (tuple, ModelRecord)):
+            changes[name] = _vary(value, names, scale)
+    return replace(obj, **changes)
 
 
 def variants(bases: Sequence[Hand], count: int, seed: int = 0) -> Iterator[Hand]:
@@ -311,5 +313,5 @@ def variants(bases: Sequence[Hand], count: int, seed: int = 0) -> Iterator[Hand]
         players = [s.name for s in base.seats]
         names = dict(zip(players, rng.sample(_POOL, len(players)), strict=True))
         hand = _vary(base, names, rng.choice((1, 2, 5, 10, 25)))
-        header = dataclasses.replace(hand.header, hand_id=f"{base.header.hand_id}-{seed}-{i}")
-        yield dataclasses.replace(hand, header=header)
+        header = replace(hand.header, hand_id=f"{base.header.hand_id}-{seed}-{i}")
+        yield replace(hand, header=header)

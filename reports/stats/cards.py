@@ -18,8 +18,6 @@ the hands with an under-declaration are parsed and replayed in Python.
 
 from __future__ import annotations
 
-import dataclasses
-
 import duckdb
 import polars as pl
 from hh.reports.db import frame
@@ -126,19 +124,19 @@ def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
 def _cost(raw_text: str, player: str, best: tuple[str, ...], won: int) -> int:
     """Chips he would have won declaring ``best``, less what he won: the hand
     replayed by the referee with that one declaration changed."""
-    from hh.model import Show
+    from hh.model import Show, replace
     from hh.parse import parse_hand
     from hh.validate import validate
 
     hand = parse_hand(raw_text)
     sections = tuple(
-        dataclasses.replace(s, lines=tuple(
-            dataclasses.replace(x, declared=best)
+        replace(s, lines=tuple(
+            replace(x, declared=best)
             if isinstance(x, Show) and x.name == player and x.declared else x
             for x in s.lines))
         for s in hand.sections
     )  # fmt: skip
-    verdict = validate(dataclasses.replace(hand, sections=sections))
+    verdict = validate(replace(hand, sections=sections))
     return max(0, (verdict.payouts or {}).get(player, 0) - won)
 
 
