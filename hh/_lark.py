@@ -101,7 +101,7 @@ class _LineLexer(Lexer):
             n += 1
 
 
-class _HandBuilder(Transformer):
+class _HandBuilder(Transformer[_LineToken, Hand]):
     """Assembles the Hand from the flat list of line tokens; the rules have
     already checked the order of the line kinds."""
 

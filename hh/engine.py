@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from hh.games.base import GameRules, Variant
 from hh.model import Stakes
@@ -182,7 +183,7 @@ class Engine:
 
     # ----------------------------------------------------------- forced bets
 
-    def forced_bets(self) -> list[tuple[Player, str, int]]:
+    def forced_bets(self) -> list[tuple[Player, Literal["blind", "ante"], int]]:
         """What must be posted before the first street: (player, kind, amount)."""
         rules = self.rules
         amount = self.stakes.forced
