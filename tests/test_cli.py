@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 
 from hh.cli import app
 
+pytestmark = pytest.mark.compiled
+
 DATA = Path(__file__).parent / "data" / "parse"
 EXAMPLES = {
     "chiribito": DATA / "chiribito.txt",

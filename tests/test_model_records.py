@@ -16,6 +16,8 @@ import pytest
 import hh.model as model
 from hh.model import Action, Marker, ModelRecord, Seat, Section, Stakes, fields, replace
 
+pytestmark = pytest.mark.compiled
+
 CLASSES = [
     c
     for c in vars(model).values()

@@ -31,6 +31,8 @@ from hh.simulate import Simulator
 from hh.testing.strategies import hands
 from hh.write import write_hand
 
+pytestmark = pytest.mark.compiled
+
 DATA = Path(__file__).parent / "data" / "parse"
 EXAMPLE = (DATA / "chiribito.txt").read_text(encoding="utf-8")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from handtext import (
     CA_CHECK2,
     CH_FACING,
@@ -39,6 +40,8 @@ from typer.testing import CliRunner
 from hh.cli import app
 from hh.parse import parse_text
 from hh.validate import validate
+
+pytestmark = pytest.mark.compiled
 
 EXAMPLES = {
     "chiribito.txt": EX_CHIRIBITO,
