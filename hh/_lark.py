@@ -1,12 +1,12 @@
 """The Lark side of the parser: the authority on the format, and the words
 for its errors.
 
-hh/parse.py reads a well-formed hand without Lark (per-line regexes that
-Lark compiled from the grammar, and the grammar's rules as one regex over
-line kinds). When a hand is not well formed, or to check the fast path in
-the tests, the hand is parsed here, by Lark's LALR parser over the same
-grammar, so that what is an error, and which error comes first, is decided
-by the grammar: this module is imported only then.
+hh/parse.py reads a well-formed hand without Lark's parser (with the
+per-line regexes Lark compiles from the grammar, :func:`line_patterns`, and
+the grammar's rules as one regex over line kinds). When a hand is not well
+formed, or to check the fast path in the tests, the hand is parsed here, by
+Lark's LALR parser over the same grammar, so that what is an error, and
+which error comes first, is decided by the grammar.
 
 * :class:`_LineLexer` (a Lark custom lexer) gives one token per line,
   built by the same line reader as the fast path (``hh.parse.read_line``);
@@ -399,8 +399,8 @@ class _Diagnoser:
         if too_long is not None:
             return too_long
         if len(text) > _LONGEST_EXPLAINED:
-            # No real hand's line is this long; Earley's time, about 20 us
-            # a character, is better not spent on it.
+            # No real hand's line is this long; Earley's time, which grows
+            # with the line's length, is better not spent on it.
             return (
                 f"this line ({len(text)} characters) does not have the form of "
                 f"{_WORDS.get(kind, 'a line')}",

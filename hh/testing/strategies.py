@@ -17,7 +17,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from hh.cards import FRENCH_RANKS, FRENCH_SUITS, JOKER, SPANISH_RANKS, SPANISH_SUITS, UNKNOWN
+from hh.cards import FRENCH_RANKS, UNKNOWN
+from hh.games import RULES
 from hh.model import (
     SHOWDOWN,
     Action,
@@ -60,14 +61,7 @@ __all__ = [
     "variants",
 ]
 
-SPANISH = tuple(r + s for r in SPANISH_RANKS for s in SPANISH_SUITS)
-FRENCH = (*(r + s for r in FRENCH_RANKS for s in FRENCH_SUITS), JOKER)
-STREETS = {
-    Game.CHIRIBITO: ("HOLE CARDS", *(f"COMMON {k}" for k in range(1, 6))),
-    Game.ACES: ("3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET"),
-    Game.CALATONE: ("2ND STREET", "3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET",
-                    "7TH STREET"),
-}  # fmt: skip
+STREETS = {game: tuple(street.name for street in rules.streets) for game, rules in RULES.items()}
 CATEGORIES = (
     "high card", "a pair", "two pair", "three of a kind", "a straight", "a flush",
     "a full house", "four of a kind", "a straight flush", "five aces", "La Perla",
@@ -116,8 +110,8 @@ def cards(
     game: Game, *, unseen: bool = False, max_size: int = 7
 ) -> st.SearchStrategy[tuple[str, ...]]:
     """A non-empty card list in the game's notation (``??`` only if ``unseen``)."""
-    deck = SPANISH if game is Game.CHIRIBITO else FRENCH
-    card = st.sampled_from((*deck, UNKNOWN) if unseen else deck)
+    notation = RULES[game].notation.cards
+    card = st.sampled_from((*notation, UNKNOWN) if unseen else notation)
     return st.lists(card, min_size=1, max_size=max_size).map(tuple)
 
 
