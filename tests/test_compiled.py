@@ -10,6 +10,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,25 +26,31 @@ def _is_extension(name: str) -> bool:
     return not path.endswith(".py")
 
 
-def _version() -> str:
+def _version(folder: Path) -> str:
+    """What ``hh --version`` prints, run outside the checkout (whose hh/
+    folder would shadow the installed package)."""
     run = subprocess.run(
-        [sys.executable, "-m", "hh", "--version"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "hh", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=folder,
     )
     return run.stdout.strip()
 
 
 @pytest.mark.skipif(not EXPECT_COMPILED, reason="no compiled build expected")
-def test_every_listed_module_runs_compiled() -> None:
+def test_every_listed_module_runs_compiled(tmp_path: Path) -> None:
     assert [name for name in hh.COMPILED if not _is_extension(name)] == []
-    assert _version() == f"hh {hh.__version__} (compiled with mypyc)"
+    assert _version(tmp_path) == f"hh {hh.__version__} (compiled with mypyc)"
 
 
 @pytest.mark.skipif(EXPECT_COMPILED, reason="a compiled build expected")
-def test_a_pure_build_is_pure_throughout() -> None:
+def test_a_pure_build_is_pure_throughout(tmp_path: Path) -> None:
     if _is_extension("hh.model"):
         pytest.skip("a compiled build, not asked to be checked (HH_EXPECT_COMPILED)")
     assert [name for name in hh.COMPILED if _is_extension(name)] == []
-    assert _version() == f"hh {hh.__version__} (pure Python)"
+    assert _version(tmp_path) == f"hh {hh.__version__} (pure Python)"
 
 
 def test_every_listed_module_exists() -> None:
