@@ -1,7 +1,7 @@
 """Build hook: compile the referee's hot modules with mypyc, wherever it can.
 
 ``pip install .`` (and ``make demo``, ``make fast``) give the compiled build:
-the modules in COMPILED become C extensions (the same source; about twice
+the modules hh/__init__.py lists in COMPILED become C extensions (the same source; about twice
 the speed), the way black ships mypyc-compiled wheels. The pure build, the
 same package without the extensions, is what you get
 
@@ -15,45 +15,24 @@ same package without the extensions, is what you get
 ``hh --version`` says which build runs.
 """
 
+import ast
 import os
 import sys
 
 from setuptools import setup
 
-COMPILED = [
-    "hh/model.py",
-    "hh/engine.py",
-    "hh/validate.py",
-    "hh/parse.py",
-    "hh/verdict.py",
-    "hh/replay/state.py",
-    "hh/replay/words.py",
-    "hh/replay/seating.py",
-    "hh/replay/forced.py",
-    "hh/replay/dealing.py",
-    "hh/replay/betting.py",
-    "hh/replay/showdown.py",
-    "hh/replay/payouts.py",
-    "hh/replay/summary.py",
-    "hh/replay/deck.py",
-    "hh/replay/trace.py",
-    "hh/replay/run.py",
-    "hh/crosshand.py",
-    "hh/output.py",
-    "hh/sources.py",
-    "hh/places.py",
-    "hh/inputs.py",
-    "hh/order.py",
-    "hh/cards.py",
-    "hh/evaluate/_tables.py",
-    "hh/evaluate/aces.py",
-    "hh/evaluate/calatone.py",
-    "hh/evaluate/chiribito.py",
-    "hh/games/base.py",
-    "hh/games/aces.py",
-    "hh/games/calatone.py",
-    "hh/games/chiribito.py",
-]
+
+def _compiled() -> list[str]:
+    """The files of the modules hh/__init__.py lists in COMPILED (read, not
+    imported: the build needs none of hh's dependencies)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hh", "__init__.py")) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+            "COMPILED"
+        ]:
+            return [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+    raise SystemExit("setup.py: hh/__init__.py has no COMPILED list")
 
 
 # Commands that need no compiled code: an editable install (PEP 660 runs
@@ -76,7 +55,7 @@ if _wanted():
         print("hh: mypyc is not installed: building pure Python", file=sys.stderr)
     else:
         try:
-            ext_modules = mypycify(COMPILED, opt_level="3")
+            ext_modules = mypycify(_compiled(), opt_level="3")
         except (Exception, SystemExit) as error:  # mypyc refused (a type error): still installable
             print(f"hh: mypyc failed ({error}): building pure Python", file=sys.stderr)
             ext_modules = []

@@ -2,32 +2,64 @@
 
 __version__ = "0.1.0"
 
-# Before any of hh's dataclasses is created: their generated code, cached
-# (see hh._codecache; ~20 ms of every start). It waits for dataclasses to
-# be imported rather than importing it here (~11 ms, see hh.order.Scan).
-from hh import _codecache
+# The modules the compiled build compiles with mypyc (setup.py reads this
+# list); the rest of hh is Python in both builds.
+COMPILED = (
+    "hh.model",
+    "hh.engine",
+    "hh.validate",
+    "hh.parse",
+    "hh.verdict",
+    "hh.replay.state",
+    "hh.replay.words",
+    "hh.replay.seating",
+    "hh.replay.forced",
+    "hh.replay.dealing",
+    "hh.replay.betting",
+    "hh.replay.showdown",
+    "hh.replay.payouts",
+    "hh.replay.summary",
+    "hh.replay.deck",
+    "hh.replay.trace",
+    "hh.replay.run",
+    "hh.crosshand",
+    "hh.output",
+    "hh.sources",
+    "hh.places",
+    "hh.inputs",
+    "hh.order",
+    "hh.cards",
+    "hh.evaluate._tables",
+    "hh.evaluate.aces",
+    "hh.evaluate.calatone",
+    "hh.evaluate.chiribito",
+    "hh.games.base",
+    "hh.games.aces",
+    "hh.games.calatone",
+    "hh.games.chiribito",
+)
 
-_codecache.install()
 
-# The modules setup.py compiles with mypyc when it can (its COMPILED list).
-COMPILED_MODULES = ("hh.engine", "hh.validate", "hh.parse", "hh.verdict", "hh.replay.run")
+def compiled_modules() -> list[str]:
+    """Those of :data:`COMPILED` that run as C extensions here (found
+    without importing them)."""
+    from importlib.util import find_spec
+
+    out = []
+    for name in COMPILED:
+        spec = find_spec(name)
+        origin = spec.origin if spec is not None else None
+        if origin is not None and not origin.endswith(".py"):
+            out.append(name)
+    return out
 
 
 def build() -> str:
-    """Which build of hh runs: ``compiled with mypyc`` when the referee's hot
-    modules are C extensions, ``pure Python`` when none is (found without
-    importing them, so ``hh --version`` stays instant)."""
-    from importlib.util import find_spec
-
-    compiled = []
-    for name in COMPILED_MODULES:
-        spec = find_spec(name)
-        origin = spec.origin if spec is not None else None
-        compiled.append(origin is not None and not origin.endswith(".py"))
-    if all(compiled):
+    """Which build of hh runs: ``compiled with mypyc`` when every module of
+    :data:`COMPILED` is a C extension, ``pure Python`` when none is."""
+    compiled = compiled_modules()
+    if len(compiled) == len(COMPILED):
         return "compiled with mypyc"
-    if any(compiled):
-        return "partly compiled with mypyc: " + ", ".join(
-            name for name, c in zip(COMPILED_MODULES, compiled, strict=True) if c
-        )
+    if compiled:
+        return "partly compiled with mypyc: " + ", ".join(compiled)
     return "pure Python"

@@ -1,18 +1,18 @@
 """The grammar's text, read as data: its definitions, its leaf pieces, and
 the order of line kinds its rules allow, written as a regex.
 
-Nothing here imports Lark, so the parser's fast path (hh/parse.py) can use
-the grammar without paying for Lark's import; Lark itself (hh/_lark.py)
-reads the same text and stays the authority.
+The parser's fast path (hh/parse.py) reads the rules from here; Lark
+(hh/_lark.py) reads the same text, compiles the line terminals and stays
+the authority on what is an error.
 """
 
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections.abc import Sequence
 from functools import cache
+from importlib.resources import files
 
 _GRAMMAR_TOKEN = re.compile(
     r"""(?P<comment>//[^\n]*)|(?P<string>"(?:\\.|[^"\\])*"i?)"""
@@ -29,17 +29,8 @@ RULE = re.compile(r"^(_?[a-z][a-z0-9_]*)[ \t]*:(.*(?:\n[ \t]+[^\n]*)*)", re.M)
 @cache
 def grammar_text() -> str:
     """The grammar, read from the installed package (``hh.grammar``, the
-    repository's grammar/ folder) so that ``hh`` works outside the checkout.
-    By the package's file, not ``importlib.resources``, whose import (pathlib,
-    zipfile, urllib) cost ~8 ms of every start-up; hh is never run from a
-    zip (its compiled modules could not be)."""
-    from importlib.util import find_spec
-
-    spec = find_spec("hh.grammar")
-    if spec is None or spec.origin is None:
-        raise FileNotFoundError("hh.grammar (the grammar) is not installed")
-    with open(os.path.join(os.path.dirname(spec.origin), "hh.lark"), encoding="utf-8") as f:
-        return f.read()
+    repository's grammar/ folder) so that ``hh`` works outside the checkout."""
+    return files("hh.grammar").joinpath("hh.lark").read_text(encoding="utf-8")
 
 
 def grammar_tokens(body: str) -> list[tuple[str, str]]:

@@ -1,12 +1,12 @@
 """The Lark side of the parser: the authority on the format, and the words
 for its errors.
 
-hh/parse.py reads a well-formed hand without Lark (per-line regexes that
-Lark compiled from the grammar, and the grammar's rules as one regex over
-line kinds). When a hand is not well formed, or to check the fast path in
-the tests, the hand is parsed here, by Lark's LALR parser over the same
-grammar, so that what is an error, and which error comes first, is decided
-by the grammar: this module is imported only then.
+hh/parse.py reads a well-formed hand without Lark's parser (with the
+per-line regexes Lark compiles from the grammar, :func:`line_patterns`, and
+the grammar's rules as one regex over line kinds). When a hand is not well
+formed, or to check the fast path in the tests, the hand is parsed here, by
+Lark's LALR parser over the same grammar, so that what is an error, and
+which error comes first, is decided by the grammar.
 
 * :class:`_LineLexer` (a Lark custom lexer) gives one token per line,
   built by the same line reader as the fast path (``hh.parse.read_line``);
@@ -40,7 +40,6 @@ from hh.parse import (
     _Game,
     _State,
     assemble,
-    cache_path,
     read_line,
 )
 
@@ -102,7 +101,7 @@ class _LineLexer(Lexer):
             n += 1
 
 
-class _HandBuilder(Transformer):
+class _HandBuilder(Transformer[_LineToken, Hand]):
     """Assembles the Hand from the flat list of line tokens; the rules have
     already checked the order of the line kinds."""
 
@@ -111,8 +110,9 @@ class _HandBuilder(Transformer):
 
 
 def build(cache: str | bool) -> Lark:
-    """Lark's LALR parser over the grammar (``cache``: a file for its
-    tables, or False to build them; the benchmark times both)."""
+    """Lark's LALR parser over the grammar. ``cache``: True keeps Lark's
+    analysis of the grammar in Lark's own cache file (in the temporary
+    folder, keyed by the grammar and Lark's version), False builds it."""
     return Lark(
         grammar_text(),
         start="hand",
@@ -125,7 +125,7 @@ def build(cache: str | bool) -> Lark:
 
 @cache
 def parser() -> Lark:
-    return build(cache_path(grammar_text(), "lark", "pickle") or False)
+    return build(True)
 
 
 def line_patterns() -> dict[str, str]:
@@ -399,8 +399,8 @@ class _Diagnoser:
         if too_long is not None:
             return too_long
         if len(text) > _LONGEST_EXPLAINED:
-            # No real hand's line is this long; Earley's time, about 20 us
-            # a character, is better not spent on it.
+            # No real hand's line is this long; Earley's time, which grows
+            # with the line's length, is better not spent on it.
             return (
                 f"this line ({len(text)} characters) does not have the form of "
                 f"{_WORDS.get(kind, 'a line')}",

@@ -230,7 +230,7 @@ def parse_files(files: list[str], as_json: bool) -> int:
             failed = failed or error is not None
             if as_json:
                 if error is None:
-                    obj = {"file": record.file, "line": record.line}
+                    obj: dict[str, object] = {"file": record.file, "line": record.line}
                     obj.update(to_jsonable(record.hand))
                     obj.pop("type", None)
                 else:

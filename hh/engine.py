@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from hh.games.base import GameRules, Variant
 from hh.model import Stakes
@@ -89,7 +89,7 @@ class ForcedBet(NamedTuple):
     """A forced bet due before the first street."""
 
     player: Player
-    kind: str  # "blind" or "ante"
+    kind: Literal["blind", "ante"]
     amount: int  # capped by the player's chips
 
 

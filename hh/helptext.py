@@ -27,8 +27,8 @@ def word(annotation: object) -> str | None:
         args = typing.get_args(annotation)
         return word(args[0]) if args else None
     if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return word(args[0]) if len(args) == 1 else None
+        kinds = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return word(kinds[0]) if len(kinds) == 1 else None
     return _WORDS.get(annotation)
 
 
@@ -50,7 +50,7 @@ def install() -> None:
             found = word(getattr(descriptor, "annotation", None))
             if found is not None:
                 return found
-        return original(self, ctx)
+        return str(original(self, ctx))
 
     display_type._hh_plain = True  # type: ignore[attr-defined]
     _TyperParameter.display_type = display_type  # type: ignore[method-assign]

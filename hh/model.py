@@ -14,11 +14,9 @@ parser records, the validator judges.
 
 from __future__ import annotations
 
-import dataclasses
-import types
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, ClassVar, Final, Literal, TypeVar
 
 
 class Game(StrEnum):
@@ -46,27 +44,58 @@ _TITLES = {
 _BETTING = {Game.CHIRIBITO: "No Limit", Game.ACES: "Limit", Game.CALATONE: "Spread Limit"}
 
 
-class _Record:
-    """What every record shares. Each record class writes out its
-    ``__init__``: compiled (mypyc), that makes the records native classes
-    that the parser builds in ~50 ns instead of ~500 ns through a Python
-    ``__init__``, and whose fields the referee reads directly. Pure, that
-    ``__init__`` would hit the frozen ``__setattr__``: ``_quick_init`` (at
-    the end of the module) replaces it with one that fills the slots.
+class ModelRecord:
+    """What every record shares: its fields (``FIELDS``, in order, the line
+    number last where there is one, and the class's ``__slots__``), equality
+    and hashing by those fields but ``line``, a repr, and pickling through
+    ``__init__``.
 
-    The line field is declared ``field(default=0, compare=False)`` in each
-    class, not through a helper: mypyc reads dataclass fields literally."""
+    Records are plain classes with ``__slots__`` and an ``__init__`` that
+    declares each field ``Final``: mypy refuses any later assignment, and in
+    the compiled build (mypyc) they are native classes whose fields are
+    read-only."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _compared(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS if name != "line"])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self) or not isinstance(other, ModelRecord):
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled (and copied) by its fields, through ``__init__``: a native
-        class has no ``__setstate__`` a frozen dataclass could use."""
-        return type(self), tuple([getattr(self, f.name) for f in dataclasses.fields(self)])  # type: ignore[arg-type]
+        return type(self), tuple([getattr(self, name) for name in self.FIELDS])
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Stakes(_Record):
+R = TypeVar("R", bound=ModelRecord)
+
+
+def fields(record: ModelRecord | type[ModelRecord]) -> tuple[str, ...]:
+    """A record's (or record class's) field names, in order."""
+    return record.FIELDS
+
+
+def replace(record: R, **changes: Any) -> R:
+    """A copy of ``record`` with the fields named in ``changes`` changed
+    (like :func:`dataclasses.replace`)."""
+    unknown = set(changes).difference(record.FIELDS)
+    if unknown:
+        raise TypeError(f"{type(record).__name__} has no field {', '.join(sorted(unknown))}")
+    make: Callable[..., R] = type(record)
+    return make(*[changes.get(name, getattr(record, name)) for name in record.FIELDS])
+
+
+class Stakes(ModelRecord):
     """The header's stakes. ``forced`` is the blind (Chiribito) or the ante.
 
     ``low``/``high`` are the small and big bet (Aces, Straights and Flushes,
@@ -74,26 +103,18 @@ class Stakes(_Record):
     Chiribito has neither.
     """
 
-    forced: int
-    low: int | None = None
-    high: int | None = None
+    FIELDS = ("forced", "low", "high")
+    __slots__ = FIELDS
 
     def __init__(self, forced: int, low: int | None = None, high: int | None = None) -> None:
-        self.forced = forced  # type: ignore[misc]
-        self.low = low  # type: ignore[misc]
-        self.high = high  # type: ignore[misc]
+        self.forced: Final = forced
+        self.low: Final = low
+        self.high: Final = high
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Header(_Record):
-    site: str | None
-    hand_id: str
-    game: Game
-    stakes: Stakes
-    date: str  # YYYY/MM/DD as written: an impossible date is the validator's to report
-    time: str  # HH:MM:SS as written
-    zone: str | None
-    line: int = field(default=0, compare=False)
+class Header(ModelRecord):
+    FIELDS = ("site", "hand_id", "game", "stakes", "date", "time", "zone", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -106,57 +127,50 @@ class Header(_Record):
         zone: str | None,
         line: int = 0,
     ) -> None:
-        self.site = site  # type: ignore[misc]
-        self.hand_id = hand_id  # type: ignore[misc]
-        self.game = game  # type: ignore[misc]
-        self.stakes = stakes  # type: ignore[misc]
-        self.date = date  # type: ignore[misc]
-        self.time = time  # type: ignore[misc]
-        self.zone = zone  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.site: Final = site
+        self.hand_id: Final = hand_id
+        self.game: Final = game
+        self.stakes: Final = stakes
+        # YYYY/MM/DD as written: an impossible date is the validator's to report
+        self.date: Final = date
+        self.time: Final = time  # HH:MM:SS as written
+        self.zone: Final = zone
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Table(_Record):
-    name: str
-    max_seats: int
-    dealer: int
-    line: int = field(default=0, compare=False)
+class Table(ModelRecord):
+    FIELDS = ("name", "max_seats", "dealer", "line")
+    __slots__ = FIELDS
 
     def __init__(self, name: str, max_seats: int, dealer: int, line: int = 0) -> None:
-        self.name = name  # type: ignore[misc]
-        self.max_seats = max_seats  # type: ignore[misc]
-        self.dealer = dealer  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.max_seats: Final = max_seats
+        self.dealer: Final = dealer
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class HouseRules(_Record):
-    rules: tuple[str, ...]  # as written: "La Perla wins", "Deck from 7", "Flush beats full house"
-    line: int = field(default=0, compare=False)
+class HouseRules(ModelRecord):
+    FIELDS = ("rules", "line")
+    __slots__ = FIELDS
 
     def __init__(self, rules: tuple[str, ...], line: int = 0) -> None:
-        self.rules = rules  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        # as written: "La Perla wins", "Deck from 7", "Flush beats full house"
+        self.rules: Final = rules
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Commitment(_Record):
-    digest: str  # 64 lowercase hex digits
-    line: int = field(default=0, compare=False)
+class Commitment(ModelRecord):
+    FIELDS = ("digest", "line")
+    __slots__ = FIELDS
 
     def __init__(self, digest: str, line: int = 0) -> None:
-        self.digest = digest  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.digest: Final = digest  # 64 lowercase hex digits
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Seat(_Record):
-    seat: int
-    name: str
-    chips: int
-    sitting_out: bool = False
-    line: int = field(default=0, compare=False)
+class Seat(ModelRecord):
+    FIELDS = ("seat", "name", "chips", "sitting_out", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -166,25 +180,21 @@ class Seat(_Record):
         sitting_out: bool = False,
         line: int = 0,
     ) -> None:
-        self.seat = seat  # type: ignore[misc]
-        self.name = name  # type: ignore[misc]
-        self.chips = chips  # type: ignore[misc]
-        self.sitting_out = sitting_out  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.seat: Final = seat
+        self.name: Final = name
+        self.chips: Final = chips
+        self.sitting_out: Final = sitting_out
+        self.line: Final = line
 
 
 # ---------------------------------------------------------------- body lines
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Post(_Record):
+class Post(ModelRecord):
     """``<name>: posts blind <n>`` or ``posts ante <n>``."""
 
-    name: str
-    kind: Literal["blind", "ante"]
-    amount: int
-    all_in: bool = False
-    line: int = field(default=0, compare=False)
+    FIELDS = ("name", "kind", "amount", "all_in", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -194,42 +204,34 @@ class Post(_Record):
         all_in: bool = False,
         line: int = 0,
     ) -> None:
-        self.name = name  # type: ignore[misc]
-        self.kind = kind  # type: ignore[misc]
-        self.amount = amount  # type: ignore[misc]
-        self.all_in = all_in  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.kind: Final = kind
+        self.amount: Final = amount
+        self.all_in: Final = all_in
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class TopUp(_Record):
+class TopUp(ModelRecord):
     """``<name>: adds <n> chips`` between the seat lines and the first marker."""
 
-    name: str
-    amount: int
-    line: int = field(default=0, compare=False)
+    FIELDS = ("name", "amount", "line")
+    __slots__ = FIELDS
 
     def __init__(self, name: str, amount: int, line: int = 0) -> None:
-        self.name = name  # type: ignore[misc]
-        self.amount = amount  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.amount: Final = amount
+        self.line: Final = line
 
 
 Verb = Literal["checks", "folds", "bets", "calls", "raises"]
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Action(_Record):
+class Action(ModelRecord):
     """A betting action. ``amount`` is the chips of bets/calls and the ``<by>``
     of a raise; ``total`` is a raise's ``to <total>`` (None otherwise)."""
 
-    name: str
-    verb: Verb
-    amount: int | None = None
-    total: int | None = None
-    all_in: bool = False
-    timed_out: bool = False
-    line: int = field(default=0, compare=False)
+    FIELDS = ("name", "verb", "amount", "total", "all_in", "timed_out", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -241,23 +243,20 @@ class Action(_Record):
         timed_out: bool = False,
         line: int = 0,
     ) -> None:
-        self.name = name  # type: ignore[misc]
-        self.verb = verb  # type: ignore[misc]
-        self.amount = amount  # type: ignore[misc]
-        self.total = total  # type: ignore[misc]
-        self.all_in = all_in  # type: ignore[misc]
-        self.timed_out = timed_out  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.verb: Final = verb
+        self.amount: Final = amount
+        self.total: Final = total
+        self.all_in: Final = all_in
+        self.timed_out: Final = timed_out
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Deal(_Record):
+class Deal(ModelRecord):
     """``Dealt to <name>: down [..] up [..]``; a group not written is None."""
 
-    name: str
-    down: tuple[str, ...] | None
-    up: tuple[str, ...] | None
-    line: int = field(default=0, compare=False)
+    FIELDS = ("name", "down", "up", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -266,51 +265,42 @@ class Deal(_Record):
         up: tuple[str, ...] | None,
         line: int = 0,
     ) -> None:
-        self.name = name  # type: ignore[misc]
-        self.down = down  # type: ignore[misc]
-        self.up = up  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.down: Final = down
+        self.up: Final = up
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Uncalled(_Record):
-    amount: int
-    name: str
-    line: int = field(default=0, compare=False)
+class Uncalled(ModelRecord):
+    FIELDS = ("amount", "name", "line")
+    __slots__ = FIELDS
 
     def __init__(self, amount: int, name: str, line: int = 0) -> None:
-        self.amount = amount  # type: ignore[misc]
-        self.name = name  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.amount: Final = amount
+        self.name: Final = name
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Collected(_Record):
+class Collected(ModelRecord):
     """``<name>: collected <n> from <pot>``: ``pot`` None is ``pot``, 0 is
     ``main pot``, k > 0 is ``side pot-k``."""
 
-    name: str
-    amount: int
-    pot: int | None = None
-    line: int = field(default=0, compare=False)
+    FIELDS = ("name", "amount", "pot", "line")
+    __slots__ = FIELDS
 
     def __init__(self, name: str, amount: int, pot: int | None = None, line: int = 0) -> None:
-        self.name = name  # type: ignore[misc]
-        self.amount = amount  # type: ignore[misc]
-        self.pot = pot  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.amount: Final = amount
+        self.pot: Final = pot
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Show(_Record):
+class Show(ModelRecord):
     """``<name>: shows [..]`` with an optional ``and declares [..]`` (Calatone)
     and an optional ``(<description>)``."""
 
-    name: str
-    cards: tuple[str, ...]
-    declared: tuple[str, ...] | None = None
-    description: str | None = None
-    line: int = field(default=0, compare=False)
+    FIELDS = ("name", "cards", "declared", "description", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -320,31 +310,27 @@ class Show(_Record):
         description: str | None = None,
         line: int = 0,
     ) -> None:
-        self.name = name  # type: ignore[misc]
-        self.cards = cards  # type: ignore[misc]
-        self.declared = declared  # type: ignore[misc]
-        self.description = description  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.cards: Final = cards
+        self.declared: Final = declared
+        self.description: Final = description
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Muck(_Record):
-    name: str
-    line: int = field(default=0, compare=False)
+class Muck(ModelRecord):
+    FIELDS = ("name", "line")
+    __slots__ = FIELDS
 
     def __init__(self, name: str, line: int = 0) -> None:
-        self.name = name  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Info(_Record):
+class Info(ModelRecord):
     """Kept, never judged: ``says "<text>"``, ``is disconnected``, ``is connected``."""
 
-    name: str
-    kind: Literal["says", "disconnected", "connected"]
-    text: str | None = None
-    line: int = field(default=0, compare=False)
+    FIELDS = ("name", "kind", "text", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -353,17 +339,16 @@ class Info(_Record):
         text: str | None = None,
         line: int = 0,
     ) -> None:
-        self.name = name  # type: ignore[misc]
-        self.kind = kind  # type: ignore[misc]
-        self.text = text  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.name: Final = name
+        self.kind: Final = kind
+        self.text: Final = text
+        self.line: Final = line
 
 
 Line = Post | TopUp | Action | Deal | Uncalled | Collected | Show | Muck | Info
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Marker(_Record):
+class Marker(ModelRecord):
     """A street marker or ``*** SHOWDOWN ***``.
 
     ``street`` is the marker's name as written (``HOLE CARDS``, ``COMMON 3``,
@@ -371,9 +356,8 @@ class Marker(_Record):
     (Chiribito's ``[board so far] [new card]``), empty for the other markers.
     """
 
-    street: str
-    groups: tuple[tuple[str, ...], ...] = ()
-    line: int = field(default=0, compare=False)
+    FIELDS = ("street", "groups", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -381,9 +365,9 @@ class Marker(_Record):
         groups: tuple[tuple[str, ...], ...] = (),
         line: int = 0,
     ) -> None:
-        self.street = street  # type: ignore[misc]
-        self.groups = groups  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.street: Final = street
+        self.groups: Final = groups
+        self.line: Final = line
 
     @property
     def new_cards(self) -> tuple[str, ...]:
@@ -397,31 +381,26 @@ class Marker(_Record):
 SHOWDOWN = "SHOWDOWN"
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Section(_Record):
+class Section(ModelRecord):
     """A marker and the lines up to the next marker or the summary."""
 
-    marker: Marker
-    lines: tuple[Line, ...]
+    FIELDS = ("marker", "lines")
+    __slots__ = FIELDS
 
     def __init__(self, marker: Marker, lines: tuple[Line, ...]) -> None:
-        self.marker = marker  # type: ignore[misc]
-        self.lines = lines  # type: ignore[misc]
+        self.marker: Final = marker
+        self.lines: Final = lines
 
 
 # ---------------------------------------------------------------- summary
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class TotalPot(_Record):
+class TotalPot(ModelRecord):
     """``Total pot <n> [Main pot <m>. Side pot-1 <s1>. ...] | Rake <r>``;
     ``main`` is None when no pots are listed."""
 
-    total: int
-    rake: int
-    main: int | None = None
-    side: tuple[int, ...] = ()
-    line: int = field(default=0, compare=False)
+    FIELDS = ("total", "rake", "main", "side", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -431,40 +410,36 @@ class TotalPot(_Record):
         side: tuple[int, ...] = (),
         line: int = 0,
     ) -> None:
-        self.total = total  # type: ignore[misc]
-        self.rake = rake  # type: ignore[misc]
-        self.main = main  # type: ignore[misc]
-        self.side = side  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.total: Final = total
+        self.rake: Final = rake
+        self.main: Final = main
+        self.side: Final = side
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Board(_Record):
-    cards: tuple[str, ...]
-    line: int = field(default=0, compare=False)
+class Board(ModelRecord):
+    FIELDS = ("cards", "line")
+    __slots__ = FIELDS
 
     def __init__(self, cards: tuple[str, ...], line: int = 0) -> None:
-        self.cards = cards  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.cards: Final = cards
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class DeckLine(_Record):
-    cards: tuple[str, ...]
-    salt: str | None = None
-    line: int = field(default=0, compare=False)
+class DeckLine(ModelRecord):
+    FIELDS = ("cards", "salt", "line")
+    __slots__ = FIELDS
 
     def __init__(self, cards: tuple[str, ...], salt: str | None = None, line: int = 0) -> None:
-        self.cards = cards  # type: ignore[misc]
-        self.salt = salt  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.cards: Final = cards
+        self.salt: Final = salt
+        self.line: Final = line
 
 
 Outcome = Literal["folded", "showed_won", "showed_lost", "mucked", "won", "sat_out"]
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class SeatOutcome(_Record):
+class SeatOutcome(ModelRecord):
     """``Seat <k>: <name>: <outcome>``.
 
     ``street`` is set for ``folded on <STREET>``, ``cards`` for the showed
@@ -472,14 +447,8 @@ class SeatOutcome(_Record):
     ``description`` for a showed line's optional ``with <description>``.
     """
 
-    seat: int
-    name: str
-    outcome: Outcome
-    cards: tuple[str, ...] | None = None
-    amount: int | None = None
-    street: str | None = None
-    description: str | None = None
-    line: int = field(default=0, compare=False)
+    FIELDS = ("seat", "name", "outcome", "cards", "amount", "street", "description", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -492,23 +461,19 @@ class SeatOutcome(_Record):
         description: str | None = None,
         line: int = 0,
     ) -> None:
-        self.seat = seat  # type: ignore[misc]
-        self.name = name  # type: ignore[misc]
-        self.outcome = outcome  # type: ignore[misc]
-        self.cards = cards  # type: ignore[misc]
-        self.amount = amount  # type: ignore[misc]
-        self.street = street  # type: ignore[misc]
-        self.description = description  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.seat: Final = seat
+        self.name: Final = name
+        self.outcome: Final = outcome
+        self.cards: Final = cards
+        self.amount: Final = amount
+        self.street: Final = street
+        self.description: Final = description
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Summary(_Record):
-    total: TotalPot
-    board: Board | None = None
-    deck: DeckLine | None = None
-    seats: tuple[SeatOutcome, ...] = ()
-    line: int = field(default=0, compare=False)  # the *** SUMMARY *** marker
+class Summary(ModelRecord):
+    FIELDS = ("total", "board", "deck", "seats", "line")
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -518,23 +483,25 @@ class Summary(_Record):
         seats: tuple[SeatOutcome, ...] = (),
         line: int = 0,
     ) -> None:
-        self.total = total  # type: ignore[misc]
-        self.board = board  # type: ignore[misc]
-        self.deck = deck  # type: ignore[misc]
-        self.seats = seats  # type: ignore[misc]
-        self.line = line  # type: ignore[misc]
+        self.total: Final = total
+        self.board: Final = board
+        self.deck: Final = deck
+        self.seats: Final = seats
+        self.line: Final = line
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Hand(_Record):
-    header: Header
-    table: Table
-    seats: tuple[Seat, ...]
-    preamble: tuple[Line, ...]
-    sections: tuple[Section, ...]
-    summary: Summary
-    house_rules: HouseRules | None = None
-    commitment: Commitment | None = None
+class Hand(ModelRecord):
+    FIELDS = (
+        "header",
+        "table",
+        "seats",
+        "preamble",
+        "sections",
+        "summary",
+        "house_rules",
+        "commitment",
+    )
+    __slots__ = FIELDS
 
     def __init__(
         self,
@@ -547,14 +514,14 @@ class Hand(_Record):
         house_rules: HouseRules | None = None,
         commitment: Commitment | None = None,
     ) -> None:
-        self.header = header  # type: ignore[misc]
-        self.table = table  # type: ignore[misc]
-        self.seats = seats  # type: ignore[misc]
-        self.preamble = preamble  # type: ignore[misc]
-        self.sections = sections  # type: ignore[misc]
-        self.summary = summary  # type: ignore[misc]
-        self.house_rules = house_rules  # type: ignore[misc]
-        self.commitment = commitment  # type: ignore[misc]
+        self.header: Final = header
+        self.table: Final = table
+        self.seats: Final = seats
+        self.preamble: Final = preamble
+        self.sections: Final = sections
+        self.summary: Final = summary
+        self.house_rules: Final = house_rules
+        self.commitment: Final = commitment
 
     @property
     def game(self) -> Game:
@@ -574,49 +541,3 @@ class Hand(_Record):
             out.append((street, section.marker))
             out.extend((street, x) for x in section.lines)
         return out
-
-
-# ---------------------------------------------------------------- construction speed
-
-
-def _quick_init(cls: type) -> None:
-    """Give a record class of the pure build an ``__init__`` that fills its
-    slots through their descriptors.
-
-    The ``__init__`` a record class writes out is for the compiled build
-    (see :class:`_Record`); pure, its ``self.x = x`` would hit the frozen
-    ``__setattr__``. The dataclass's own ``__init__`` would set each field
-    with ``object.__setattr__`` (an attribute lookup per field), about 1.7x
-    slower than the slot descriptor's ``__set__``. The signature, defaults
-    and annotations are the class's; everything else (frozen assignment,
-    equality, hashing, ``replace``) is the dataclass's own.
-    """
-    fields = dataclasses.fields(cls)
-    assert all(f.default_factory is dataclasses.MISSING and f.init for f in fields), cls
-    scope: dict[str, Any] = {f"_set_{f.name}": getattr(cls, f.name).__set__ for f in fields}
-    params = []
-    for f in fields:
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            scope[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-    body = "".join(f"\n    _set_{f.name}(self, {f.name})" for f in fields) or "\n    pass"
-    exec(f"def __init__(self, {', '.join(params)}):{body}", scope)
-    init = scope["__init__"]
-    old = cls.__init__  # type: ignore[misc]
-    init.__annotations__ = dict(old.__annotations__)
-    init.__qualname__ = old.__qualname__
-    init.__doc__ = old.__doc__
-    cls.__init__ = init  # type: ignore[misc]
-
-
-for _cls in list(globals().values()):
-    if (
-        isinstance(_cls, type)
-        and _cls.__module__ == __name__
-        and dataclasses.is_dataclass(_cls)
-        and isinstance(_cls.__dict__.get("__init__"), types.FunctionType)  # pure, not compiled
-    ):
-        _quick_init(_cls)
-del _cls

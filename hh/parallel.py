@@ -26,15 +26,16 @@ import os
 import pickle
 import struct
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
 from typing import Any, Protocol
 
 from hh.crosshand import Summary, summarize
+from hh.inputs import Unreadable
 from hh.output import Rendered, render
 from hh.parse import Record
 from hh.places import Place, placement
-from hh.sources import Chunk, Unreadable, numbered, records
+from hh.sources import Chunk, numbered, records
 from hh.validate import SeatStack, Verdict, Violation, parse_failure, validate
 
 POOL_MIN_BYTES = 512 * 1024
@@ -175,7 +176,7 @@ def judged(work: Iterable[Chunk | Unreadable], as_json: bool, workers: int) -> R
     return _Pooled(items, as_json, min(workers, len(items)))
 
 
-def _serial(items: list[Chunk | Unreadable], as_json: bool) -> Iterator[Judged]:
+def _serial(items: list[Chunk | Unreadable], as_json: bool) -> Generator[Judged, None, None]:
     for k in range(len(items)):
         yield from judge_chunk(numbered(items, k), as_json)
 

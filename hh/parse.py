@@ -2,13 +2,15 @@
 
 The grammar (``grammar/hh.lark``) states the format: one terminal per kind of
 line, built from small named pieces, and rules for the order of line kinds.
-A hand is read in one pass over its lines, without Lark:
+A hand is read in one pass over its lines, without Lark's parser:
 
 * :func:`classify` tells a line's kind from its first words (names may not
   begin like another kind of line, so one kind fits), the line is
-  ``fullmatch``ed against that kind's regex (compiled by Lark from the
-  grammar once, then cached on disk), its cards and street names are checked
-  against the hand's game and its model record is built (:func:`read_line`);
+  ``fullmatch``ed against that kind's regex (the terminal Lark builds from
+  the grammar), its cards and street names are checked against the hand's
+  game (its :class:`~hh.games.GameRules`) and its model record is built
+  (:func:`read_line`); a line seen before in the session is taken from the
+  game's :class:`LineMemo`;
 * the sequence of line kinds is checked against the grammar's rules, read
   as one regex over a letter per line kind (``hh._grammar.structure_regex``);
 * :func:`assemble` builds the :class:`~hh.model.Hand`.
@@ -16,8 +18,7 @@ A hand is read in one pass over its lines, without Lark:
 When anything fails, the hand is parsed again by Lark's LALR parser over the
 same grammar (``hh._lark``), which decides what the error is and which comes
 first, and explains a bad line by parsing it alone with an Earley twin of
-the grammar. Lark is imported only then, or on the first run after the
-grammar changed. The tests check that both ways give the same model or the
+the grammar. The tests check that both ways give the same model or the
 same error.
 
 The parser records what the text says; the validator judges the play.
@@ -25,30 +26,18 @@ The parser records what the text says; the validator judges the play.
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
 import os
 import re
-import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
-from hh._codecache import cache_folder
 from hh._grammar import grammar_text, structure_regex
 from hh._grammar import piece_pattern as piece_pattern
-from hh._regex import program, rebuild
-from hh.cards import (
-    FRENCH_RANKS,
-    FRENCH_SUITS,
-    JOKER,
-    SPANISH_RANKS,
-    SPANISH_SUITS,
-    UNKNOWN,
-)
+from hh.cards import JOKER, UNKNOWN
+from hh.games import RULES, GameRules
 from hh.model import (
     SHOWDOWN,
     Action,
@@ -63,6 +52,7 @@ from hh.model import (
     HouseRules,
     Info,
     Marker,
+    ModelRecord,
     Muck,
     Post,
     Seat,
@@ -199,37 +189,140 @@ _PREFIX_KIND = {
 _HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
 
 
-def _lark_stamp() -> str:
-    """Which Lark is installed, without importing it (its import costs more
-    than reading a hand): the path and time of its ``__init__``."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("lark")
-    origin = spec.origin if spec is not None else None
-    if origin is None:
-        return "no lark"
-    try:
-        return f"{origin}:{os.stat(origin).st_mtime_ns}"
-    except OSError:
-        return origin
-
-
-def cache_path(text: str, what: str, suffix: str) -> str | None:
-    """A per-grammar, per-version cache file (Lark's LALR tables, or the line
-    regexes), or None when no writable place exists (a read-only home must
-    not break parsing)."""
-    key = hashlib.sha256(
-        "\0".join((text, _lark_stamp(), sys.version, __name__, what)).encode()
-    ).hexdigest()[:20]
-    folder = cache_folder()
-    return None if folder is None else os.path.join(folder, f"{what}-{key}.{suffix}")
-
-
 # ------------------------------------------------------------------ decks
 
 
+class LineMemo:
+    """Lines seen before in hands of one game, at most ``bound`` of them, and
+    the parts of deal and seat lines seen before, at most ``bound`` too.
+
+    Lines repeat: in a session the same player checks, calls the same amount
+    or is dealt the same up card hand after hand. A line's record depends
+    only on its text and the hand's game, so the memo keeps, per line text,
+    its kind, record class and fields but the line number; a line seen
+    before is then built without being classified, matched or cut up. Only
+    the kinds that repeat more often than not are kept (``KINDS``): headers,
+    commitments, decks, shows, top-ups and seat lines, whose stacks change,
+    mostly do not.
+
+    Deal and seat lines rarely repeat whole but do in parts: "Dealt to Inés:
+    down [Kd 6s] up [Qc]" (random cards), "Seat 1: Inés (11 in chips)"
+    (stacks change), yet the same players are dealt to and the same card
+    groups and stacks come back. The grammar makes the parts independent:
+    these lines are "Dealt to " NAME ":" [" down [" CARDS "]"] [" up ["
+    CARDS "]"] (one of the two at least) and "Seat " N ": " NAME " (" CHIPS
+    " in chips)" [" is sitting out"], and a NAME holds no ":" nor "(" (a card
+    list no "]"), so where each part ends is fixed by the text. A line each
+    of whose parts was that part of a line that matched (of the same kind,
+    in the same game, whose cards were checked) matches too, and its record
+    is built from the parts' fields (:meth:`from_parts`). The parts' keys
+    begin "Dealt to ", "Seat ", " down [", " up [" or " (", so the sorts
+    never meet in their one dict; each is kept with its tag (a head's line
+    kind, "down", "up" or "chips").
+
+    Both are emptied when full, which bounds their memory. The parts are
+    kept because they were measured to pay on a whole ``hh validate`` run
+    (the commit that kept them says by how much).
+    """
+
+    __slots__ = ("bound", "lines", "parts")
+
+    KINDS: ClassVar[dict[str, type[ModelRecord]]] = {
+        "TABLE_LINE": Table,
+        "HOUSE_RULES_LINE": HouseRules,
+        "POST_LINE": Post,
+        "MARKER_LINE": Marker,
+        "DEAL_LINE": Deal,
+        "ACTION_LINE": Action,
+        "UNCALLED_LINE": Uncalled,
+        "COLLECTED_LINE": Collected,
+        "MUCK_LINE": Muck,
+        "INFO_LINE": Info,
+        "TOTAL_POT_LINE": TotalPot,
+        "BOARD_LINE": Board,
+        "SEAT_OUTCOME_LINE": SeatOutcome,
+    }
+
+    def __init__(self, bound: int = 1 << 14) -> None:
+        self.bound = bound
+        # line text -> (kind, record class, fields but the line number)
+        self.lines: dict[str, tuple[str, Callable[..., Any], tuple[Any, ...]]] = {}
+        # part of a deal or seat line -> (tag, its fields)
+        self.parts: dict[str, tuple[str, Any]] = {}
+
+    def remember(self, text: str, kind: str, obj: Any) -> None:
+        """Keep a line that matched, if its kind is one that repeats, and
+        the parts of a deal or seat line."""
+        cls = self.KINDS.get(kind)
+        if cls is not None:
+            if len(self.lines) >= self.bound:
+                self.lines.clear()
+            self.lines[text] = (kind, cls, tuple([getattr(obj, name) for name in cls.FIELDS[:-1]]))
+        if kind == "DEAL_LINE":
+            cut = _deal_parts(text)
+            if cut is None:  # pragma: no cover - a matched deal line has its colon
+                return
+            parts = self._parts()
+            parts[cut[0]] = (kind, obj.name)
+            if cut[1]:
+                parts[cut[1]] = ("down", obj.down)
+            if cut[2]:
+                parts[cut[2]] = ("up", obj.up)
+        elif kind == "SEAT_LINE":
+            at = text.find(" (", 5)
+            parts = self._parts()
+            parts[text[:at]] = (kind, (obj.seat, obj.name))
+            parts[text[at:]] = ("chips", (obj.chips, obj.sitting_out))
+
+    def _parts(self) -> dict[str, tuple[str, Any]]:
+        if len(self.parts) >= self.bound:
+            self.parts.clear()
+        return self.parts
+
+    def from_parts(self, text: str, n: int) -> tuple[str, Any] | None:
+        """The kind and record of line ``n``, a deal or seat line, from its
+        parts seen before; None when a part is new (or it is no such line)."""
+        seen = self.parts
+        if text.startswith("Dealt to "):
+            cut = _deal_parts(text)
+            if cut is None or not (cut[1] or cut[2]):
+                return None
+            head = seen.get(cut[0])
+            down = seen.get(cut[1]) if cut[1] else ("down", None)
+            up = seen.get(cut[2]) if cut[2] else ("up", None)
+            if head is None or down is None or up is None:
+                return None
+            if head[0] != "DEAL_LINE" or down[0] != "down" or up[0] != "up":
+                return None
+            return "DEAL_LINE", Deal(head[1], down[1], up[1], n)
+        if text.startswith("Seat "):
+            at = text.find(" (", 5)
+            if at < 0:
+                return None
+            head = seen.get(text[:at])
+            tail = seen.get(text[at:])
+            if head is None or tail is None or head[0] != "SEAT_LINE" or tail[0] != "chips":
+                return None
+            return "SEAT_LINE", Seat(head[1][0], head[1][1], tail[1][0], tail[1][1], n)
+        return None
+
+
+def _deal_parts(text: str) -> tuple[str, str, str] | None:
+    """A deal line's head ("Dealt to NAME"), down part and up part (either
+    may be empty); None for any other line."""
+    colon = text.find(":", 9)
+    if colon < 0:
+        return None
+    close = text.find("]", colon) + 1 if text.startswith(" down [", colon + 1) else colon + 1
+    if close == 0 or not (close == len(text) or text.startswith(" up [", close)):
+        return None
+    return text[:colon], text[colon + 1 : close], text[close:]
+
+
 class _Game:
-    """What the lexer must know of the hand's game to check its lines."""
+    """What the lexer must know of the hand's game to check its lines: its
+    card notation and streets (from its :class:`~hh.games.GameRules`), and
+    the memo of its lines."""
 
     __slots__ = (
         "cards",
@@ -238,48 +331,42 @@ class _Game:
         "explain_street",
         "game",
         "memo",
-        "parts_seen",
         "streets",
     )
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.memo: dict[str, tuple[str, Any, tuple[Any, ...]]] = {}  # see _parse_fast
-        self.parts_seen: dict[str, tuple[str, Any]] = {}  # see _from_parts
-        if game is Game.CHIRIBITO:
-            self.cards = frozenset(r + s for r in SPANISH_RANKS for s in SPANISH_SUITS)
-            self.explain_card = (
-                "Chiribito is played with Spanish cards: a rank of "
-                f"{' '.join(SPANISH_RANKS)} followed by a suit of {' '.join(SPANISH_SUITS)}"
-            )
-            self.streets = frozenset(["HOLE CARDS"] + [f"COMMON {k}" for k in range(1, 6)])
-            self.explain_street = "HOLE CARDS, COMMON 1 to COMMON 5 or SHOWDOWN"
-        else:
-            self.cards = frozenset([r + s for r in FRENCH_RANKS for s in FRENCH_SUITS] + [JOKER])
-            self.explain_card = (
-                f"{game.label} is played with French cards: a rank of "
-                f"{' '.join(FRENCH_RANKS)} followed by a suit of {' '.join(FRENCH_SUITS)}, "
-                f"or the joker {JOKER}"
-            )
-            if game is Game.ACES:
-                self.streets = frozenset(["3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET"])
-                self.explain_street = "3RD STREET to 6TH STREET or SHOWDOWN"
-            else:
-                self.streets = frozenset(
-                    [
-                        "2ND STREET",
-                        "3RD STREET",
-                        "4TH STREET",
-                        "5TH STREET",
-                        "6TH STREET",
-                        "7TH STREET",
-                    ]
-                )
-                self.explain_street = "2ND STREET to 7TH STREET or SHOWDOWN"
+    def __init__(self, rules: GameRules) -> None:
+        self.game = rules.game
+        self.memo = LineMemo()
+        notation = rules.notation
+        self.cards = frozenset(notation.cards)
         self.dealt = self.cards | {UNKNOWN}
+        joker = f", or the joker {JOKER}" if notation.joker else ""
+        kind = notation.name.split(" ")[0]  # a deck's name begins with its notation's
+        self.explain_card = (
+            f"{self.game.label} is played with {kind} cards: a rank of "
+            f"{' '.join(notation.ranks)} followed by a suit of {' '.join(notation.suits)}{joker}"
+        )
+        names = [street.name for street in rules.streets]
+        self.streets = frozenset(names)
+        self.explain_street = f"{_in_words(names)} or {SHOWDOWN}"
 
 
-_GAMES = {g: _Game(g) for g in Game}
+def _in_words(streets: list[str]) -> str:
+    """The streets in words, a run of streets named alike but for their
+    number written as a range: "HOLE CARDS, COMMON 1 to COMMON 5"."""
+    shapes = [re.sub(r"[0-9]+(?:ST|ND|RD|TH)?", "#", name) for name in streets]
+    words = []
+    i = 0
+    while i < len(streets):
+        j = i
+        while j + 1 < len(streets) and shapes[j + 1] == shapes[i]:
+            j += 1
+        words.append(streets[i] if i == j else f"{streets[i]} to {streets[j]}")
+        i = j + 1
+    return ", ".join(words)
+
+
+_GAMES = {game: _Game(rules) for game, rules in RULES.items()}
 
 
 # ------------------------------------------------------------------ lines
@@ -554,9 +641,8 @@ _BUILDERS: dict[str, _Builder] = {
 
 
 # The first words that tell a line's kind ("Seat " only before a digit), by
-# their first character: one or two startswith checks, where a regex of
-# the ten alternatives cost a call for every line that missed the memo (3%
-# of a one-core run). No name begins with these words (the grammar's NAME).
+# their first character: one or two startswith checks for each line that
+# missed the memo. No name begins with these words (the grammar's NAME).
 _PREFIXES = {
     "*": ("*** ",),
     "S": ("Seat ", "Shuffle commitment: "),
@@ -703,183 +789,26 @@ def assemble(kinds: list[str], objs: list[Any]) -> Hand:
 
 class _Tables:
     """What the fast path needs of the grammar: each line kind's compiled
-    regex, and the rules as a regex over one letter per line kind."""
+    regex (the terminal Lark compiles from the grammar), and the rules as a
+    regex over one letter per line kind."""
 
     __slots__ = ("letters", "match", "structure")
 
-    def __init__(
-        self, patterns: dict[str, str], structure: str, programs: dict[str, Any] | None = None
-    ) -> None:
-        known = programs or {}
+    def __init__(self, patterns: dict[str, str], structure: str) -> None:
         self.match: dict[str, Callable[[str], re.Match[str] | None]] = {
-            kind: rebuild(pattern, known.get(kind)).fullmatch for kind, pattern in patterns.items()
+            kind: re.compile(pattern).fullmatch for kind, pattern in patterns.items()
         }
         self.letters = {kind: chr(65 + i) for i, kind in enumerate(LINE_KINDS)}
-        self.structure = rebuild(structure, known.get("")).fullmatch
+        self.structure = re.compile(structure).fullmatch
 
 
 @cache
 def _tables() -> _Tables:
-    """Read from the cache file, or compiled by Lark from the grammar and
-    cached, so a run need not import Lark at all. The file also keeps each
-    regex's compiled program (see hh/_regex.py)."""
-    text = grammar_text()
-    path = cache_path(text, "lines2", "json")
-    if path:
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-            return _Tables(data["lines"], data["structure"], data["programs"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
+    """The line regexes as Lark reads them from the grammar (Lark keeps its
+    analysis of the grammar in its own cache), and the rules' regex."""
     from hh._lark import line_patterns
 
-    lines = line_patterns()
-    structure = structure_regex(text, LINE_KINDS)
-    programs = {kind: program(pattern) for kind, pattern in lines.items()}
-    programs[""] = program(structure)  # the structure's: no line kind is ""
-    data = {"lines": lines, "structure": structure, "programs": programs}
-    if path:
-        import tempfile  # only here: its import (shutil, random, bz2, lzma) took ~3 ms
-
-        try:  # written whole, then renamed: parallel workers may race here
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-            os.replace(tmp, path)
-        except OSError:
-            pass
-    return _Tables(lines, structure, programs)
-
-
-# Lines repeat: in a session the same player checks, calls the same amount or
-# is dealt the same up card hand after hand (72% of the lines of a simulated
-# Aces, Straights and Flushes session were seen before). A line's record
-# depends only on its text and the hand's game, so each game remembers, per
-# line text, its kind, record class and fields but the line number; a line
-# seen before is then built without being classified, matched or cut up.
-# Remembering costs about what a hit saves, so only the kinds that repeat
-# more often than not are remembered (measured on simulated sessions of the
-# three games: actions, posts, markers, summary seat lines, deals, pots and
-# collections do; headers, commitments, decks, shows, top-ups and seat
-# lines, whose stacks change, mostly do not). The memo is emptied when
-# full, which bounds its memory: 16,384 lines a game keep a streamed
-# ``hh validate`` of 40,000 Calatone hands at 37 MB peak RSS against 30 MB
-# without the memo (65,536 took 62 MB, and were no faster).
-MEMO_LIMIT = 1 << 14
-_MEMO_CLASSES: dict[str, type] = {
-    "TABLE_LINE": Table,
-    "HOUSE_RULES_LINE": HouseRules,
-    "POST_LINE": Post,
-    "MARKER_LINE": Marker,
-    "DEAL_LINE": Deal,
-    "ACTION_LINE": Action,
-    "UNCALLED_LINE": Uncalled,
-    "COLLECTED_LINE": Collected,
-    "MUCK_LINE": Muck,
-    "INFO_LINE": Info,
-    "TOTAL_POT_LINE": TotalPot,
-    "BOARD_LINE": Board,
-    "SEAT_OUTCOME_LINE": SeatOutcome,
-}
-_Memo = tuple[str, Any, tuple[Any, ...]]
-
-
-def _but_line(cls: type) -> tuple[str, ...]:
-    """A record class's fields but its last, the line number."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    assert names[-1] == "line", cls
-    return names[:-1]
-
-
-_MEMO_FIELDS = {kind: (cls, _but_line(cls)) for kind, cls in _MEMO_CLASSES.items()}
-
-
-def _remember(memo: dict[str, _Memo], text: str, kind: str, obj: Any) -> None:
-    known = _MEMO_FIELDS.get(kind)
-    if known is None:
-        return
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    cls, names = known
-    memo[text] = (kind, cls, tuple([getattr(obj, name) for name in names]))
-
-
-# Some lines rarely repeat whole but do in parts: "Dealt to Inés: down [Kd
-# 6s] up [Qc]" (random cards: six such lines a hand of Aces, Straights and
-# Flushes), "Seat 1: Inés (11 in chips)" (stacks change). Each part repeats:
-# the same players are dealt to, the same card groups and stacks come back.
-# The grammar makes the parts independent: these lines are "Dealt to " NAME
-# ":" [" down [" CARDS "]"] [" up [" CARDS "]"] (one of the two at least)
-# and "Seat " N ": " NAME " (" CHIPS " in chips)" [" is sitting out"], and a
-# NAME holds no ":" nor "(" (a card list no "]"), so where each part ends is
-# fixed by the text, whatever the other parts are. A line each of whose
-# parts was that part of a line that matched (of the same kind, in the same
-# game, whose cards it checked) therefore matches too, and its record is
-# built from the parts' fields without classifying, matching or cutting it.
-# The parts' keys begin "Dealt to ", "Seat ", " down [", " up [" or " (",
-# so the sorts never meet in their one dict.
-# A part's tag (a head's line kind, "down", "up" or "chips") and its fields.
-_Part = tuple[str, Any]
-
-
-def _deal_parts(text: str) -> tuple[str, str, str] | None:
-    """A deal line's head ("Dealt to NAME"), down part and up part (either
-    may be empty); None for any other line."""
-    colon = text.find(":", 9)
-    if colon < 0:
-        return None
-    close = text.find("]", colon) + 1 if text.startswith(" down [", colon + 1) else colon + 1
-    if close == 0 or not (close == len(text) or text.startswith(" up [", close)):
-        return None
-    return text[:colon], text[colon + 1 : close], text[close:]
-
-
-def _from_parts(seen: dict[str, _Part], text: str, n: int) -> tuple[str, Any] | None:
-    """The kind and record of a deal or seat line from its parts seen before
-    in lines that matched (see above); None when a part is new."""
-    if text.startswith("Dealt to "):
-        parts = _deal_parts(text)
-        if parts is None or not (parts[1] or parts[2]):
-            return None
-        head = seen.get(parts[0])
-        down = seen.get(parts[1]) if parts[1] else ("down", None)
-        up = seen.get(parts[2]) if parts[2] else ("up", None)
-        if head is None or down is None or up is None:
-            return None
-        if head[0] != "DEAL_LINE" or down[0] != "down" or up[0] != "up":
-            return None
-        return "DEAL_LINE", Deal(head[1], down[1], up[1], n)
-    if text.startswith("Seat "):
-        at = text.find(" (", 5)
-        if at < 0:
-            return None
-        head = seen.get(text[:at])
-        tail = seen.get(text[at:])
-        if head is None or tail is None or head[0] != "SEAT_LINE" or tail[0] != "chips":
-            return None
-        return "SEAT_LINE", Seat(head[1][0], head[1][1], tail[1][0], tail[1][1], n)
-    return None
-
-
-def _remember_parts(seen: dict[str, _Part], text: str, kind: str, obj: Any) -> None:
-    if kind == "DEAL_LINE":
-        parts = _deal_parts(text)
-        if parts is None:  # pragma: no cover - a matched deal line has its colon
-            return
-        if len(seen) >= MEMO_LIMIT:
-            seen.clear()
-        seen[parts[0]] = (kind, obj.name)
-        if parts[1]:
-            seen[parts[1]] = ("down", obj.down)
-        if parts[2]:
-            seen[parts[2]] = ("up", obj.up)
-    elif kind == "SEAT_LINE":
-        at = text.find(" (", 5)
-        if len(seen) >= MEMO_LIMIT:
-            seen.clear()
-        seen[text[:at]] = (kind, (obj.seat, obj.name))
-        seen[text[at:]] = ("chips", (obj.chips, obj.sitting_out))
+    return _Tables(line_patterns(), structure_regex(grammar_text(), LINE_KINDS))
 
 
 def _parse_fast(lines: list[str], first: int) -> Hand | None:
@@ -891,18 +820,18 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
     kinds: list[str] = []
     objs: list[Any] = []
     n = first
-    memo: dict[str, _Memo] = {}  # the game's, once the header has named it
-    seen: dict[str, _Part] = {}
+    memo: LineMemo | None = None  # the game's, once the header has named it
+    seen: dict[str, tuple[str, Callable[..., Any], tuple[Any, ...]]] = {}  # its lines
     for text in lines:
-        hit = memo.get(text)
+        hit = seen.get(text)
         if hit is not None:
             known, cls, args = hit
             objs.append(cls(*args, n))
             kinds.append(known)
             n += 1
             continue
-        if n != first:
-            built = _from_parts(seen, text, n)
+        if memo is not None:
+            built = memo.from_parts(text, n)
             if built is not None:
                 kinds.append(built[0])
                 objs.append(built[1])
@@ -923,14 +852,11 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
             return None
         objs.append(obj)
         kinds.append(kind)
-        if kind == "HEADER_LINE":
-            game = state.game
-            assert game is not None
-            memo = game.memo
-            seen = game.parts_seen
-        else:
-            _remember(memo, text, kind, obj)
-            _remember_parts(seen, text, kind, obj)
+        if memo is not None:
+            memo.remember(text, kind, obj)
+        elif state.game is not None:
+            memo = state.game.memo
+            seen = memo.lines
         n += 1
     if tables.structure("".join([letters[k] for k in kinds])) is None:
         return None
@@ -1344,7 +1270,7 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
                 import gzip  # only for a compressed file
 
                 with gzip.GzipFile(fileobj=f) as z:
-                    yield from parse_stream(z, file=name)  # type: ignore[arg-type]
+                    yield from parse_stream(z, file=name)
             else:
                 yield from parse_stream(f, file=name)
 

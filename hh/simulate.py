@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hh.cards import JOKER, UNKNOWN
-from hh.engine import Engine, Player
+from hh.engine import Award, Engine, Player
 from hh.evaluate import Evaluation
 from hh.games import RULES
 from hh.games.base import GameRules, Variant
@@ -54,6 +54,7 @@ from hh.model import (
     TopUp,
     TotalPot,
     Uncalled,
+    Verb,
 )
 
 SITE = "hh-sim"
@@ -345,7 +346,7 @@ class _HandPlay:
         ]
         for p, kind, amount in e.forced_bets():
             e.post(p, amount)
-            preamble.append(Post(p.name, kind, amount, p.all_in))  # type: ignore[arg-type]
+            preamble.append(Post(p.name, kind, amount, p.all_in))
         self._chatter(preamble)
         sections: list[Section] = []
         self.shown: dict[int, Show] = {}
@@ -468,7 +469,8 @@ class _HandPlay:
             strength = self._strength(p)
             owe = e.current_bet - p.bet
             timed_out = rng.random() < style.timeout
-            verb, added, total = "checks", 0, None
+            verb: Verb = "checks"
+            added, total = 0, None
             if timed_out:
                 verb = "checks" if opts.check else "folds"
             elif opts.check:
@@ -495,7 +497,7 @@ class _HandPlay:
                 assert total is not None
                 by = total - e.current_bet
             amount = by if verb == "raises" else (added if verb in ("bets", "calls") else None)
-            lines.append(Action(p.name, verb, amount, total, all_in, timed_out))  # type: ignore[arg-type]
+            lines.append(Action(p.name, verb, amount, total, all_in, timed_out))
             e.act(p, verb, added)
             if rng.random() < 0.004:
                 lines.append(Info(p.name, "says", "nh"))
@@ -529,7 +531,7 @@ class _HandPlay:
 
     # -- the end
 
-    def _finish(self, sections: list[Section]) -> tuple[list, int]:
+    def _finish(self, sections: list[Section]) -> tuple[list[Award], int]:
         """Showdown (or the last man standing), pots, rake and collected lines."""
         e = self.e
         rng = self.rng
@@ -615,7 +617,7 @@ class _HandPlay:
                 return five, evaluation
         return None
 
-    def _summary(self, awards: list, rake: int) -> Summary:
+    def _summary(self, awards: list[Award], rake: int) -> Summary:
         e = self.e
         table = self.table
         rules = self.rules

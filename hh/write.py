@@ -12,7 +12,8 @@ or the simulator, which only make well-formed ones.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from hh.model import (
     Action,
@@ -115,7 +116,8 @@ def _info(i: Info) -> str:
     return f"{i.name}: is {i.kind}"
 
 
-_LINE_WRITERS = {
+# each writer takes a line of its key's class
+_LINE_WRITERS: dict[type, Callable[[Any], str]] = {
     Action: _action,
     Deal: _deal,
     Post: _post,
@@ -131,7 +133,7 @@ _LINE_WRITERS = {
 
 def write_line(line: Line | Marker) -> str:
     """One body line (or marker) as text."""
-    return _LINE_WRITERS[type(line)](line)  # type: ignore[operator]
+    return _LINE_WRITERS[type(line)](line)
 
 
 def _total(t: TotalPot) -> str:
@@ -175,10 +177,10 @@ def write_hand(hand: Hand) -> str:
             + (" is sitting out" if s.sitting_out else "")
         )
     writers = _LINE_WRITERS
-    out.extend(writers[type(x)](x) for x in hand.preamble)  # type: ignore[operator]
+    out.extend(writers[type(x)](x) for x in hand.preamble)
     for section in hand.sections:
         out.append(_marker(section.marker))
-        out.extend(writers[type(x)](x) for x in section.lines)  # type: ignore[operator]
+        out.extend(writers[type(x)](x) for x in section.lines)
     summary = hand.summary
     out.append("*** SUMMARY ***")
     out.append(_total(summary.total))

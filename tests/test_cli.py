@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 
 from hh.cli import app
 
+pytestmark = pytest.mark.compiled
+
 DATA = Path(__file__).parent / "data" / "parse"
 EXAMPLES = {
     "chiribito": DATA / "chiribito.txt",
@@ -186,8 +188,13 @@ def test_simulate_view_and_no_deck() -> None:
     assert "Deck [" in full.output and "Shuffle commitment: " in full.output
 
 
-def test_the_installed_command_runs() -> None:
+def test_the_installed_command_runs(tmp_path: Path) -> None:
+    # outside the checkout, whose hh/ folder would shadow the installed package
     done = subprocess.run(
-        [sys.executable, "-m", "hh", "--version"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "hh", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
     )
     assert done.stdout.startswith("hh ")

@@ -1,32 +1,58 @@
-"""When the suite runs against the compiled build (``make test-fast``), it
-must really be the compiled modules that run, not a pure-Python copy."""
+"""Which build runs. Where a C compiler exists, ``make test-fast`` sets
+HH_EXPECT_COMPILED=1 and the compiled build must then run compiled code:
+a build that fell back to pure Python (mypyc refused a module, the C
+compiler failed: setup.py keeps the .py modules then) fails here."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import hh
-import hh.engine
-import hh.parse
-import hh.validate
+
+pytestmark = pytest.mark.compiled
+
+EXPECT_COMPILED = os.environ.get("HH_EXPECT_COMPILED") == "1"
 
 
-@pytest.mark.skipif(os.environ.get("HH_EXPECT_COMPILED") != "1", reason="pure-Python run")
-def test_the_referee_is_compiled() -> None:
-    for module in (hh.engine, hh.validate, hh.parse):
-        assert module.__file__ is not None
-        assert not module.__file__.endswith(".py"), module.__file__
-    assert hh.build() == "compiled with mypyc"
+def _is_extension(name: str) -> bool:
+    path = importlib.import_module(name).__file__ or ""
+    return not path.endswith(".py")
 
 
-def test_the_build_label_says_which_modules_are_compiled() -> None:
-    compiled = [not (m.__file__ or "").endswith(".py") for m in (hh.engine, hh.validate, hh.parse)]
-    label = hh.build()
-    if all(compiled):
-        assert label == "compiled with mypyc"
-    elif not any(compiled):
-        assert label == "pure Python"
-    else:
-        assert label.startswith("partly compiled with mypyc: ")
+def _version(folder: Path) -> str:
+    """What ``hh --version`` prints, run outside the checkout (whose hh/
+    folder would shadow the installed package)."""
+    run = subprocess.run(
+        [sys.executable, "-m", "hh", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=folder,
+    )
+    return run.stdout.strip()
+
+
+@pytest.mark.skipif(not EXPECT_COMPILED, reason="no compiled build expected")
+def test_every_listed_module_runs_compiled(tmp_path: Path) -> None:
+    assert [name for name in hh.COMPILED if not _is_extension(name)] == []
+    assert _version(tmp_path) == f"hh {hh.__version__} (compiled with mypyc)"
+
+
+@pytest.mark.skipif(EXPECT_COMPILED, reason="a compiled build expected")
+def test_a_pure_build_is_pure_throughout(tmp_path: Path) -> None:
+    if _is_extension("hh.model"):
+        pytest.skip("a compiled build, not asked to be checked (HH_EXPECT_COMPILED)")
+    assert [name for name in hh.COMPILED if _is_extension(name)] == []
+    assert _version(tmp_path) == f"hh {hh.__version__} (pure Python)"
+
+
+def test_every_listed_module_exists() -> None:
+    """setup.py compiles the files of COMPILED: each must be a module of hh."""
+    assert [name for name in hh.COMPILED if importlib.util.find_spec(name) is None] == []

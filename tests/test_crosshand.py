@@ -27,6 +27,8 @@ from hh.simulate import Simulator
 from hh.validate import SeatStack, cross_check, validate
 from hh.write import write_hand
 
+pytestmark = pytest.mark.compiled
+
 runner = CliRunner()
 _TEXTS = {
     game: [write_hand(h) for h in Simulator(game, 3, tables=3).hands(36)]

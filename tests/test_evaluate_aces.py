@@ -12,6 +12,8 @@ from hh.cards import FRENCH_52, FRENCH_RANKS, FRENCH_SUITS, JOKER, CardError
 from hh.evaluate import Category as C
 from hh.evaluate import evaluator_for
 
+pytestmark = pytest.mark.compiled
+
 EV = evaluator_for("aces-straights-flushes")
 J = (JOKER,)
 ACE = 12

@@ -15,6 +15,8 @@ from hh.cards import FRENCH_52, CardError, stripped_deck
 from hh.evaluate import Category as C
 from hh.evaluate import evaluator_for
 
+pytestmark = pytest.mark.compiled
+
 EV = evaluator_for("calatone")
 SWAP = evaluator_for("calatone", ["Flush beats full house"])
 FROM7 = evaluator_for("calatone", ["Deck from 7"])

@@ -14,6 +14,8 @@ from hh.evaluate import Category as C
 from hh.evaluate import evaluator_for
 from hh.evaluate.chiribito import KEY, RBIT, classify5, is_la_perla, tables
 
+pytestmark = pytest.mark.compiled
+
 # Chiribito's ranking, weakest first: the flush above the full house.
 CHIRIBITO_ORDER = [C.HIGH_CARD, C.PAIR, C.TWO_PAIR, C.TRIPS, C.STRAIGHT, C.FULL_HOUSE, C.FLUSH,
                    C.QUADS, C.STRAIGHT_FLUSH]  # fmt: skip

@@ -18,6 +18,8 @@ from hh.evaluate._tables import (
 )
 from hh.evaluate.aces import WITH_JOKER, AcesEvaluator, joker_tables
 
+pytestmark = pytest.mark.compiled
+
 
 def test_no_table_is_built_when_an_evaluator_is_made() -> None:
     assert isinstance(evaluator_for("aces-straights-flushes"), AcesEvaluator)

@@ -35,6 +35,8 @@ from hh.testing.mutate import KINDS, mutate
 from hh.validate import Verdict, validate
 from hh.write import write_hand
 
+pytestmark = pytest.mark.compiled
+
 runner = CliRunner()
 
 # A call one chip short of an all-in: Íñigo had 480 behind and called 479

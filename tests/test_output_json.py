@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,8 @@ from hh.testing.mutate import KINDS, mutate
 from hh.validate import Verdict, Violation, validate
 from hh.verdict import PotResult
 from hh.write import write_hand
+
+pytestmark = pytest.mark.compiled
 
 
 def _by_json(v: Verdict) -> str:

@@ -20,6 +20,8 @@ from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hand
 
+pytestmark = pytest.mark.compiled
+
 runner = CliRunner()
 
 

@@ -10,6 +10,8 @@ import pytest
 
 from hh.parse import HandSyntaxError, ParseError, parse_hand, parse_text
 
+pytestmark = pytest.mark.compiled
+
 EXAMPLE = (Path(__file__).parent / "data" / "parse" / "chiribito.txt").read_text(encoding="utf-8")
 CALATONE = (Path(__file__).parent / "data" / "parse" / "calatone.txt").read_text(encoding="utf-8")
 

@@ -7,9 +7,13 @@ import gzip
 import io
 from pathlib import Path
 
+import pytest
+
 from hh.parse import Record, parse_file, parse_hand, parse_stream, parse_text
 from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
+
+pytestmark = pytest.mark.compiled
 
 DATA = Path(__file__).parent / "data" / "parse"
 EXAMPLES = [(DATA / n).read_text(encoding="utf-8") for n in

@@ -31,6 +31,8 @@ from hh.simulate import Simulator
 from hh.testing.strategies import hands
 from hh.write import write_hand
 
+pytestmark = pytest.mark.compiled
+
 DATA = Path(__file__).parent / "data" / "parse"
 EXAMPLE = (DATA / "chiribito.txt").read_text(encoding="utf-8")
 
@@ -314,39 +316,6 @@ def test_crlf_is_still_one_line_end() -> None:
     crlf = EXAMPLE.replace("\n", "\r\n").encode()
     records = list(parse_stream(io.BytesIO(crlf)))
     assert len(records) == 1 and records[0].hand == parse_hand(EXAMPLE)
-
-
-# ------------------------------------------------------------ start-up (issue 9)
-
-
-def test_a_valid_hand_is_read_without_importing_lark(tmp_path: Path) -> None:
-    """The first run compiles the line regexes with Lark and caches them;
-    later runs read the cache and never import Lark for a valid hand."""
-    import os
-    import subprocess
-    import sys
-
-    probe = (
-        "import sys\n"
-        "from hh.parse import parse_hand\n"
-        f"parse_hand(open({str(DATA / 'chiribito.txt')!r}, encoding='utf-8').read())\n"
-        "print('lark' in sys.modules)\n"
-    )
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    runs = [
-        subprocess.run(
-            [sys.executable, "-c", probe],
-            env=env,
-            cwd=tmp_path,  # the installed hh, not the checkout's folder
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        for _ in range(2)
-    ]
-    assert runs == ["True", "False"]
-    kinds = sorted(p.name.split("-")[0] for p in (tmp_path / "hh").iterdir())
-    assert kinds == ["dataclasses", "lark", "lines2"]  # dataclasses: hh._codecache
 
 
 # The first words of a line as the parser once found them, by one regex: the

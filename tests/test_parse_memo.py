@@ -1,18 +1,19 @@
-"""The parser's per-game memo of lines seen before (hh/parse.py, _parse_fast):
+"""The parser's per-game memo of lines seen before (hh.parse.LineMemo):
 a line read from the memo gives the record a fresh parse gives, with its own
 line number; a line is remembered for its game only; the memo stays bounded."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import hh.parse as parse
-from hh.model import Game
+from hh.model import Game, ModelRecord, fields
 from hh.parse import parse_hand, parse_text
+
+pytestmark = pytest.mark.compiled
 
 DATA = Path(__file__).parent / "data" / "parse"
 CH, AS, CA = (
@@ -26,12 +27,12 @@ def line_numbers(obj: Any) -> list[int]:
     equality, so they are compared apart)."""
     if isinstance(obj, tuple):
         return [n for x in obj for n in line_numbers(x)]
-    if not dataclasses.is_dataclass(obj):
+    if not isinstance(obj, ModelRecord):
         return []
     out = []
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if f.name == "line":
+    for name in fields(obj):
+        value = getattr(obj, name)
+        if name == "line":
             out.append(value)
         else:
             out.extend(line_numbers(value))
@@ -40,15 +41,13 @@ def line_numbers(obj: Any) -> list[int]:
 
 @pytest.fixture(autouse=True)
 def _empty_memos() -> None:
-    for game in parse._GAMES.values():
-        game.memo.clear()
-        game.parts_seen.clear()
+    _clear()
 
 
 @pytest.mark.parametrize("text", [CH, AS, CA], ids=["chiribito", "aces", "calatone"])
 def test_a_remembered_line_gives_the_same_record_at_its_own_line(text: str) -> None:
     first = parse_hand(text)
-    remembered = len(parse._GAMES[first.header.game].memo)
+    remembered = len(parse._GAMES[first.header.game].memo.lines)
     assert remembered > 10  # the first reading filled the memo
     # the same hand again, further down a file: every memoised line is a hit
     (a, b) = [r.hand for r in parse_text(text + "\n\n" + text)]
@@ -59,12 +58,12 @@ def test_a_remembered_line_gives_the_same_record_at_its_own_line(text: str) -> N
     numbers = line_numbers(first)
     assert len(numbers) > 20 and numbers[0] == 1
     assert line_numbers(b) == [n + offset for n in numbers]
-    assert len(parse._GAMES[first.header.game].memo) == remembered
+    assert len(parse._GAMES[first.header.game].memo.lines) == remembered
 
 
 def test_a_line_is_remembered_for_its_game_only() -> None:
     parse_hand(AS)  # remembers "*** 4TH STREET ***" as an Aces street
-    assert "*** 4TH STREET ***" in parse._GAMES[Game.ACES].memo
+    assert "*** 4TH STREET ***" in parse._GAMES[Game.ACES].memo.lines
     lines = CH.split("\n")
     at = next(i for i, x in enumerate(lines) if x.startswith("*** COMMON 1"))
     bad = "\n".join([*lines[:at], "*** 4TH STREET ***", *lines[at + 1 :]])
@@ -75,18 +74,18 @@ def test_a_line_is_remembered_for_its_game_only() -> None:
 
 
 def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parse, "MEMO_LIMIT", 8)
+    monkeypatch.setattr(parse._GAMES[Game.ACES].memo, "bound", 8)
     hands = [r.hand for r in parse_text("\n\n".join([AS, AS, AS]))]
     assert all(h is not None for h in hands)
-    assert 0 < len(parse._GAMES[Game.ACES].memo) <= 8
+    assert 0 < len(parse._GAMES[Game.ACES].memo.lines) <= 8
     assert hands[0] is not None and hands[2] is not None
     assert hands[2].summary.total.total == hands[0].summary.total.total
 
 
 def _clear() -> None:
     for game in parse._GAMES.values():
-        game.memo.clear()
-        game.parts_seen.clear()
+        game.memo.lines.clear()
+        game.memo.parts.clear()
 
 
 def test_deal_and_seat_lines_are_built_from_parts_seen_before() -> None:
@@ -103,9 +102,9 @@ def test_deal_and_seat_lines_are_built_from_parts_seen_before() -> None:
         .replace("Dealt to Ben: down [9c 9h] up [5c]", "Dealt to Ben: down [As Ks] up [Qs]")
     )
     game = parse._GAMES[Game.ACES]
-    assert "Dealt to Anna" in game.parts_seen and " up [5d]" in game.parts_seen
-    assert "Seat 1: Anna" in game.parts_seen and " (40 in chips)" in game.parts_seen
-    assert "Dealt to Anna: up [5d]" not in game.memo
+    assert "Dealt to Anna" in game.memo.parts and " up [5d]" in game.memo.parts
+    assert "Seat 1: Anna" in game.memo.parts and " (40 in chips)" in game.memo.parts
+    assert "Dealt to Anna: up [5d]" not in game.memo.lines
     warm = parse_hand(text)
     _clear()
     cold = parse_hand(text)
@@ -133,18 +132,18 @@ def test_a_new_half_is_read_whole_and_judged_as_always() -> None:
 
 def test_parts_of_one_kind_or_game_never_make_another() -> None:
     parse_hand(AS)
-    seen = parse._GAMES[Game.ACES].parts_seen
-    assert parse._from_parts(seen, "Dealt to Anna (50 in chips)", 9) is None
-    assert parse._from_parts(seen, "Seat 1: Anna: up [7s]", 9) is None
+    seen = parse._GAMES[Game.ACES].memo
+    assert seen.from_parts("Dealt to Anna (50 in chips)", 9) is None
+    assert seen.from_parts("Seat 1: Anna: up [7s]", 9) is None
     # each part in its own place: a down part is no up part, nor a stack
-    assert parse._from_parts(seen, "Dealt to Anna: down [As Ks] down [9c 9h]", 9) is None
-    assert parse._from_parts(seen, "Dealt to Anna: up [7s] up [7s]", 9) is None
-    assert parse._from_parts(seen, "Dealt to Anna:", 9) is None
-    assert parse._from_parts(seen, "Dealt to Anna: down [As Ks", 9) is None
-    assert parse._from_parts(seen, "Seat 1: Anna down [As Ks]", 9) is None
-    assert parse._from_parts(seen, "Seat 1: Anna up [7s]", 9) is None
-    spanish = parse._GAMES[Game.CHIRIBITO].parts_seen
-    assert parse._from_parts(spanish, "Dealt to Anna: up [7s]", 9) is None
-    kind, deal = parse._from_parts(seen, "Dealt to Ben: up [7s]", 9) or ("", None)
+    assert seen.from_parts("Dealt to Anna: down [As Ks] down [9c 9h]", 9) is None
+    assert seen.from_parts("Dealt to Anna: up [7s] up [7s]", 9) is None
+    assert seen.from_parts("Dealt to Anna:", 9) is None
+    assert seen.from_parts("Dealt to Anna: down [As Ks", 9) is None
+    assert seen.from_parts("Seat 1: Anna down [As Ks]", 9) is None
+    assert seen.from_parts("Seat 1: Anna up [7s]", 9) is None
+    spanish = parse._GAMES[Game.CHIRIBITO].memo
+    assert spanish.from_parts("Dealt to Anna: up [7s]", 9) is None
+    kind, deal = seen.from_parts("Dealt to Ben: up [7s]", 9) or ("", None)
     assert kind == "DEAL_LINE"
     assert (deal.name, deal.down, deal.up, deal.line) == ("Ben", None, ("7s",), 9)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokerkit import State
@@ -19,6 +20,8 @@ from pokerkit import State
 from hh.engine import Engine
 from hh.games import RULES
 from hh.model import Game, Stakes
+
+pytestmark = pytest.mark.compiled
 
 
 @st.composite

@@ -34,6 +34,8 @@ from hh.testing.mutate import KINDS, mutate
 from hh.validate import Verdict, validate
 from hh.write import write_hand
 
+pytestmark = pytest.mark.compiled
+
 # ------------------------------------------------------- chips never vanish
 
 # CH_SHORT_BLIND with Ceci folding on COMMON 1 after her 20 went in: Blas

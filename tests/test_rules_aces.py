@@ -4,6 +4,7 @@ variant (exact code at the exact line). Hands and arithmetic: ``handtext``."""
 
 from __future__ import annotations
 
+import pytest
 from handtext import (
     AS_ACES_FULL,
     AS_BUG,
@@ -24,6 +25,8 @@ from handtext import (
     deck_line,
     judge_run,
 )
+
+pytestmark = pytest.mark.compiled
 
 OPEN_POTS = [(20, ("Anna", "Carla"), ("Carla",))]
 OPEN_NET = {"Anna": -8, "Ben": -4, "Carla": 12}

@@ -4,6 +4,7 @@ the exact line). Hands and arithmetic: ``handtext``."""
 
 from __future__ import annotations
 
+import pytest
 from handtext import (
     CA_CHECK2,
     CA_CHECK5,
@@ -25,6 +26,8 @@ from handtext import (
     deck_line,
     judge_run,
 )
+
+pytestmark = pytest.mark.compiled
 
 CHECK2_POTS = [(15, ("Dario", "Elena", "Fabio"), ("Fabio",))]
 CHECK2_NET = {"Dario": -5, "Elena": -5, "Fabio": 10}

@@ -5,6 +5,7 @@ the arithmetic."""
 
 from __future__ import annotations
 
+import pytest
 from handtext import (
     CH_ALLIN_OPENER,
     CH_FOLDED_OPENER,
@@ -28,6 +29,8 @@ from handtext import (
     deck_line,
     judge_run,
 )
+
+pytestmark = pytest.mark.compiled
 
 THREE_POTS = [(60, ("Ana", "Blas", "Ceci"), ("Ana",))]
 THREE_NET = {"Ana": 40, "Blas": -20, "Ceci": -20}

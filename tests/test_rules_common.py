@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from handtext import (
     CA_CHECK2,
     CH_FACING,
@@ -41,6 +42,8 @@ from hh.engine import Award
 from hh.parse import parse_text
 from hh.replay.payouts import rake_shares
 from hh.validate import validate
+
+pytestmark = pytest.mark.compiled
 
 EXAMPLES = {
     "chiribito.txt": EX_CHIRIBITO,

@@ -22,6 +22,8 @@ from hh.testing.situations import situations, under_declared
 from hh.validate import Verdict, cross_check, validate
 from hh.write import write_hand, write_hands
 
+pytestmark = pytest.mark.compiled
+
 GAMES = list(Game)
 
 

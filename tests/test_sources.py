@@ -15,6 +15,8 @@ from hh.simulate import Simulator
 from hh.sources import Chunk, Unreadable, chunks, numbered, plan, records
 from hh.write import write_hand
 
+pytestmark = pytest.mark.compiled
+
 
 def _session(tmp: Path) -> Path:
     texts = [write_hand(h) for h in Simulator(Game.CHIRIBITO, 5, tables=2).hands(60)]

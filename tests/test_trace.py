@@ -2,6 +2,7 @@
 
 import random
 
+import pytest
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO, HandText
 
 from hh.model import SHOWDOWN, Action, Game, Hand, Marker, Post, Uncalled
@@ -9,6 +10,8 @@ from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
 from hh.validate import ActionFigure, ActionFigures, LineState, Verdict, validate
+
+pytestmark = pytest.mark.compiled
 
 
 def _trace(text: HandText) -> tuple[list[LineState], Verdict]:

@@ -40,6 +40,8 @@ from typer.testing import CliRunner
 from hh.cli import app
 from hh.parse import HandSyntaxError, parse_hand, parse_text
 
+pytestmark = pytest.mark.compiled
+
 
 def lines_with(verdict, code: str) -> list[int]:
     return [line for c, line in codes(verdict) if c == code]

@@ -179,7 +179,7 @@ class ChiribitoEvaluator:
             x1 = hole + b1
             x12 = x1 + b2
             b34 = b3 + b4
-            best = max(
+            best: int = max(
                 t[x01 + b2], t[x01 + b3], t[x01 + b4], t[x02 + b3], t[x02 + b4], t[x0 + b34],
                 t[x12 + b3], t[x12 + b4], t[x1 + b34], t[hole + b2 + b34],
             )  # fmt: skip

@@ -9,6 +9,7 @@ from hh.model import Game
 
 RULES: GameRules = GameRules(
     game=Game.ACES,
+    notation=FRENCH_52_JOKER,
     min_players=2,
     max_players=7,
     forced="ante",

@@ -57,6 +57,9 @@ class Variant:
 @dataclass(frozen=True)
 class GameRules:
     game: Game
+    # the cards a log of this game may write (FORMAT.md), whatever the deck in
+    # play: the parser accepts these, the validator checks the variant's deck
+    notation: Deck
     min_players: int
     max_players: int
     forced: Literal["blind", "ante"]

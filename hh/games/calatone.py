@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from hh.cards import FRENCH_52, stripped_deck
+from hh.cards import FRENCH_52, FRENCH_52_JOKER, stripped_deck
 from hh.evaluate import evaluator_for
 from hh.games.base import GameRules, Street, Variant, best_exposed
 from hh.model import Game
@@ -35,6 +35,7 @@ def make_variant(house: frozenset[str]) -> Variant:
 
 RULES: GameRules = GameRules(
     game=Game.CALATONE,
+    notation=FRENCH_52_JOKER,
     min_players=2,
     max_players=7,
     forced="ante",

@@ -31,6 +31,7 @@ def opener(engine: Engine) -> int | None:
 
 RULES: GameRules = GameRules(
     game=Game.CHIRIBITO,
+    notation=SPANISH_28,
     min_players=2,
     max_players=6,
     forced="blind",

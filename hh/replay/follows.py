@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from hh.model import Hand, Line, Section
+from hh.model import replace as rebuilt
 from hh.verdict import Verdict, Violation
 
 MAX_REPLAYS = 8
@@ -106,11 +107,11 @@ def _substitute(hand: Hand, fixed: Line) -> Hand:
     """``hand`` with the line of ``fixed``'s number replaced by ``fixed``."""
     n = fixed.line
     if any(x.line == n for x in hand.preamble):
-        return replace(hand, preamble=tuple(fixed if x.line == n else x for x in hand.preamble))
+        return rebuilt(hand, preamble=tuple(fixed if x.line == n else x for x in hand.preamble))
     sections = tuple(
         Section(s.marker, tuple(fixed if x.line == n else x for x in s.lines))
         if any(x.line == n for x in s.lines)
         else s
         for s in hand.sections
     )
-    return replace(hand, sections=sections)
+    return rebuilt(hand, sections=sections)

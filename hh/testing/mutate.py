@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from typing import Any
 
 from hh.cards import FRENCH_RANKS, FRENCH_SUITS, JOKER, SPANISH_RANKS, SPANISH_SUITS, UNKNOWN
 from hh.games import RULES
@@ -32,6 +32,7 @@ from hh.model import (
     Section,
     Show,
     Uncalled,
+    replace,
 )
 
 Item = Line | Marker
@@ -73,8 +74,11 @@ def _pick(rng: random.Random, flat: list[Item], test: Callable[[Item], bool]) ->
     return rng.choice(places) if places else None
 
 
-def _swap(hand: Hand, rng: random.Random, test: Callable[[Item], bool],
-          change: Callable[[Item], Item | None]) -> Hand | None:
+def _swap(hand: Hand, rng: random.Random, test: Callable[[Any], bool],
+          change: Callable[[Any], Item | None]) -> Hand | None:
+    """The hand with one of the lines ``test`` picks changed by ``change``
+    (None when there is no such line, or ``change`` gives none). Both take
+    Any: ``test`` checks the line's class, ``change`` gets what it picked."""
     flat = _flat(hand)
     i = _pick(rng, flat, test)
     if i is None:
@@ -102,7 +106,7 @@ def _is(verb: str) -> Callable[[Item], bool]:
 
 def _in_showdown(hand: Hand) -> set[int]:
     """ids of the lines of the SHOWDOWN section (voluntary shows are elsewhere)."""
-    out = set()
+    out: set[int] = set()
     for s in hand.sections:
         if s.marker.street == SHOWDOWN:
             out.update(id(x) for x in s.lines)
@@ -213,14 +217,18 @@ def wrong_actor(hand: Hand, rng: random.Random) -> Hand | None:
     return _swap(hand, rng, lambda x: isinstance(x, Action), change)
 
 
+def _actors(a: Item, b: Item) -> bool:
+    """Whether two lines are actions of different players."""
+    return isinstance(a, Action) and isinstance(b, Action) and a.name != b.name
+
+
 def swapped_actions(hand: Hand, rng: random.Random) -> Hand | None:
     """Two consecutive actions of different players swapped: the first of
     them was the player to act, and now the other acts in his place."""
     flat = _flat(hand)
     places = [
         i for i in range(len(flat) - 1)
-        if isinstance(flat[i], Action) and isinstance(flat[i + 1], Action)
-        and flat[i].name != flat[i + 1].name
+        if _actors(flat[i], flat[i + 1])
     ]
     if not places:
         return None
@@ -313,7 +321,7 @@ def swapped_streets(hand: Hand, rng: random.Random) -> Hand | None:
 
 
 def _dealt(hand: Hand) -> list[str]:
-    out = []
+    out: list[str] = []
     for x in _flat(hand):
         if isinstance(x, Deal):
             out.extend(c for c in (*(x.down or ()), *(x.up or ())) if c != UNKNOWN)

@@ -10,7 +10,6 @@ Within that, every field takes every shape the format allows, so that
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from collections.abc import Iterator, Sequence
@@ -18,7 +17,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from hh.cards import FRENCH_RANKS, FRENCH_SUITS, JOKER, SPANISH_RANKS, SPANISH_SUITS, UNKNOWN
+from hh.cards import FRENCH_RANKS, UNKNOWN
+from hh.games import RULES
 from hh.model import (
     SHOWDOWN,
     Action,
@@ -33,6 +33,7 @@ from hh.model import (
     HouseRules,
     Info,
     Marker,
+    ModelRecord,
     Muck,
     Post,
     Seat,
@@ -45,6 +46,8 @@ from hh.model import (
     TopUp,
     TotalPot,
     Uncalled,
+    fields,
+    replace,
 )
 from hh.parse import piece_pattern
 
@@ -58,14 +61,7 @@ __all__ = [
     "variants",
 ]
 
-SPANISH = tuple(r + s for r in SPANISH_RANKS for s in SPANISH_SUITS)
-FRENCH = (*(r + s for r in FRENCH_RANKS for s in FRENCH_SUITS), JOKER)
-STREETS = {
-    Game.CHIRIBITO: ("HOLE CARDS", *(f"COMMON {k}" for k in range(1, 6))),
-    Game.ACES: ("3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET"),
-    Game.CALATONE: ("2ND STREET", "3RD STREET", "4TH STREET", "5TH STREET", "6TH STREET",
-                    "7TH STREET"),
-}  # fmt: skip
+STREETS = {game: tuple(street.name for street in rules.streets) for game, rules in RULES.items()}
 CATEGORIES = (
     "high card", "a pair", "two pair", "three of a kind", "a straight", "a flush",
     "a full house", "four of a kind", "a straight flush", "five aces", "La Perla",
@@ -114,8 +110,8 @@ def cards(
     game: Game, *, unseen: bool = False, max_size: int = 7
 ) -> st.SearchStrategy[tuple[str, ...]]:
     """A non-empty card list in the game's notation (``??`` only if ``unseen``)."""
-    deck = SPANISH if game is Game.CHIRIBITO else FRENCH
-    card = st.sampled_from((*deck, UNKNOWN) if unseen else deck)
+    notation = RULES[game].notation.cards
+    card = st.sampled_from((*notation, UNKNOWN) if unseen else notation)
     return st.lists(card, min_size=1, max_size=max_size).map(tuple)
 
 
@@ -284,20 +280,20 @@ _AMOUNT_FIELDS = frozenset(
 def _vary(obj: Any, names: dict[str, str], scale: int) -> Any:
     if isinstance(obj, tuple):
         return tuple(_vary(x, names, scale) for x in obj)
-    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+    if not isinstance(obj, ModelRecord):
         return obj
     changes: dict[str, Any] = {}
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        if f.name == "name" and isinstance(value, str) and value in names:
-            changes[f.name] = names[value]
-        elif f.name in _AMOUNT_FIELDS and isinstance(value, int) and not isinstance(value, bool):
-            changes[f.name] = value * scale
-        elif f.name == "side":
-            changes[f.name] = tuple(v * scale for v in value)
-        elif isinstance(value, tuple) or dataclasses.is_dataclass(value):
-            changes[f.name] = _vary(value, names, scale)
-    return dataclasses.replace(obj, **changes)
+    for name in fields(obj):
+        value = getattr(obj, name)
+        if name == "name" and isinstance(value, str) and value in names:
+            changes[name] = names[value]
+        elif name in _AMOUNT_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            changes[name] = value * scale
+        elif name == "side":
+            changes[name] = tuple(v * scale for v in value)
+        elif isinstance(value, (tuple, ModelRecord)):
+            changes[name] = _vary(value, names, scale)
+    return replace(obj, **changes)
 
 
 def variants(bases: Sequence[Hand], count: int, seed: int = 0) -> Iterator[Hand]:
@@ -311,5 +307,5 @@ def variants(bases: Sequence[Hand], count: int, seed: int = 0) -> Iterator[Hand]
         players = [s.name for s in base.seats]
         names = dict(zip(players, rng.sample(_POOL, len(players)), strict=True))
         hand = _vary(base, names, rng.choice((1, 2, 5, 10, 25)))
-        header = dataclasses.replace(hand.header, hand_id=f"{base.header.hand_id}-{seed}-{i}")
-        yield dataclasses.replace(hand, header=header)
+        header = replace(hand.header, hand_id=f"{base.header.hand_id}-{seed}-{i}")
+        yield replace(hand, header=header)

@@ -18,8 +18,6 @@ referee what the better declaration would have paid.
 
 from __future__ import annotations
 
-import dataclasses
-
 import duckdb
 import polars as pl
 from hh.reports.db import frame
@@ -122,7 +120,7 @@ def _cost(con: duckdb.DuckDBPyConnection, site: str, hand_id: str, player: str,
     replayed by the referee with that one declaration changed. This is a
     question the stored verdict cannot answer (a hand that was not played),
     so the stored text is parsed and judged again, for these hands only."""
-    from hh.model import Show
+    from hh.model import Show, replace
     from hh.parse import parse_hand
     from hh.validate import validate
 
@@ -133,13 +131,13 @@ def _cost(con: duckdb.DuckDBPyConnection, site: str, hand_id: str, player: str,
         return 0
     hand = parse_hand(found[0][0])
     sections = tuple(
-        dataclasses.replace(s, lines=tuple(
-            dataclasses.replace(x, declared=best)
+        replace(s, lines=tuple(
+            replace(x, declared=best)
             if isinstance(x, Show) and x.name == player and x.declared else x
             for x in s.lines))
         for s in hand.sections
     )  # fmt: skip
-    verdict = validate(dataclasses.replace(hand, sections=sections))
+    verdict = validate(replace(hand, sections=sections))
     return max(0, (verdict.payouts or {}).get(player, 0) - won)
 
 
