@@ -4,6 +4,12 @@ writing. watchfiles reports changes; each change imports what was appended
 file, which may still be being written, until another hand follows it or
 the files have been quiet for ``quiet`` seconds. Ctrl-C (or ``stop``) ends
 the watch cleanly with the summary.
+
+The database is open only during a cycle (an import of what changed and its
+cross-hand checks), never while the watch waits for changes: reports, ``hh
+show`` and other imports use it in between (hh.pipelines.dblock,
+docs/decisions.md). A cycle waits as long as it takes for a database
+another process is using.
 """
 
 from __future__ import annotations
@@ -11,11 +17,14 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from hh.pipelines import crosshand
 from hh.pipelines.importer import SUFFIXES, Importer, connect, find_files, timed
+
+Lease = Callable[[], AbstractContextManager[Any]]
 
 
 def watch(
@@ -26,17 +35,24 @@ def watch(
     say: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
     on_cycle: Callable[[dict[str, object]], None] | None = None,
+    lease: Lease | None = None,
 ) -> dict[str, Any]:
     """Import ``paths`` and then what is appended to them, until ``stop`` is
-    set or Ctrl-C; return the summary of everything this watch imported."""
+    set or Ctrl-C; return the summary of everything this watch imported.
+    ``lease()`` gives the read-write connection for one cycle (default: the
+    database opened for the cycle, waiting while another process holds it,
+    and closed after; ``hh serve`` shares its own with its pages)."""
     import watchfiles
 
     clock = timed()
-    con = connect(db)
-    importer = Importer(con, workers, command="import --watch")
+    hold: Lease = lease or (lambda: _for_a_cycle(db, say))
+    with hold() as con:
+        importer = Importer(con, workers, command="import --watch")
     try:
-        importer.import_files(find_files(paths), tail=True)
-        crosshand.check(con)
+        with hold() as con:
+            importer.use(con)
+            importer.import_files(find_files(paths), tail=True)
+            crosshand.check(con)
         held = True  # files may end with a hand held back
         last = time.monotonic()
         if on_cycle is not None:
@@ -61,14 +77,18 @@ def watch(
                     }
                 )
                 if touched:
-                    importer.import_files(touched, tail=True)
-                    crosshand.check(con)
+                    with hold() as con:
+                        importer.use(con)
+                        importer.import_files(touched, tail=True)
+                        crosshand.check(con)
                     held, last = True, time.monotonic()
                 elif held and time.monotonic() - last >= quiet:
                     # quiet: the last hand of each file is complete
-                    partial = [f for f in find_files(paths) if _held(importer, f)]
-                    importer.import_files(partial, tail=False)
-                    crosshand.check(con)
+                    with hold() as con:
+                        importer.use(con)
+                        partial = [f for f in find_files(paths) if _held(importer, f)]
+                        importer.import_files(partial, tail=False)
+                        crosshand.check(con)
                     held = False
                 else:
                     continue
@@ -76,12 +96,23 @@ def watch(
                     on_cycle(_progress(importer))
         except KeyboardInterrupt:
             pass
-        summary: dict[str, Any] = importer.finish()
-        summary["seconds"] = clock()
-        importer.record(summary)
+        with hold() as con:
+            importer.use(con)
+            summary: dict[str, Any] = importer.finish()
+            summary["seconds"] = clock()
+            importer.record(summary)
         return summary
     finally:
         importer.close()
+
+
+@contextmanager
+def _for_a_cycle(db: str, say: Callable[[str], None] | None) -> Iterator[Any]:
+    """The database for one cycle: waited for as long as it takes, closed after."""
+    con = connect(db, wait=-1, say=say)
+    try:
+        yield con
+    finally:
         con.close()
 
 
