@@ -103,6 +103,7 @@ def open_db(
         except (duckdb.IOException, duckdb.ConnectionException) as error:
             if not is_lock_error(error):
                 raise
+            _touch(wait_file(db))  # the holder hears that someone waits
             waited = time.monotonic() - start
             who = holder(error)
             if 0 <= limit <= waited:
@@ -114,6 +115,5 @@ def open_db(
             if say is not None and not told and waited >= 1.0:
                 say(f"waiting for the database {db}: another process{who} is using it")
                 told = True
-            _touch(wait_file(db))
             time.sleep(delay)
             delay = min(delay * 1.5, 0.2)

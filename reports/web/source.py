@@ -1,0 +1,186 @@
+"""Where ``hh serve`` reads: a database file (shared with the watch in this
+process and with other hh commands) or a lake (read-only).
+
+A database file is opened read-only for the pages and held only while they
+are asked for: the connection is closed after ``IDLE`` seconds without a
+request, or at once when another process waits for the file
+(hh.pipelines.dblock), so ``hh report``, ``hh show --db`` and ``hh import``
+run beside the server. The watch of this process takes the same lock for
+each of its cycles (:meth:`Source.writing`): DuckDB cannot hold one file
+read-only and read-write in one process at once.
+
+What the pages compute is kept per version of the data
+(:meth:`Source.cached`): the version is the database's files' sizes and
+times, so an import from another terminal counts as well as this server's
+watch.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from hh.pipelines.dblock import DatabaseBusy, open_db, wanted
+
+T = TypeVar("T")
+
+IDLE = 0.5  # seconds without a request after which the read connection is closed
+READ_WAIT = 15.0  # how long a page waits for a database another process writes
+_CACHED = 64  # results kept (all versions together)
+
+
+class Busy(Exception):
+    """The database stayed held by another process (the page says 503)."""
+
+
+class Source:
+    """The database file or the lake the pages read."""
+
+    def __init__(self, db: str | None = None, lake: str | None = None) -> None:
+        self.db = os.path.abspath(db) if db else None
+        self.lake = lake
+        self.lock = threading.RLock()
+        self._con: Any = None
+        self._used = 0.0
+        self._bump = 0
+        self._results: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._results_lock = threading.Lock()
+        self._closing = threading.Event()
+        self._reaper: threading.Thread | None = None
+        if self.db is not None:
+            self._reaper = threading.Thread(target=self._reap, name="hh-serve-db", daemon=True)
+            self._reaper.start()
+
+    @property
+    def label(self) -> str:
+        return self.db or self.lake or ""
+
+    def exists(self) -> bool:
+        return self.lake is not None or (self.db is not None and os.path.exists(self.db))
+
+    # ----------------------------------------------------------- versions
+
+    def version(self) -> tuple[Any, ...]:
+        """Changes whenever the data may have: the files' sizes and times."""
+        if self.db is None:
+            return (self._bump,)
+        out: list[Any] = [self._bump]
+        for path in (self.db, self.db + ".wal"):
+            try:
+                st = os.stat(path)
+                out += [st.st_size, st.st_mtime_ns]
+            except OSError:
+                out += [None, None]
+        return tuple(out)
+
+    def changed(self) -> None:
+        """This process wrote the database (its watch)."""
+        self._bump += 1
+
+    def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T]) -> T:
+        """``compute(con)`` for this version of the data, computed once."""
+        full = (self.version(), *key)
+        with self._results_lock:
+            if full in self._results:
+                self._results.move_to_end(full)
+                return self._results[full]  # type: ignore[no-any-return]
+        with self.reading() as con:
+            value = compute(con)
+        with self._results_lock:
+            self._results[full] = value
+            while len(self._results) > _CACHED:
+                self._results.popitem(last=False)
+        return value
+
+    # ------------------------------------------------------------ reading
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """The read connection, for one request at a time."""
+        with self.lock:
+            if self._con is None:
+                self._con = self._open()
+            try:
+                yield self._con
+            finally:
+                self._used = time.monotonic()
+
+    def _open(self) -> Any:
+        import duckdb
+
+        if self.lake is not None:
+            from hh.reports.db import connect_lake
+
+            return connect_lake(self.lake)
+        assert self.db is not None
+        if wanted(self.db):  # let whoever waits in first
+            time.sleep(0.3)
+        try:
+            con = open_db(self.db, read_only=True, timeout=READ_WAIT)
+        except DatabaseBusy as error:
+            raise Busy(str(error)) from None
+        except duckdb.Error as error:
+            raise Busy(f"cannot open {self.db}: {error}") from None
+        con.execute("SET enable_progress_bar = false")
+        return con
+
+    def _release(self) -> None:
+        if self._con is not None and self.lake is None:
+            self._con.close()
+            self._con = None
+
+    def _reap(self) -> None:
+        """Close the read connection when idle, or when someone waits for the file."""
+        assert self.db is not None
+        while not self._closing.wait(0.1):
+            if self._con is None or not self.lock.acquire(blocking=False):
+                continue
+            try:
+                if self._con is not None and (
+                    time.monotonic() - self._used > IDLE or wanted(self.db)
+                ):
+                    self._release()
+            finally:
+                self.lock.release()
+
+    # ------------------------------------------------------------ writing
+
+    @contextmanager
+    def writing(self, stop: threading.Event | None = None) -> Iterator[Any]:
+        """The read-write connection for one cycle of this process's watch:
+        the pages wait meanwhile; while another process holds the file the
+        pages go on reading between two tries."""
+        from hh.pipelines.importer import ImportFailure, connect
+
+        assert self.db is not None
+        while True:
+            with self.lock:
+                self._release()
+                try:
+                    con = connect(self.db, wait=0)
+                except ImportFailure as failure:
+                    if "in use by another process" not in str(failure):
+                        raise
+                    con = None
+                if con is not None:
+                    try:
+                        yield con
+                    finally:
+                        con.close()
+                        self.changed()
+                    return
+            if stop is not None and stop.is_set():
+                raise ImportFailure(f"stopped while waiting for {self.db}")
+            time.sleep(0.15)
+
+    def close(self) -> None:
+        self._closing.set()
+        with self.lock:
+            if self._con is not None:
+                self._con.close()
+                self._con = None
