@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from handtext import EX_CHIRIBITO
 from import_helpers import hh_import, session
 
 from hh.model import Game
@@ -25,7 +26,7 @@ def first_player(text: str) -> str:
 
 def logs(folder: Path, hands: int = 40) -> tuple[Path, str]:
     """Three games' sessions in ``folder``, one player renamed to a script
-    tag and one hand made invalid (a raise too small); returns (folder, the
+    tag, and a hand made invalid (a raise too small, ``disputed.txt``); returns (folder, the
     renamed player's old name)."""
     folder.mkdir(parents=True, exist_ok=True)
     text = session(Game.CHIRIBITO, hands, 5, tables=2)
@@ -33,11 +34,12 @@ def logs(folder: Path, hands: int = 40) -> tuple[Path, str]:
     text = text.replace(old, HOSTILE)
     (folder / "chiribito.txt").write_text(text, encoding="utf-8")
     (folder / "aces.txt").write_text(session(Game.ACES, hands, 6, tables=1), encoding="utf-8")
-    calatone = session(Game.CALATONE, hands, 7, tables=1)
-    m = re.search(r"^(.+?): raises (\d+) to (\d+)$", calatone, re.M)
-    if m is not None:  # an invalid hand: the raise made smaller than the rules allow
-        calatone = calatone.replace(m.group(0), f"{m.group(1)}: raises 1 to 1", 1)
-    (folder / "calatone.txt").write_text(calatone, encoding="utf-8")
+    (folder / "calatone.txt").write_text(session(Game.CALATONE, hands, 7, tables=1),
+                                         encoding="utf-8")  # fmt: skip
+    # an invalid hand: the rules' example with a raise too small (RAISE_SIZE)
+    disputed = EX_CHIRIBITO.text.replace("Lucía: raises 40 to 80", "Lucía: raises 20 to 60")
+    assert disputed != EX_CHIRIBITO.text
+    (folder / "disputed.txt").write_text(disputed + "\n", encoding="utf-8")
     return folder, old
 
 

@@ -346,7 +346,14 @@ def create_app(config: Config) -> Starlette:
         Route("/api/status", api_status),
         Route("/api/events", api_events),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _error(404, "no such page or file (the pages: docs/serve.md)")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return _error(405, "only GET is served")
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={404: not_found, 405: not_allowed})  # fmt: skip
     app.state.source = source
     app.state.status = status
     app.state.stop = stop
