@@ -116,6 +116,8 @@ def main() -> None:
     perla = evaluator_for(Game.CHIRIBITO, ["La Perla wins"])
     print(f"under 'La Perla wins': {perla.evaluate(['So', '7o'], ['7c', 'Sc', 'Re', 'Cc', '6o'])}")
     print("\nNext: make test (the tests), make bench (the benchmark table)")
+    print("The tracker in a browser, on the demo database (Ctrl-C stops it):")
+    print(f"  {Path(sys.executable).parent / 'hh'} serve --db {DB}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ read-only and read-write in one process at once.
 What the pages compute is kept per version of the data
 (:meth:`Source.cached`): the version is the database's files' sizes and
 times, so an import from another terminal counts as well as this server's
-watch.
+watch. While the watch writes, a page asked for again gets its last result
+rather than waiting for the cycle to end.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ class Source:
         self._used = 0.0
         self._bump = 0
         self._results: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._latest: dict[tuple[Any, ...], Any] = {}  # by key, whatever the version
+        self._writing = False
         self._results_lock = threading.Lock()
         self._closing = threading.Event()
         self._reaper: threading.Thread | None = None
@@ -89,10 +92,15 @@ class Source:
             if full in self._results:
                 self._results.move_to_end(full)
                 return self._results[full]  # type: ignore[no-any-return]
+            if self._writing and key in self._latest:  # the watch is writing: the last one
+                return self._latest[key]  # type: ignore[no-any-return]
         with self.reading() as con:
             value = compute(con)
         with self._results_lock:
             self._results[full] = value
+            self._latest[key] = value
+            if len(self._latest) > 4 * _CACHED:
+                self._latest.clear()
             while len(self._results) > _CACHED:
                 self._results.popitem(last=False)
         return value
@@ -168,9 +176,11 @@ class Source:
                         raise
                     con = None
                 if con is not None:
+                    self._writing = True
                     try:
                         yield con
                     finally:
+                        self._writing = False
                         con.close()
                         self.changed()
                     return
