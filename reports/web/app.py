@@ -159,7 +159,7 @@ def create_app(config: Config) -> Starlette:
 
     def cached_players(q: data.Query) -> list[dict[str, Any]]:
         key = ("players", q.filters, q.sort, q.equity)
-        return source.cached(key, lambda con: data.players_list(con, q, cache_file))
+        return source.cached(key, lambda con: data.players_list(con, q, cache_file), report=True)
 
     def all_players() -> list[dict[str, Any]]:
         return cached_players(data.report_query({}))
@@ -214,8 +214,8 @@ def create_app(config: Config) -> Starlette:
         wanted = set(picked)
         pairs = [(r["player"], r["game"]) for r in rows if r["player"] in wanted]
         key = ("series", q.filters, q.equity, tuple(pairs))
-        return JSONResponse(source.cached(key, lambda con: data.series(con, q, pairs,
-                                                                        cache_file)))
+        return JSONResponse(source.cached(key, lambda con: data.series(con, q, pairs, cache_file),
+                                          report=True))  # fmt: skip
 
     @_guarded
     def api_player(request: Request) -> Response:
@@ -224,8 +224,8 @@ def create_app(config: Config) -> Starlette:
         query.pop("name", None)
         q = data.report_query(query)
         key = ("player", name, q.filters, q.equity)
-        return JSONResponse(source.cached(key, lambda con: data.player_detail(con, name, q,
-                                                                               cache_file)))
+        return JSONResponse(source.cached(
+            key, lambda con: data.player_detail(con, name, q, cache_file), report=True))
 
     @_guarded
     def api_hands(request: Request) -> Response:

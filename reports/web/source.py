@@ -5,9 +5,11 @@ A database file is opened read-only for the pages and held only while they
 are asked for: the connection is closed after ``IDLE`` seconds without a
 request, or at once when another process waits for the file
 (hh.pipelines.dblock), so ``hh report``, ``hh show --db`` and ``hh import``
-run beside the server. The watch of this process takes the same lock for
-each of its cycles (:meth:`Source.writing`): DuckDB cannot hold one file
-read-only and read-write in one process at once.
+run beside the server. Requests read at the same time, each through a
+cursor of that connection (those that fill the reports' cache file one at
+a time: it is attached for the computation). The watch of this process
+takes the lock alone for each of its cycles (:meth:`Source.writing`):
+DuckDB cannot hold one file read-only and read-write in one process.
 
 What the pages compute is kept per version of the data
 (:meth:`Source.cached`): the version is the database's files' sizes and
@@ -39,19 +41,67 @@ class Busy(Exception):
     """The database stayed held by another process (the page says 503)."""
 
 
+class _Shared:
+    """A readers-writer lock: many readers, or one writer; a writer waiting
+    goes before readers that come after it (the watch never starves)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self.readers = 0
+        self.writer = False
+        self.waiting = 0
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self.writer or self.waiting:
+                self._cond.wait()
+            self.readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self.readers -= 1
+                self._cond.notify_all()
+
+    def acquire(self, blocking: bool = True) -> bool:
+        with self._cond:
+            if not blocking and (self.writer or self.readers or self.waiting):
+                return False
+            self.waiting += 1
+            try:
+                while self.writer or self.readers:
+                    self._cond.wait()
+            finally:
+                self.waiting -= 1
+            self.writer = True
+            return True
+
+    def release(self) -> None:
+        with self._cond:
+            self.writer = False
+            self._cond.notify_all()
+
+    @property
+    def busy(self) -> bool:
+        """A writer holds it or waits for it."""
+        return self.writer or self.waiting > 0
+
+
 class Source:
     """The database file or the lake the pages read."""
 
     def __init__(self, db: str | None = None, lake: str | None = None) -> None:
         self.db = os.path.abspath(db) if db else None
         self.lake = lake
-        self.lock = threading.RLock()
+        self.rw = _Shared()
+        self._open_lock = threading.Lock()
+        self.report_lock = threading.Lock()  # one computation at a time fills the cache file
         self._con: Any = None
         self._used = 0.0
         self._bump = 0
         self._results: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._latest: dict[tuple[Any, ...], Any] = {}  # by key, whatever the version
-        self._writing = False
         self._results_lock = threading.Lock()
         self._closing = threading.Event()
         self._reaper: threading.Thread | None = None
@@ -62,9 +112,6 @@ class Source:
     @property
     def label(self) -> str:
         return self.db or self.lake or ""
-
-    def exists(self) -> bool:
-        return self.lake is not None or (self.db is not None and os.path.exists(self.db))
 
     # ----------------------------------------------------------- versions
 
@@ -85,17 +132,24 @@ class Source:
         """This process wrote the database (its watch)."""
         self._bump += 1
 
-    def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T]) -> T:
-        """``compute(con)`` for this version of the data, computed once."""
+    def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T],
+               report: bool = False) -> T:  # fmt: skip
+        """``compute(con)`` for this version of the data, computed once;
+        ``report``: it fills the reports' cache file (one at a time). While
+        the watch writes, the last result of ``key`` if there is one."""
         full = (self.version(), *key)
         with self._results_lock:
             if full in self._results:
                 self._results.move_to_end(full)
                 return self._results[full]  # type: ignore[no-any-return]
-            if self._writing and key in self._latest:  # the watch is writing: the last one
+            if self.rw.busy and key in self._latest:
                 return self._latest[key]  # type: ignore[no-any-return]
-        with self.reading() as con:
-            value = compute(con)
+        if report:
+            with self.report_lock, self.reading() as con:
+                value = compute(con)
+        else:
+            with self.reading() as con:
+                value = compute(con)
         with self._results_lock:
             self._results[full] = value
             self._latest[key] = value
@@ -109,13 +163,16 @@ class Source:
 
     @contextmanager
     def reading(self) -> Iterator[Any]:
-        """The read connection, for one request at a time."""
-        with self.lock:
-            if self._con is None:
-                self._con = self._open()
+        """A cursor of the read connection (opened if needed), for one request."""
+        with self.rw.shared():
+            with self._open_lock:
+                if self._con is None:
+                    self._con = self._open()
+                cursor = self._con.cursor()
             try:
-                yield self._con
+                yield cursor
             finally:
+                cursor.close()
                 self._used = time.monotonic()
 
     def _open(self) -> Any:
@@ -138,6 +195,7 @@ class Source:
         return con
 
     def _release(self) -> None:
+        """Close the read connection (the caller holds the lock alone)."""
         if self._con is not None and self.lake is None:
             self._con.close()
             self._con = None
@@ -146,28 +204,29 @@ class Source:
         """Close the read connection when idle, or when someone waits for the file."""
         assert self.db is not None
         while not self._closing.wait(0.1):
-            if self._con is None or not self.lock.acquire(blocking=False):
+            if self._con is None or not (time.monotonic() - self._used > IDLE
+                                         or wanted(self.db)):  # fmt: skip
+                continue
+            if not self.rw.acquire(blocking=False):
                 continue
             try:
-                if self._con is not None and (
-                    time.monotonic() - self._used > IDLE or wanted(self.db)
-                ):
-                    self._release()
+                self._release()
             finally:
-                self.lock.release()
+                self.rw.release()
 
     # ------------------------------------------------------------ writing
 
     @contextmanager
     def writing(self, stop: threading.Event | None = None) -> Iterator[Any]:
         """The read-write connection for one cycle of this process's watch:
-        the pages wait meanwhile; while another process holds the file the
-        pages go on reading between two tries."""
+        the pages wait meanwhile (or get their last result); while another
+        process holds the file the pages go on reading between two tries."""
         from hh.pipelines.importer import ImportFailure, connect
 
         assert self.db is not None
         while True:
-            with self.lock:
+            self.rw.acquire()
+            try:
                 self._release()
                 try:
                     con = connect(self.db, wait=0)
@@ -176,21 +235,24 @@ class Source:
                         raise
                     con = None
                 if con is not None:
-                    self._writing = True
                     try:
                         yield con
                     finally:
-                        self._writing = False
                         con.close()
                         self.changed()
                     return
+            finally:
+                self.rw.release()
             if stop is not None and stop.is_set():
                 raise ImportFailure(f"stopped while waiting for {self.db}")
             time.sleep(0.15)
 
     def close(self) -> None:
         self._closing.set()
-        with self.lock:
+        self.rw.acquire()
+        try:
             if self._con is not None:
                 self._con.close()
                 self._con = None
+        finally:
+            self.rw.release()
