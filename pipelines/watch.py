@@ -9,7 +9,9 @@ The database is open only during a cycle (an import of what changed and its
 cross-hand checks), never while the watch waits for changes: reports, ``hh
 show`` and other imports use it in between (hh.pipelines.dblock,
 docs/decisions.md). A cycle waits as long as it takes for a database
-another process is using.
+another process is using. Each cycle that stored hands runs the import's
+hooks (``hh.imported``: the reports' per-hand counts), so a report or a
+page beside the watch finds the new hands' counts already made.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from hh.pipelines import crosshand
-from hh.pipelines.importer import SUFFIXES, Importer, connect, find_files, timed
+from hh.pipelines.importer import (
+    SUFFIXES,
+    Importer,
+    after_import,
+    connect,
+    find_files,
+    timed,
+)
 
 Lease = Callable[[], AbstractContextManager[Any]]
 
@@ -51,8 +60,10 @@ def watch(
     try:
         with hold() as con:
             importer.use(con)
-            importer.import_files(find_files(paths), tail=True)
+            counts = importer.import_files(find_files(paths), tail=True)
             crosshand.check(con)
+            if counts.imported:
+                after_import(con)
         held = True  # files may end with a hand held back
         last = time.monotonic()
         if on_cycle is not None:
@@ -79,16 +90,20 @@ def watch(
                 if touched:
                     with hold() as con:
                         importer.use(con)
-                        importer.import_files(touched, tail=True)
+                        counts = importer.import_files(touched, tail=True)
                         crosshand.check(con)
+                        if counts.imported:  # the reports' counts, as after an import
+                            after_import(con)
                     held, last = True, time.monotonic()
                 elif held and time.monotonic() - last >= quiet:
                     # quiet: the last hand of each file is complete
                     with hold() as con:
                         importer.use(con)
                         partial = [f for f in find_files(paths) if _held(importer, f)]
-                        importer.import_files(partial, tail=False)
+                        counts = importer.import_files(partial, tail=False)
                         crosshand.check(con)
+                        if counts.imported:
+                            after_import(con)
                     held = False
                 else:
                     continue

@@ -14,8 +14,8 @@ DuckDB cannot hold one file read-only and read-write in one process.
 What the pages compute is kept per version of the data
 (:meth:`Source.cached`): the version is the database's files' sizes and
 times, so an import from another terminal counts as well as this server's
-watch. While the watch writes, a page asked for again gets its last result
-rather than waiting for the cycle to end.
+watch. While the watch writes, or while another request computes the same
+thing, a page asked for again gets its last result rather than waiting.
 """
 
 from __future__ import annotations
@@ -102,6 +102,7 @@ class Source:
         self._bump = 0
         self._results: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._latest: dict[tuple[Any, ...], Any] = {}  # by key, whatever the version
+        self._computing: set[tuple[Any, ...]] = set()
         self._results_lock = threading.Lock()
         self._closing = threading.Event()
         self._reaper: threading.Thread | None = None
@@ -136,20 +137,27 @@ class Source:
                report: bool = False) -> T:  # fmt: skip
         """``compute(con)`` for this version of the data, computed once;
         ``report``: it fills the reports' cache file (one at a time). While
-        the watch writes, the last result of ``key`` if there is one."""
+        the watch writes, or another request computes the same, the last
+        result of ``key`` if there is one (pages are live: the next change
+        event asks again)."""
         full = (self.version(), *key)
         with self._results_lock:
             if full in self._results:
                 self._results.move_to_end(full)
                 return self._results[full]  # type: ignore[no-any-return]
-            if self.rw.busy and key in self._latest:
+            if key in self._latest and (self.rw.busy or key in self._computing):
                 return self._latest[key]  # type: ignore[no-any-return]
-        if report:
-            with self.report_lock, self.reading() as con:
-                value = compute(con)
-        else:
-            with self.reading() as con:
-                value = compute(con)
+            self._computing.add(key)
+        try:
+            if report:
+                with self.report_lock, self.reading() as con:
+                    value = compute(con)
+            else:
+                with self.reading() as con:
+                    value = compute(con)
+        finally:
+            with self._results_lock:
+                self._computing.discard(key)
         with self._results_lock:
             self._results[full] = value
             self._latest[key] = value
