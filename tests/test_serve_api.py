@@ -188,3 +188,38 @@ def test_lake_and_missing_database(tmp_path: Path) -> None:
     with TestClient(app, raise_server_exceptions=False) as c:
         r = c.get("/api/overview")
         assert r.status_code == 503 and "none.duckdb" in r.json()["error"]
+
+
+def test_a_lake_is_served_read_only_with_the_same_figures(tmp_path: Path) -> None:
+    from distributed import Client, LocalCluster
+    from hh.pipelines.cluster import run_import
+    from import_helpers import hh_import, session
+
+    from hh.model import Game
+
+    files = []
+    for k, game in enumerate(Game):
+        path = tmp_path / f"{game.value}.txt"
+        path.write_text(session(game, 15, 41 + k), encoding="utf-8")
+        files.append(str(path))
+    db = tmp_path / "hands.duckdb"
+    assert hh_import(*files, "--db", str(db), "--workers", "1")[0] == 0
+    lake = str(tmp_path / "lake")
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                     dashboard_address=None, silence_logs=40) as cluster,
+        Client(cluster) as dask,
+    ):  # fmt: skip
+        assert run_import(files, lake, client=dask).imported == 45
+    with TestClient(create_app(Config(db=str(db))), raise_server_exceptions=False) as c:
+        want = c.get("/api/players").json()
+        want_hands = c.get("/api/hands", params={"per": "500"}).json()
+    with TestClient(create_app(Config(lake=lake)), raise_server_exceptions=False) as c:
+        assert c.get("/api/players").json() == want and want
+        assert c.get("/api/hands", params={"per": "500"}).json() == want_hands
+        hand = want_hands[0]
+        for url, params in (("/", {}), ("/players", {}), ("/api/overview", {}),
+                            ("/api/tables", {}), ("/api/live", {}),
+                            ("/api/player", {"name": want[0]["player"]}),
+                            ("/hand", {"site": hand["site"], "id": hand["hand_id"]})):  # fmt: skip
+            assert c.get(url, params=params).status_code == 200, url

@@ -152,7 +152,7 @@ def _one(request: Request, key: str, required: bool = True) -> str:
 
 def create_app(config: Config) -> Starlette:
     """The ASGI application for one database or lake."""
-    source = Source(config.db, config.lake)
+    source = Source(config.db, config.lake, writes=bool(config.watch))
     status = Watching(folders=list(config.watch), state="starting" if config.watch else "off")
     stop = threading.Event()
     cache_file = _cache_file(config)
@@ -167,7 +167,7 @@ def create_app(config: Config) -> Starlette:
     # ----------------------------------------------------------- pages
 
     def page(name: str, title: str, **extra: Any) -> Callable[[Request], Response]:
-        def endpoint(request: Request) -> Response:
+        async def endpoint(request: Request) -> Response:
             html = _template_env().get_template(f"{name}.html").render(
                 page=name, title=title, source=source.label, lake=config.lake is not None,
                 watching=bool(config.watch), **extra)  # fmt: skip
@@ -190,7 +190,7 @@ def create_app(config: Config) -> Starlette:
         html = html.replace("<body>\n", "<body>\n" + nav + "\n", 1)
         return HTMLResponse(html, headers={"Content-Security-Policy": REPLAYER_CSP})
 
-    def static(request: Request) -> Response:
+    async def static(request: Request) -> Response:
         found = _static(request.path_params["name"])
         if found is None:
             return _error(404, "no such file")
@@ -262,7 +262,7 @@ def create_app(config: Config) -> Starlette:
         tables = source.cached(("live",), lambda con: data.live(con, config.watch, stats))
         return JSONResponse({"tables": tables, "watch": status.json()})
 
-    def api_status(request: Request) -> Response:
+    async def api_status(request: Request) -> Response:
         return JSONResponse({"watch": status.json(), "version": list(source.version())})
 
     async def api_events(request: Request) -> Response:

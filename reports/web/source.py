@@ -1,15 +1,18 @@
 """Where ``hh serve`` reads: a database file (shared with the watch in this
 process and with other hh commands) or a lake (read-only).
 
-A database file is opened read-only for the pages and held only while they
-are asked for: the connection is closed after ``IDLE`` seconds without a
-request, or at once when another process waits for the file
+A database file is opened for the pages only while they are asked for: the
+connection is closed after ``IDLE`` seconds without a request, or as soon
+as no request is running when another process waits for the file
 (hh.pipelines.dblock), so ``hh report``, ``hh show --db`` and ``hh import``
 run beside the server. Requests read at the same time, each through a
-cursor of that connection (those that fill the reports' cache file one at
-a time: it is attached for the computation). The watch of this process
-takes the lock alone for each of its cycles (:meth:`Source.writing`):
-DuckDB cannot hold one file read-only and read-write in one process.
+cursor of that connection. Without a watch it is opened read-only (other
+readers share the file). With a watch (``writes``) the pages and the watch
+share one read-write DuckDB instance in this process (DuckDB cannot open a
+file read-only and read-write in one process), so pages read while a cycle
+writes, each seeing what was committed; the computations that fill the
+reports' cache file (attached while they run) take turns with the watch's
+cycles (``report_lock``).
 
 What the pages compute is kept per version of the data
 (:meth:`Source.cached`): the version is the database's files' sizes and
@@ -91,9 +94,11 @@ class _Shared:
 class Source:
     """The database file or the lake the pages read."""
 
-    def __init__(self, db: str | None = None, lake: str | None = None) -> None:
+    def __init__(self, db: str | None = None, lake: str | None = None,
+                 writes: bool = False) -> None:  # fmt: skip
         self.db = os.path.abspath(db) if db else None
         self.lake = lake
+        self.writes = writes
         self.rw = _Shared()
         self._open_lock = threading.Lock()
         self.report_lock = threading.Lock()  # one computation at a time fills the cache file
@@ -136,16 +141,17 @@ class Source:
     def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T],
                report: bool = False) -> T:  # fmt: skip
         """``compute(con)`` for this version of the data, computed once;
-        ``report``: it fills the reports' cache file (one at a time). While
-        the watch writes, or another request computes the same, the last
-        result of ``key`` if there is one (pages are live: the next change
-        event asks again)."""
+        ``report``: it fills the reports' cache file (one at a time, in turn
+        with the watch's cycles). While another request computes the same,
+        or a report must wait its turn, the last result of ``key`` if there
+        is one (pages are live: the next change event asks again)."""
         full = (self.version(), *key)
         with self._results_lock:
             if full in self._results:
                 self._results.move_to_end(full)
                 return self._results[full]  # type: ignore[no-any-return]
-            if key in self._latest and (self.rw.busy or key in self._computing):
+            if key in self._latest and (key in self._computing
+                                        or (report and self.report_lock.locked())):
                 return self._latest[key]  # type: ignore[no-any-return]
             self._computing.add(key)
         try:
@@ -194,7 +200,7 @@ class Source:
         if wanted(self.db):  # let whoever waits in first
             time.sleep(0.3)
         try:
-            con = open_db(self.db, read_only=True, timeout=READ_WAIT)
+            con = open_db(self.db, read_only=not self.writes, timeout=READ_WAIT)
         except DatabaseBusy as error:
             raise Busy(str(error)) from None
         except duckdb.Error as error:
@@ -226,16 +232,15 @@ class Source:
 
     @contextmanager
     def writing(self, stop: threading.Event | None = None) -> Iterator[Any]:
-        """The read-write connection for one cycle of this process's watch:
-        the pages wait meanwhile (or get their last result); while another
-        process holds the file the pages go on reading between two tries."""
+        """The read-write connection for one cycle of this process's watch
+        (the instance the pages read, when they hold it); the report
+        computations wait for the cycle. While another process holds the
+        file, it tries again every 0.15 s."""
         from hh.pipelines.importer import ImportFailure, connect
 
-        assert self.db is not None
+        assert self.db is not None and self.writes
         while True:
-            self.rw.acquire()
-            try:
-                self._release()
+            with self.report_lock:
                 try:
                     con = connect(self.db, wait=0)
                 except ImportFailure as failure:
@@ -249,8 +254,6 @@ class Source:
                         con.close()
                         self.changed()
                     return
-            finally:
-                self.rw.release()
             if stop is not None and stop.is_set():
                 raise ImportFailure(f"stopped while waiting for {self.db}")
             time.sleep(0.15)
