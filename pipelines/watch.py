@@ -45,12 +45,14 @@ def watch(
     stop: threading.Event | None = None,
     on_cycle: Callable[[dict[str, object]], None] | None = None,
     lease: Lease | None = None,
+    hooks: Callable[[Any], None] = after_import,
 ) -> dict[str, Any]:
     """Import ``paths`` and then what is appended to them, until ``stop`` is
     set or Ctrl-C; return the summary of everything this watch imported.
     ``lease()`` gives the read-write connection for one cycle (default: the
     database opened for the cycle, waiting while another process holds it,
-    and closed after; ``hh serve`` shares its own with its pages)."""
+    and closed after; ``hh serve`` shares its own with its pages);
+    ``hooks(con)`` runs the import's hooks after a cycle that stored hands."""
     import watchfiles
 
     clock = timed()
@@ -63,7 +65,7 @@ def watch(
             counts = importer.import_files(find_files(paths), tail=True)
             crosshand.check(con)
             if counts.imported:
-                after_import(con)
+                hooks(con)
         held = True  # files may end with a hand held back
         last = time.monotonic()
         if on_cycle is not None:
@@ -93,7 +95,7 @@ def watch(
                         counts = importer.import_files(touched, tail=True)
                         crosshand.check(con)
                         if counts.imported:  # the reports' counts, as after an import
-                            after_import(con)
+                            hooks(con)
                     held, last = True, time.monotonic()
                 elif held and time.monotonic() - last >= quiet:
                     # quiet: the last hand of each file is complete
@@ -103,7 +105,7 @@ def watch(
                         counts = importer.import_files(partial, tail=False)
                         crosshand.check(con)
                         if counts.imported:
-                            after_import(con)
+                            hooks(con)
                     held = False
                 else:
                     continue

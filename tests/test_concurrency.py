@@ -141,3 +141,43 @@ def test_a_report_waits_for_a_long_writer_and_says_so(tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_an_import_beside_a_busy_server_without_watch(tmp_path: Path) -> None:
+    """``hh serve`` (read-only, pages asked for all the time) and ``hh
+    import`` into its database: the server lets the file go while the
+    import waits, the import runs, the pages then show its hands."""
+    import threading
+
+    from hh.reports.web.app import Config, create_app
+    from serve_helpers import build_db, running
+
+    db = build_db(tmp_path, 10)
+    extra = tmp_path / "extra.txt"
+    extra.write_text(session(Game.ACES, 8, 55, tables=1).replace("AS-", "ASX-"), "utf-8")
+    with running(create_app(Config(db=str(db)))) as url:
+
+        def total() -> int:
+            with urllib.request.urlopen(url + "/api/overview", timeout=30) as r:
+                return sum(g["hands"] for g in json.load(r)["games"])
+
+        before = total()
+        stop = threading.Event()
+        codes: list[int] = []
+
+        def ask() -> None:
+            while not stop.is_set():
+                with urllib.request.urlopen(url + "/api/hands?per=5", timeout=30) as r:
+                    codes.append(r.status)
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        try:
+            second = _hh("import", str(extra), "--db", str(db), "--json", "--workers", "1")
+        finally:
+            stop.set()
+            asking.join(30)
+        assert second.returncode == 0, second.stderr
+        assert json.loads(second.stdout)["imported"] == 8
+        assert codes and set(codes) == {200}
+        _wait_for(lambda: total() == before + 8)

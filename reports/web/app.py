@@ -42,6 +42,7 @@ CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'u
 REPLAYER_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'")  # fmt: skip
 COOKIE = "hh_token"
+THREADS = 128  # threads for the requests that read (Starlette's default: 40)
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
                 Awaitable[None]]  # fmt: skip
@@ -301,7 +302,8 @@ def create_app(config: Config) -> Starlette:
         assert config.db is not None
         try:
             watch(config.db, config.watch, config.workers, config.quiet, stop=stop,
-                  on_cycle=cycle, lease=lambda: source.writing(stop))  # fmt: skip
+                  on_cycle=cycle, lease=lambda: source.writing(stop),
+                  hooks=source.hooks)  # fmt: skip
             status.state = "stopped"
         except ImportFailure as failure:
             status.state, status.error = ("stopped", None) if stop.is_set() else (
@@ -312,6 +314,11 @@ def create_app(config: Config) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        import anyio.to_thread
+
+        # requests waiting for a report computation must not take every
+        # thread from the quick ones
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         thread = None
         if config.watch:
             thread = threading.Thread(target=run_watch, name="hh-serve-watch", daemon=True)

@@ -11,8 +11,8 @@ readers share the file). With a watch (``writes``) the pages and the watch
 share one read-write DuckDB instance in this process (DuckDB cannot open a
 file read-only and read-write in one process), so pages read while a cycle
 writes, each seeing what was committed; the computations that fill the
-reports' cache file (attached while they run) take turns with the watch's
-cycles (``report_lock``).
+reports' cache file (attached while they run) take turns with each other
+and with the watch's import hooks (``report_lock``, :meth:`Source.hooks`).
 
 What the pages compute is kept per version of the data
 (:meth:`Source.cached`): the version is the database's files' sizes and
@@ -233,30 +233,36 @@ class Source:
     @contextmanager
     def writing(self, stop: threading.Event | None = None) -> Iterator[Any]:
         """The read-write connection for one cycle of this process's watch
-        (the instance the pages read, when they hold it); the report
-        computations wait for the cycle. While another process holds the
-        file, it tries again every 0.15 s."""
+        (the instance the pages read, when they hold it). While another
+        process holds the file, it tries again every 0.15 s."""
         from hh.pipelines.importer import ImportFailure, connect
 
         assert self.db is not None and self.writes
         while True:
-            with self.report_lock:
+            try:
+                con = connect(self.db, wait=0)
+            except ImportFailure as failure:
+                if "in use by another process" not in str(failure):
+                    raise
+                con = None
+            if con is not None:
                 try:
-                    con = connect(self.db, wait=0)
-                except ImportFailure as failure:
-                    if "in use by another process" not in str(failure):
-                        raise
-                    con = None
-                if con is not None:
-                    try:
-                        yield con
-                    finally:
-                        con.close()
-                        self.changed()
-                    return
+                    yield con
+                finally:
+                    con.close()
+                    self.changed()
+                return
             if stop is not None and stop.is_set():
                 raise ImportFailure(f"stopped while waiting for {self.db}")
             time.sleep(0.15)
+
+    def hooks(self, con: Any) -> None:
+        """The import's hooks after a cycle of the watch, in turn with the
+        pages' report computations (both fill the reports' cache file)."""
+        from hh.pipelines.importer import after_import
+
+        with self.report_lock:
+            after_import(con)
 
     def close(self) -> None:
         self._closing.set()
