@@ -120,6 +120,8 @@ def main() -> None:
     print(f"\nhh itself is {_HH}: to type `hh` anywhere, `source "
           f"{Path(_HH).parent / 'activate'}` (README: hh on your PATH)")
     print("Next: make test (the tests), make bench (the benchmark table)")
+    print("The tracker in a browser, on the demo database (Ctrl-C stops it):")
+    print(f"  {_HH} serve --db {DB}")
 
 
 if __name__ == "__main__":

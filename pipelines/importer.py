@@ -87,24 +87,19 @@ def find_files(paths: Iterable[str]) -> list[str]:
     return files
 
 
-def connect(db: str) -> Any:
-    """Open (or create) the database, failing at once, with a message, when
-    another process holds it."""
+def connect(db: str, wait: float | None = None, say: Callable[[str], None] | None = None) -> Any:
+    """Open (or create) the database; while another process holds it, wait
+    up to ``wait`` seconds (None: ``$HH_DB_WAIT`` or 30; negative: forever;
+    hh.pipelines.dblock), then fail with a message."""
     import duckdb
+    from hh.pipelines.dblock import DatabaseBusy, open_db
 
     try:
-        con = duckdb.connect(db)
+        con = open_db(db, timeout=wait, say=say)
+    except DatabaseBusy as e:
+        raise ImportFailure(f"{e}, or import into another file with --db") from None
     except duckdb.IOException as e:
-        text = str(e)
-        if "lock" in text.lower():
-            holder = ""
-            if "PID" in text:
-                holder = " (" + text[text.index("PID") :].split(")")[0].rstrip(".") + ")"
-            raise ImportFailure(
-                f"the database {db} is in use by another process{holder}: wait for it to "
-                f"finish, or import into another file with --db"
-            ) from None
-        raise ImportFailure(f"cannot open the database {db}: {text}") from None
+        raise ImportFailure(f"cannot open the database {db}: {e}") from None
     except duckdb.Error as e:
         raise ImportFailure(f"cannot open the database {db}: {e}") from None
     try:
@@ -178,6 +173,14 @@ class Importer:
         self.pool: ProcessPoolExecutor | None = None
         self.errors: list[str] = []
         self.counts = Counts()
+
+    def use(self, con: Any) -> None:
+        """Go on with another connection to the same database (a watch lets
+        the file go between two cycles: hh.pipelines.dblock)."""
+        con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
+        con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+        self.con = con
+        self.writer.con = con
 
     # ------------------------------------------------------------ planning
 

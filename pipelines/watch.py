@@ -4,6 +4,14 @@ writing. watchfiles reports changes; each change imports what was appended
 file, which may still be being written, until another hand follows it or
 the files have been quiet for ``quiet`` seconds. Ctrl-C (or ``stop``) ends
 the watch cleanly with the summary.
+
+The database is open only during a cycle (an import of what changed and its
+cross-hand checks), never while the watch waits for changes: reports, ``hh
+show`` and other imports use it in between (hh.pipelines.dblock,
+docs/decisions.md). A cycle waits as long as it takes for a database
+another process is using. Each cycle that stored hands runs the import's
+hooks (``hh.imported``: the reports' per-hand counts), so a report or a
+page beside the watch finds the new hands' counts already made.
 """
 
 from __future__ import annotations
@@ -11,11 +19,21 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from hh.pipelines import crosshand
-from hh.pipelines.importer import SUFFIXES, Importer, connect, find_files, timed
+from hh.pipelines.importer import (
+    SUFFIXES,
+    Importer,
+    after_import,
+    connect,
+    find_files,
+    timed,
+)
+
+Lease = Callable[[], AbstractContextManager[Any]]
 
 
 def watch(
@@ -26,24 +44,39 @@ def watch(
     say: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
     on_cycle: Callable[[dict[str, object]], None] | None = None,
+    lease: Lease | None = None,
+    hooks: Callable[[Any], None] = after_import,
 ) -> dict[str, Any]:
     """Import ``paths`` and then what is appended to them, until ``stop`` is
     set or Ctrl-C; return the summary of everything this watch imported
     (``files``: the distinct files read, however often). ``say`` hears a
-    line per batch imported after the first."""
+    line per batch imported after the first. ``lease()`` gives the
+    read-write connection for one cycle (default: the database opened for
+    the cycle, waiting while another process holds it, and closed after;
+    ``hh serve`` shares its own with its pages); ``hooks(con)`` runs the
+    import's hooks after a cycle that stored hands."""
     import watchfiles
 
     clock = timed()
-    con = connect(db)
-    importer = Importer(con, workers, command="import --watch")
+    hold: Lease = lease or (lambda: _for_a_cycle(db, say))
+    with hold() as con:
+        importer = Importer(con, workers, command="import --watch")
     seen: set[str] = set()
 
-    def batch(files: list[str], tail: bool) -> None:
-        before = _progress(importer)
-        importer.import_files(files, tail=tail)
-        crosshand.check(con)
+    def batch(files: list[str] | None, tail: bool, tell: bool = True) -> None:
+        """One cycle: ``files`` imported (None: the files whose last hand
+        was held back), the cross-hand checks and the hooks."""
+        with hold() as con:
+            importer.use(con)
+            if files is None:
+                files = [f for f in find_files(paths) if _held(importer, f)]
+            before = _progress(importer)
+            counts = importer.import_files(files, tail=tail)
+            crosshand.check(con)
+            if counts.imported:  # the reports' counts, as after an import
+                hooks(con)
         seen.update(files)
-        if say is not None and files:
+        if say is not None and tell and files:
             now = _progress(importer)
             new = {k: int(now[k]) - int(before[k]) for k in now}  # type: ignore[call-overload]
             noun = "file" if len(files) == 1 else "files"
@@ -51,9 +84,7 @@ def watch(
                 f"imported, {new['rejected']:,} rejected")
 
     try:
-        importer.import_files(find_files(paths), tail=True)
-        crosshand.check(con)
-        seen.update(find_files(paths))
+        batch(find_files(paths), tail=True, tell=False)
         held = True  # files may end with a hand held back
         last = time.monotonic()
         if on_cycle is not None:
@@ -82,8 +113,7 @@ def watch(
                     held, last = True, time.monotonic()
                 elif held and time.monotonic() - last >= quiet:
                     # quiet: the last hand of each file is complete
-                    partial = [f for f in find_files(paths) if _held(importer, f)]
-                    batch(partial, tail=False)
+                    batch(None, tail=False)
                     held = False
                 else:
                     continue
@@ -91,13 +121,24 @@ def watch(
                     on_cycle(_progress(importer))
         except KeyboardInterrupt:
             pass
-        summary: dict[str, Any] = importer.finish()
-        summary["files"] = len(seen)  # a file read again is not another file
-        summary["seconds"] = clock()
-        importer.record(summary)
+        with hold() as con:
+            importer.use(con)
+            summary: dict[str, Any] = importer.finish()
+            summary["files"] = len(seen)  # a file read again is not another file
+            summary["seconds"] = clock()
+            importer.record(summary)
         return summary
     finally:
         importer.close()
+
+
+@contextmanager
+def _for_a_cycle(db: str, say: Callable[[str], None] | None) -> Iterator[Any]:
+    """The database for one cycle: waited for as long as it takes, closed after."""
+    con = connect(db, wait=-1, say=say)
+    try:
+        yield con
+    finally:
         con.close()
 
 

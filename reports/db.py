@@ -42,14 +42,13 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
     p = Path(path)
     if not p.exists():
         raise ReportError(f"no database at {p} (run `hh import` first, or pass --db FILE)")
-    try:
-        con = duckdb.connect(str(p), read_only=True)
-    except duckdb.Error as error:
-        from hh.pipelines.locks import in_use
+    from hh.pipelines.dblock import DatabaseBusy, open_db
 
-        message = in_use(str(path), error)
-        if message is not None:
-            raise ReportError(message) from None
+    try:  # waits while an import writes it (hh.pipelines.dblock)
+        con = open_db(str(p), read_only=True)
+    except DatabaseBusy as error:
+        raise ReportError(str(error)) from None
+    except duckdb.Error as error:
         raise ReportError(f"cannot open {p} as a DuckDB database: {error}") from error
     con.execute("SET enable_progress_bar = false")  # the report draws its own
     missing = {"hands", "seats", "actions", "pots"} - {

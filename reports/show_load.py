@@ -135,41 +135,53 @@ def from_db(db: str, hand_id: str, site: str | None = None) -> Found:
     line numbers of its file, plus the cross-hand violations stored for it."""
     import duckdb
 
-    from hh.parse import HandSyntaxError, parse_hand
-
     if not Path(db).exists():
         raise ShowError(f"no database {db}: import hands first (hh import) or give files")
-    try:
-        con = duckdb.connect(db, read_only=True)
-    except duckdb.Error as error:
-        from hh.pipelines.locks import in_use
+    from hh.pipelines.dblock import DatabaseBusy, open_db
 
-        raise ShowError(in_use(db, error) or f"cannot open the database {db}: {error}") from None
+    try:  # waits while an import writes it (hh.pipelines.dblock)
+        con = open_db(db, read_only=True)
+    except DatabaseBusy as error:
+        raise ShowError(str(error)) from None
+    except duckdb.Error as error:
+        raise ShowError(f"cannot open the database {db}: {error}") from None
     try:
-        try:
-            rows = con.execute(
-                """
-                SELECT h.site, h.hand_id, h.file, h.line, t.raw_text
-                FROM hands h JOIN hand_text t ON t.site = h.site AND t.hand_id = h.hand_id
-                WHERE h.hand_id = ? AND (CAST(? AS VARCHAR) IS NULL OR h.site = ?)
-                ORDER BY h.site
-                """,
-                [hand_id, site, site],
-            ).fetchall()
-        except duckdb.Error as error:
-            raise ShowError(f"{db} is not an hh database (tables hands, hand_text): "
-                            f"{error}") from None  # fmt: skip
-        if not rows:
-            where = f" of site {site!r}" if site is not None else ""
-            raise ShowError(f"no hand #{hand_id}{where} in {db}")
-        if len(rows) > 1:
-            sites = ", ".join(repr(r[0]) for r in rows)
-            raise ShowError(f"hand #{hand_id} is in {db} for several sites ({sites}): "
-                            f"use --site")  # fmt: skip
-        key_site, key_id, file, line, raw = rows[0]
-        cross = _stored_cross(con, key_site, key_id)
+        return from_con(con, hand_id, site, db)
     finally:
         con.close()
+
+
+def from_con(con: Any, hand_id: str, site: str | None = None, where: str = "the database"
+             ) -> Found:  # fmt: skip
+    """:func:`from_db` over an open connection (``hh serve``'s, a lake's
+    views); ``where`` names the database in messages."""
+    import duckdb
+
+    from hh.parse import HandSyntaxError, parse_hand
+
+    db = where
+    try:
+        rows = con.execute(
+            """
+            SELECT h.site, h.hand_id, h.file, h.line, t.raw_text
+            FROM hands h JOIN hand_text t ON t.site = h.site AND t.hand_id = h.hand_id
+            WHERE h.hand_id = ? AND (CAST(? AS VARCHAR) IS NULL OR h.site = ?)
+            ORDER BY h.site
+            """,
+            [hand_id, site, site],
+        ).fetchall()
+    except duckdb.Error as error:
+        raise ShowError(f"{db} is not an hh database (tables hands, hand_text): "
+                        f"{error}") from None  # fmt: skip
+    if not rows:
+        where = f" of site {site!r}" if site is not None else ""
+        raise ShowError(f"no hand #{hand_id}{where} in {db}")
+    if len(rows) > 1:
+        sites = ", ".join(repr(r[0]) for r in rows)
+        raise ShowError(f"hand #{hand_id} is in {db} for several sites ({sites}): "
+                        f"use --site")  # fmt: skip
+    key_site, key_id, file, line, raw = rows[0]
+    cross = _stored_cross(con, key_site, key_id)
     try:
         hand = parse_hand(raw, first_line=line or 1)
     except HandSyntaxError as error:

@@ -1,0 +1,119 @@
+"""Sharing one DuckDB file between hh processes (docs/decisions.md, "One
+database, several commands at once").
+
+DuckDB lets one process write a database file, or several read it, never
+both: a second process gets ``Could not set lock on file ... Conflicting
+lock is held``. So every hh command holds the file only while it works on
+it, and one that finds it held waits instead of failing:
+
+- :func:`open_db` retries the connection until the holder lets go (a
+  writer between two batches of a watch, a report when it is done), and
+  after ``timeout`` seconds fails with a plain :class:`DatabaseBusy` that
+  says who holds it; it never lets DuckDB's lock message through.
+- While it waits it touches ``<db>.wait`` (:func:`wait_file`); a process
+  that holds the file for long (``hh serve``'s read connection, a watch)
+  asks :func:`wanted` between two pieces of work and lets go when someone
+  is waiting.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+# How long a command waits for a database another process holds, by default
+# (``$HH_DB_WAIT`` seconds overrides it; the watch of a server waits forever).
+DEFAULT_WAIT = 30.0
+WANTED_FOR = 2.0  # a wait file touched this recently means someone is waiting
+_PID = re.compile(r"PID (\d+)")
+
+
+class DatabaseBusy(Exception):
+    """The database stayed held by another process for the whole wait."""
+
+
+def default_wait() -> float:
+    """``$HH_DB_WAIT`` (seconds) if set and a number, else ``DEFAULT_WAIT``."""
+    try:
+        return float(os.environ.get("HH_DB_WAIT", DEFAULT_WAIT))
+    except ValueError:
+        return DEFAULT_WAIT
+
+
+def wait_file(db: str) -> str:
+    """The file a waiting process touches: beside the database."""
+    return f"{db}.wait"
+
+
+def is_lock_error(error: BaseException) -> bool:
+    """Whether DuckDB refused the file because another connection holds it
+    (another process, or this one with another read/write mode)."""
+    text = str(error)
+    return "Could not set lock" in text or "Conflicting lock" in text or (
+        "different configuration" in text
+    )
+
+
+def holder(error: BaseException) -> str:
+    """``" (PID n)"`` when DuckDB's message names the holder, else ``""``."""
+    m = _PID.search(str(error))
+    return f" (PID {m.group(1)})" if m else ""
+
+
+def _touch(path: str) -> None:
+    try:
+        with open(path, "a"):
+            pass
+        os.utime(path)
+    except OSError:  # a read-only folder: the holders just do not hear us
+        pass
+
+
+def wanted(db: str) -> bool:
+    """Whether another process is waiting for this database now."""
+    try:
+        return time.time() - os.stat(wait_file(db)).st_mtime < WANTED_FOR
+    except OSError:
+        return False
+
+
+def open_db(
+    db: str,
+    read_only: bool = False,
+    timeout: float | None = None,
+    say: Callable[[str], None] | None = None,
+) -> Any:
+    """``duckdb.connect(db, read_only)``, waiting while another process holds
+    the file: up to ``timeout`` seconds (None: :func:`default_wait`; a
+    negative number: forever), then :class:`DatabaseBusy`. ``say`` hears
+    once, after a second, that we are waiting and for whom. Other errors
+    (not a database, no such folder) are DuckDB's own, raised at once."""
+    import duckdb
+
+    limit = default_wait() if timeout is None else timeout
+    start = time.monotonic()
+    delay = 0.02
+    told = False
+    while True:
+        try:
+            return duckdb.connect(db, read_only=read_only)
+        except (duckdb.IOException, duckdb.ConnectionException) as error:
+            if not is_lock_error(error):
+                raise
+            _touch(wait_file(db))  # the holder hears that someone waits
+            waited = time.monotonic() - start
+            who = holder(error)
+            if 0 <= limit <= waited:
+                raise DatabaseBusy(
+                    f"the database {db} is in use by another process{who} and stayed so "
+                    f"for {limit:g} s: try again when it is done, or wait longer with "
+                    f"HH_DB_WAIT=SECONDS"
+                ) from None
+            if say is not None and not told and waited >= 1.0:
+                say(f"waiting for the database {db}: another process{who} is using it")
+                told = True
+            time.sleep(delay)
+            delay = min(delay * 1.5, 0.2)

@@ -1,0 +1,110 @@
+"""``hh serve``: registered on the ``hh`` app through the ``hh.commands``
+entry point; Starlette, uvicorn and Jinja2 (the ``serve`` extra) are
+imported inside the command.
+
+Exit codes: 0 stopped (Ctrl-C), 2 could not start (no database, a
+non-loopback address without a token, a port in use, the extra missing).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+import socket
+import sys
+
+import typer
+
+DEFAULT_PORT = 8765
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"hh serve: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``hh serve`` to the ``hh`` command line."""
+
+    @app.command("serve")
+    def serve(
+        db: str | None = typer.Option(
+            None, "--db", help="The database (default: $HH_DB, else hands.duckdb)."
+        ),
+        lake: str | None = typer.Option(None, "--lake", help="Serve this lake, read-only."),
+        watch: list[str] = typer.Option(  # noqa: B008
+            [], "--watch", help="Import this folder (or file) as it is written (repeatable)."
+        ),
+        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+        port: int = typer.Option(DEFAULT_PORT, "--port", help="Port to listen on."),
+        token: str | None = typer.Option(
+            None, "--token", help="Require this token (made up and printed when --host is "
+            "not loopback and none is given)."
+        ),
+        workers: int = typer.Option(
+            1, "--workers", min=0, help="--watch: processes that parse (0: the cores)."
+        ),
+        quiet: float = typer.Option(
+            1.0, "--quiet", help="--watch: seconds without change after which the last "
+            "hand of a file is complete."
+        ),
+    ) -> None:
+        """The tracker in a browser: overview, players, tables, hands (each in
+        the replayer), live tables; a JSON API under /api/ (docs/serve.md).
+        With --watch it imports the folders as a poker client writes them."""
+        try:
+            import uvicorn
+            from hh.reports.web.app import Config, create_app
+        except ImportError as error:
+            _fail(f"needs the serve extra (pip install 'hh[serve]'): {error}")
+        if db is not None and lake is not None:
+            _fail("--db and --lake: give one of them")
+        if lake is not None and watch:
+            _fail("--watch imports into a database: it cannot be used with --lake")
+        path = None if lake is not None else (db or os.environ.get("HH_DB") or "hands.duckdb")
+        folders = [os.path.abspath(w) for w in watch]
+        for w in folders:
+            if not os.path.exists(w):
+                _fail(f"--watch {w}: no such file or folder")
+        if path is not None and not os.path.exists(path):
+            if not folders:
+                _fail(f"no database at {path} (run `hh import` first, pass --db FILE, "
+                      "or --watch a folder to import)")  # fmt: skip
+            from hh.pipelines.importer import ImportFailure, connect
+
+            try:
+                connect(path).close()
+            except ImportFailure as failure:
+                _fail(str(failure))
+        if lake is not None and not ("://" in lake or os.path.isdir(lake)):
+            _fail(f"no lake at {lake} (run `hh import --engine dask --lake DIR` first)")
+        if not is_loopback(host) and not token:
+            token = secrets.token_urlsafe(18)
+        try:  # a port in use says so now, not in a traceback
+            with socket.create_server((host, port), reuse_port=False):
+                pass
+        except OSError as error:
+            _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+        config = Config(db=path, lake=lake, watch=folders, workers=workers or os.cpu_count() or 1,
+                        quiet=quiet, token=token)  # fmt: skip
+        shown = f"[{host}]" if ":" in host else host
+        url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+        what = f"the lake {lake}" if lake else path
+        typer.echo(f"hh serve: {what} at {url}", err=True)
+        if folders:
+            typer.echo(f"hh serve: watching {', '.join(folders)}", err=True)
+        typer.echo("hh serve: Ctrl-C stops", err=True)
+        sys.stderr.flush()
+        uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
+                    timeout_graceful_shutdown=2, access_log=False)  # fmt: skip

@@ -1,0 +1,371 @@
+"""What the pages and the JSON API of ``hh serve`` show, as plain JSON-able
+data, from an open connection (hh.reports.web.source).
+
+The statistics are the reports' own: :func:`hh.reports.players.players` for
+the players list (exactly ``hh report players --format json``),
+:func:`hh.reports.player.in_depth` for a player's page,
+:func:`hh.reports.html.cumulative` for the net over hands,
+:func:`hh.reports.violations.violations` for the findings; a hand is
+explained by ``hh show``'s code (hh.reports.show_load, hh.reports.explain).
+Every value a request brings reaches SQL as a parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from hh.reports.db import GAMES, Filters
+
+MAX_PAGE = 100_000  # a page number past this is refused (400)
+MAX_PER = 500  # rows per page at most
+SEARCH_KEYS = ("id", "player", "table", "site", "game", "since", "until", "code", "invalid",
+               "min_pot", "max_pot", "page", "per")  # fmt: skip
+FILTER_KEYS = ("game", "player", "site", "table", "since", "until", "min_hands", "valid_only",
+               "position", "sort", "no_equity_fill")  # fmt: skip
+
+
+class BadRequest(Exception):
+    """A query parameter that cannot be used: the message says which (400)."""
+
+
+class NotFound(Exception):
+    """No such hand, player or table (404)."""
+
+
+# ---------------------------------------------------------------- params
+
+
+def _time(value: str, key: str) -> datetime:
+    try:
+        return datetime.fromisoformat(value.replace("/", "-"))
+    except ValueError:
+        raise BadRequest(f"{key}={value!r}: expected a date YYYY-MM-DD or "
+                         "YYYY-MM-DD HH:MM:SS") from None  # fmt: skip
+
+
+def _int(value: str, key: str, low: int = 0, high: int = 2**62) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise BadRequest(f"{key}={value!r}: expected a whole number") from None
+    if not low <= n <= high:
+        raise BadRequest(f"{key}={n}: expected a number from {low} to {high:,}")
+    return n
+
+
+def _flag(value: str, key: str) -> bool:
+    if value.lower() in ("", "1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise BadRequest(f"{key}={value!r}: expected true or false")
+
+
+def _unknown(query: Mapping[str, Sequence[str]], known: Sequence[str]) -> None:
+    extra = sorted(set(query) - set(known) - {"token"})
+    if extra:
+        raise BadRequest(f"unknown parameter {extra[0]!r}: expected one of {', '.join(known)}")
+
+
+def _last(query: Mapping[str, Sequence[str]], key: str) -> str | None:
+    values = query.get(key) or []
+    return values[-1] if values else None
+
+
+@dataclass(frozen=True)
+class Query:
+    """The players report's options, read from query parameters named as
+    ``hh report players``'s options (``min_hands`` for ``--min-hands``)."""
+
+    filters: Filters
+    sort: str | None = None
+    equity: bool | None = True
+
+
+def report_query(query: Mapping[str, Sequence[str]]) -> Query:
+    """The report's filters from a request's parameters (repeatable ones as
+    repeated keys: ``?game=a&game=b``)."""
+    _unknown(query, FILTER_KEYS)
+    games = tuple(query.get("game", []))
+    for g in games:
+        if g not in GAMES:
+            raise BadRequest(f"game={g!r}: expected one of {', '.join(GAMES)}")
+    since, until = _last(query, "since"), _last(query, "until")
+    min_hands, valid, sort = (_last(query, k) for k in ("min_hands", "valid_only", "sort"))
+    no_fill = _last(query, "no_equity_fill")
+    filters = Filters(
+        games=games, players=tuple(query.get("player", [])), sites=tuple(query.get("site", [])),
+        tables=tuple(query.get("table", [])),
+        since=_time(since, "since") if since else None,
+        until=_time(until, "until") if until else None,
+        valid_only=_flag(valid, "valid_only") if valid is not None else False,
+        positions=tuple(_int(p, "position", 1, 64) for p in query.get("position", [])),
+        min_hands=_int(min_hands, "min_hands") if min_hands else 0,
+    )  # fmt: skip
+    equity = None if no_fill is not None and _flag(no_fill, "no_equity_fill") else True
+    return Query(filters, sort or None, equity)
+
+
+# --------------------------------------------------------------- players
+
+
+def players_list(con: Any, q: Query, cache: str | None) -> list[dict[str, Any]]:
+    """Exactly the list ``hh report players --format json`` prints for the
+    same filters (its frame less the ``cnt_``/``agg_`` columns)."""
+    from hh.reports.files import to_records
+    from hh.reports.players import players
+
+    try:
+        df = players(con, q.filters, q.sort, cache=cache, equity=q.equity)
+    except KeyError:
+        raise BadRequest(f"sort={q.sort!r}: no such column") from None
+    return to_records(df.drop([c for c in df.columns if c.startswith(("cnt_", "agg_"))]))
+
+
+def series(con: Any, q: Query, pairs: list[tuple[str, str]], cache: str | None
+           ) -> list[dict[str, Any]]:  # fmt: skip
+    """Cumulative net and all-in adjusted net over hands of these (player,
+    game) pairs: the chart of the players page, for the players picked."""
+    from hh.reports.html import SERIES_COLUMNS, cumulative
+    from hh.reports.players import hand_rows
+
+    if not pairs:
+        return []
+    names = sorted({p for p, _ in pairs})
+    rows = hand_rows(con, q.filters, cache=cache, only=names, equity=q.equity,
+                     columns=SERIES_COLUMNS)  # fmt: skip
+    return cumulative(rows, pairs)
+
+
+def player_detail(con: Any, name: str, q: Query, cache: str | None) -> dict[str, Any]:
+    """A player's page: ``hh report player NAME`` (its sections), his net
+    over hands, his violations by code and his last hands."""
+    import polars as pl
+    from hh.reports.files import to_records
+    from hh.reports.html import cumulative
+    from hh.reports.player import in_depth
+    from hh.reports.players import hand_rows
+    from hh.reports.stats.table import select_players
+    from hh.reports.violations import violations
+
+    filters = replace(q.filters, players=(name,), min_hands=0)
+    rows = hand_rows(con, filters, cache=cache, only=[name], equity=q.equity)
+    mine = select_players(rows, filters).cache()
+    sections = in_depth(mine)
+    if sections["overall"].is_empty():
+        raise NotFound(f"no hands of player {name!r} with these filters")
+    games = sections["overall"]["game"].to_list()
+    found = violations(con, filters)["by_player"]
+    hands, total = search(con, {"player": [name], "per": ["50"]})
+    out = {k: to_records(v.drop([c for c in v.columns if c.startswith(("cnt_", "agg_"))]))
+           for k, v in sections.items()}  # fmt: skip
+    return {
+        "player": name,
+        "sections": out,
+        "series": cumulative(mine, [(name, g) for g in games]),
+        "violations": to_records(found.filter(pl.col("player") == name)),
+        "hands": hands,
+        "hands_total": total,
+    }
+
+
+# ---------------------------------------------------------------- hands
+
+
+def _rows(con: Any, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    from hh.reports.files import _plain
+
+    cur = con.execute(sql, list(params))
+    names = [d[0] for d in cur.description]
+    return [{k: _plain(v) for k, v in zip(names, row, strict=True)} for row in cur.fetchall()]
+
+
+HAND_FIELDS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.players, "
+               "h.total_pot, h.valid, h.n_violations")  # fmt: skip
+
+
+def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str, Any]], int]:
+    """Hands matching the search, newest first, one page: (rows, total).
+    ``id`` (a prefix of the hand id), ``player``, ``table``, ``site``,
+    ``game``, ``since``/``until``, ``code`` (a violation), ``invalid``,
+    ``min_pot``/``max_pot``, ``page`` (from 1) and ``per``."""
+    _unknown(query, SEARCH_KEYS)
+    parts: list[str] = []
+    params: list[Any] = []
+    value = {k: _last(query, k) for k in SEARCH_KEYS}
+    if value["id"]:
+        parts.append("starts_with(h.hand_id, ?)")
+        params.append(value["id"])
+    for key, column in (("table", "h.table_name"), ("site", "h.site"), ("game", "h.game")):
+        if value[key] is not None and value[key] != "":
+            parts.append(f"{column} = ?")
+            params.append(value[key])
+    if value["game"] and value["game"] not in GAMES:
+        raise BadRequest(f"game={value['game']!r}: expected one of {', '.join(GAMES)}")
+    if value["player"]:
+        parts.append("EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site "
+                     "AND s.hand_id = h.hand_id AND s.player = ?)")  # fmt: skip
+        params.append(value["player"])
+    if value["code"]:
+        parts.append("EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site "
+                     "AND v.hand_id = h.hand_id AND v.code = ? "
+                     "AND NOT coalesce(v.unchecked, FALSE))")  # fmt: skip
+        params.append(value["code"])
+    if value["since"]:
+        parts.append("h.started_at >= ?")
+        params.append(_time(value["since"], "since"))
+    if value["until"]:
+        parts.append("h.started_at < ?")
+        params.append(_time(value["until"], "until"))
+    if value["invalid"] is not None and _flag(value["invalid"], "invalid"):
+        parts.append("NOT h.valid")
+    if value["min_pot"]:
+        parts.append("h.total_pot >= ?")
+        params.append(_int(value["min_pot"], "min_pot"))
+    if value["max_pot"]:
+        parts.append("h.total_pot <= ?")
+        params.append(_int(value["max_pot"], "max_pot"))
+    page = _int(value["page"], "page", 1, MAX_PAGE) if value["page"] else 1
+    per = _int(value["per"], "per", 1, MAX_PER) if value["per"] else 50
+    where = " AND ".join(parts) or "TRUE"
+    total = int(con.execute(f"SELECT count(*) FROM hands h WHERE {where}", params
+                            ).fetchall()[0][0])  # fmt: skip
+    if page > 1 and (page - 1) * per >= total:
+        raise NotFound(f"page={page}: there are {max(1, -(-total // per))} pages of {per} "
+                       f"hands ({total:,} hands)")  # fmt: skip
+    rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE {where} "
+                 "ORDER BY h.started_at DESC NULLS LAST, h.site DESC, h.hand_id DESC "
+                 "LIMIT ? OFFSET ?", [*params, per, (page - 1) * per])  # fmt: skip
+    return rows, total
+
+
+def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``hh show``'s explanation of a stored hand: (rows, meta)."""
+    from hh.reports.explain import explain, hand_meta
+    from hh.reports.show_load import ShowError, from_con, judge
+
+    try:
+        found = from_con(con, hand_id, site, "the database")
+    except ShowError as error:
+        raise NotFound(str(error)) from None
+    j = judge(found)
+    return explain(j.hand, j.verdict, j.trace, j.raw), hand_meta(j.hand, j.verdict, j.file)
+
+
+# -------------------------------------------------------------- overview
+
+
+def overview(con: Any) -> dict[str, Any]:
+    """Hands per game, the last hands imported, the newest violations and
+    the last imports."""
+    games = _rows(con, "SELECT game, count(*) AS hands, count(*) FILTER (NOT valid) AS invalid, "
+                  "max(started_at) AS last FROM hands GROUP BY game ORDER BY game", [])
+    last = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h "
+                 "ORDER BY h.import_run DESC, h.file DESC, h.line DESC LIMIT 20", [])
+    found = _rows(con, "SELECT v.site, v.hand_id, v.code, v.message, h.table_name, h.game "
+                  "FROM violations v JOIN hands h ON h.site = v.site AND h.hand_id = v.hand_id "
+                  "WHERE NOT coalesce(v.unchecked, FALSE) "
+                  "ORDER BY h.import_run DESC, h.file DESC, h.line DESC, v.line DESC "
+                  "LIMIT 20", [])  # fmt: skip
+    rejected = int(con.execute("SELECT count(*) FROM rejects").fetchall()[0][0])
+    try:
+        imports = _rows(con, "SELECT import_run, started_at, finished_at, command, summary "
+                        "FROM imports ORDER BY import_run DESC LIMIT 5", [])  # fmt: skip
+    except Exception:  # a lake has no imports table
+        imports = []
+    return {"games": games, "last_hands": last, "violations": found, "rejected": rejected,
+            "imports": imports}  # fmt: skip
+
+
+# ---------------------------------------------------------------- tables
+
+
+def tables(con: Any) -> list[dict[str, Any]]:
+    """Every table: its hands, invalid hands, first and last hand."""
+    return _rows(con, "SELECT site, table_name, game, count(*) AS hands, "
+                 "count(*) FILTER (NOT valid) AS invalid, min(started_at) AS first, "
+                 "max(started_at) AS last FROM hands GROUP BY ALL "
+                 "ORDER BY last DESC NULLS LAST, site, table_name", [])  # fmt: skip
+
+
+def table_detail(con: Any, site: str, name: str) -> dict[str, Any]:
+    """A table: its hands in time order (the last ``LIMIT``), the stacks of
+    its players over those hands, its sessions (runs without a gap of more
+    than hh.reports.player.SESSION_GAP) and its cross-hand findings."""
+    from hh.reports.player import SESSION_GAP
+
+    order = "ORDER BY h.started_at NULLS FIRST, h.file, h.line"
+    shown = ("SELECT h.site, h.hand_id FROM hands h WHERE h.site = ? AND h.table_name = ? "
+             f"ORDER BY h.started_at DESC NULLS LAST, h.file DESC, h.line DESC LIMIT {LIMIT}")
+    hands = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h SEMI JOIN ({shown}) k "
+                  f"ON k.site = h.site AND k.hand_id = h.hand_id {order}", [site, name])
+    if not hands:
+        raise NotFound(f"no table {name!r}" + (f" of site {site!r}" if site else ""))
+    first = hands[0]
+    stacks = _rows(con, "SELECT s.player, h.hand_id, h.started_at, s.stack_start FROM seats s "
+                   "JOIN hands h ON h.site = s.site AND h.hand_id = s.hand_id "
+                   f"SEMI JOIN ({shown}) k ON k.site = h.site AND k.hand_id = h.hand_id "
+                   f"{order}, s.seat", [site, name])  # fmt: skip
+    by_player: dict[str, dict[str, list[Any]]] = {}
+    for r in stacks:
+        line = by_player.setdefault(r["player"], {"hand": [], "time": [], "stack": []})
+        line["hand"].append(r["hand_id"])
+        line["time"].append(r["started_at"])
+        line["stack"].append(r["stack_start"])
+    cross = _rows(con, "SELECT v.hand_id, v.code, v.line, v.message FROM violations v "
+                  "JOIN hands h ON h.site = v.site AND h.hand_id = v.hand_id "
+                  "WHERE h.site = ? AND h.table_name = ? AND v.source = 'cross' "
+                  f"AND NOT coalesce(v.unchecked, FALSE) {order}, v.line",
+                  [site, name])  # fmt: skip
+    sessions: list[dict[str, Any]] = []
+    for h in hands:
+        t = h["started_at"] and datetime.fromisoformat(h["started_at"])
+        s = sessions[-1] if sessions else None
+        if s is None or t is None or s["_t"] is None or t - s["_t"] > SESSION_GAP:
+            s = {"first": h["started_at"], "last": h["started_at"], "hands": 0, "_t": t}
+            sessions.append(s)
+        s["last"], s["hands"], s["_t"] = h["started_at"], s["hands"] + 1, t
+    for s in sessions:
+        del s["_t"]
+    return {"site": site, "table": name, "game": first["game"], "hands": hands,
+            "stacks": [{"player": p, **v} for p, v in by_player.items()],
+            "cross": cross, "sessions": sessions, "limit": LIMIT}  # fmt: skip
+
+
+LIMIT = 500  # a table's hands shown at most (its last ones)
+
+
+# ------------------------------------------------------------------ live
+
+
+def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each table whose hands come from a watched folder: the players
+    seated in its last hand, each with his hands, VPIP, PFR, AF and WTSD in
+    that game (``stats``: the players list over all hands)."""
+    import os
+
+    if not folders:
+        return []
+    prefixes = [os.path.join(os.path.abspath(f), "") for f in folders]
+    cond = " OR ".join("starts_with(h.file, ?)" for _ in prefixes)
+    last = _rows(con, "SELECT site, table_name, game, hand_id, started_at FROM ("
+                 "SELECT h.*, row_number() OVER (PARTITION BY h.site, h.table_name "
+                 "ORDER BY h.started_at DESC NULLS LAST, h.file DESC, h.line DESC) AS k "
+                 f"FROM hands h WHERE {cond}) h WHERE k = 1 "
+                 "ORDER BY started_at DESC NULLS LAST, site, table_name", prefixes)  # fmt: skip
+    if not last:
+        return []
+    by = {(r["player"], r["game"]): r for r in stats}
+    out = []
+    for t in last:
+        seated = _rows(con, "SELECT seat, player, stack_start, sitting_out FROM seats "
+                       "WHERE site = ? AND hand_id = ? ORDER BY seat",
+                       [t["site"], t["hand_id"]])  # fmt: skip
+        for s in seated:
+            row = by.get((s["player"], t["game"]), {})
+            s.update({k: row.get(k) for k in ("hands", "vpip", "pfr", "af", "wtsd")})
+        out.append({**t, "seated": seated})
+    return out

@@ -1,0 +1,275 @@
+"""Where ``hh serve`` reads: a database file (shared with the watch in this
+process and with other hh commands) or a lake (read-only).
+
+A database file is opened for the pages only while they are asked for: the
+connection is closed after ``IDLE`` seconds without a request, or as soon
+as no request is running when another process waits for the file
+(hh.pipelines.dblock), so ``hh report``, ``hh show --db`` and ``hh import``
+run beside the server. Requests read at the same time, each through a
+cursor of that connection. Without a watch it is opened read-only (other
+readers share the file). With a watch (``writes``) the pages and the watch
+share one read-write DuckDB instance in this process (DuckDB cannot open a
+file read-only and read-write in one process), so pages read while a cycle
+writes, each seeing what was committed; the computations that fill the
+reports' cache file (attached while they run) take turns with each other
+and with the watch's import hooks (``report_lock``, :meth:`Source.hooks`).
+
+What the pages compute is kept per version of the data
+(:meth:`Source.cached`): the version is the database's files' sizes and
+times, so an import from another terminal counts as well as this server's
+watch. While the watch writes, or while another request computes the same
+thing, a page asked for again gets its last result rather than waiting.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from hh.pipelines.dblock import DatabaseBusy, open_db, wanted
+
+T = TypeVar("T")
+
+IDLE = 0.5  # seconds without a request after which the read connection is closed
+READ_WAIT = 15.0  # how long a page waits for a database another process writes
+_CACHED = 64  # results kept (all versions together)
+
+
+class Busy(Exception):
+    """The database stayed held by another process (the page says 503)."""
+
+
+class _Shared:
+    """A readers-writer lock: many readers, or one writer; a writer waiting
+    goes before readers that come after it (the watch never starves)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self.readers = 0
+        self.writer = False
+        self.waiting = 0
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self.writer or self.waiting:
+                self._cond.wait()
+            self.readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self.readers -= 1
+                self._cond.notify_all()
+
+    def acquire(self, blocking: bool = True) -> bool:
+        with self._cond:
+            if not blocking and (self.writer or self.readers or self.waiting):
+                return False
+            self.waiting += 1
+            try:
+                while self.writer or self.readers:
+                    self._cond.wait()
+            finally:
+                self.waiting -= 1
+            self.writer = True
+            return True
+
+    def release(self) -> None:
+        with self._cond:
+            self.writer = False
+            self._cond.notify_all()
+
+    @property
+    def busy(self) -> bool:
+        """A writer holds it or waits for it."""
+        return self.writer or self.waiting > 0
+
+
+class Source:
+    """The database file or the lake the pages read."""
+
+    def __init__(self, db: str | None = None, lake: str | None = None,
+                 writes: bool = False) -> None:  # fmt: skip
+        self.db = os.path.abspath(db) if db else None
+        self.lake = lake
+        self.writes = writes
+        self.rw = _Shared()
+        self._open_lock = threading.Lock()
+        self.report_lock = threading.Lock()  # one computation at a time fills the cache file
+        self._con: Any = None
+        self._used = 0.0
+        self._bump = 0
+        self._results: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._latest: dict[tuple[Any, ...], Any] = {}  # by key, whatever the version
+        self._computing: set[tuple[Any, ...]] = set()
+        self._results_lock = threading.Lock()
+        self._closing = threading.Event()
+        self._reaper: threading.Thread | None = None
+        if self.db is not None:
+            self._reaper = threading.Thread(target=self._reap, name="hh-serve-db", daemon=True)
+            self._reaper.start()
+
+    @property
+    def label(self) -> str:
+        return self.db or self.lake or ""
+
+    # ----------------------------------------------------------- versions
+
+    def version(self) -> tuple[Any, ...]:
+        """Changes whenever the data may have: the files' sizes and times."""
+        if self.db is None:
+            return (self._bump,)
+        out: list[Any] = [self._bump]
+        for path in (self.db, self.db + ".wal"):
+            try:
+                st = os.stat(path)
+                out += [st.st_size, st.st_mtime_ns]
+            except OSError:
+                out += [None, None]
+        return tuple(out)
+
+    def changed(self) -> None:
+        """This process wrote the database (its watch)."""
+        self._bump += 1
+
+    def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T],
+               report: bool = False) -> T:  # fmt: skip
+        """``compute(con)`` for this version of the data, computed once;
+        ``report``: it fills the reports' cache file (one at a time, in turn
+        with the watch's cycles). While another request computes the same,
+        or a report must wait its turn, the last result of ``key`` if there
+        is one (pages are live: the next change event asks again)."""
+        full = (self.version(), *key)
+        with self._results_lock:
+            if full in self._results:
+                self._results.move_to_end(full)
+                return self._results[full]  # type: ignore[no-any-return]
+            if key in self._latest and (key in self._computing
+                                        or (report and self.report_lock.locked())):
+                return self._latest[key]  # type: ignore[no-any-return]
+            self._computing.add(key)
+        try:
+            if report:
+                with self.report_lock, self.reading() as con:
+                    value = compute(con)
+            else:
+                with self.reading() as con:
+                    value = compute(con)
+        finally:
+            with self._results_lock:
+                self._computing.discard(key)
+        with self._results_lock:
+            self._results[full] = value
+            self._latest[key] = value
+            if len(self._latest) > 4 * _CACHED:
+                self._latest.clear()
+            while len(self._results) > _CACHED:
+                self._results.popitem(last=False)
+        return value
+
+    # ------------------------------------------------------------ reading
+
+    @contextmanager
+    def reading(self) -> Iterator[Any]:
+        """A cursor of the read connection (opened if needed), for one request."""
+        with self.rw.shared():
+            with self._open_lock:
+                if self._con is None:
+                    self._con = self._open()
+                cursor = self._con.cursor()
+            try:
+                yield cursor
+            finally:
+                cursor.close()
+                self._used = time.monotonic()
+
+    def _open(self) -> Any:
+        import duckdb
+
+        if self.lake is not None:
+            from hh.reports.db import connect_lake
+
+            return connect_lake(self.lake)
+        assert self.db is not None
+        if wanted(self.db):  # let whoever waits in first
+            time.sleep(0.3)
+        try:
+            con = open_db(self.db, read_only=not self.writes, timeout=READ_WAIT)
+        except DatabaseBusy as error:
+            raise Busy(str(error)) from None
+        except duckdb.Error as error:
+            raise Busy(f"cannot open {self.db}: {error}") from None
+        con.execute("SET enable_progress_bar = false")
+        return con
+
+    def _release(self) -> None:
+        """Close the read connection (the caller holds the lock alone)."""
+        if self._con is not None and self.lake is None:
+            self._con.close()
+            self._con = None
+
+    def _reap(self) -> None:
+        """Close the read connection when idle, or when someone waits for the file."""
+        assert self.db is not None
+        while not self._closing.wait(0.1):
+            if self._con is None or not (time.monotonic() - self._used > IDLE
+                                         or wanted(self.db)):  # fmt: skip
+                continue
+            if not self.rw.acquire(blocking=False):
+                continue
+            try:
+                self._release()
+            finally:
+                self.rw.release()
+
+    # ------------------------------------------------------------ writing
+
+    @contextmanager
+    def writing(self, stop: threading.Event | None = None) -> Iterator[Any]:
+        """The read-write connection for one cycle of this process's watch
+        (the instance the pages read, when they hold it). While another
+        process holds the file, it tries again every 0.15 s."""
+        from hh.pipelines.importer import ImportFailure, connect
+
+        assert self.db is not None and self.writes
+        while True:
+            try:
+                con = connect(self.db, wait=0)
+            except ImportFailure as failure:
+                if "in use by another process" not in str(failure):
+                    raise
+                con = None
+            if con is not None:
+                try:
+                    yield con
+                finally:
+                    con.close()
+                    self.changed()
+                return
+            if stop is not None and stop.is_set():
+                raise ImportFailure(f"stopped while waiting for {self.db}")
+            time.sleep(0.15)
+
+    def hooks(self, con: Any) -> None:
+        """The import's hooks after a cycle of the watch, in turn with the
+        pages' report computations (both fill the reports' cache file)."""
+        from hh.pipelines.importer import after_import
+
+        with self.report_lock:
+            after_import(con)
+
+    def close(self) -> None:
+        self._closing.set()
+        self.rw.acquire()
+        try:
+            if self._con is not None:
+                self._con.close()
+                self._con = None
+        finally:
+            self.rw.release()

@@ -1,0 +1,183 @@
+"""One database, several commands at once (docs/decisions.md): while ``hh
+import --watch`` or ``hh serve --watch`` holds a database, ``hh report``,
+``hh show --db`` and a second ``hh import`` on it work from other
+processes, and none fails with DuckDB's lock message."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import pytest
+from import_helpers import session
+from serve_helpers import free_port, logs
+
+from hh.model import Game
+
+HH = [sys.executable, "-m", "hh"]
+ENV = {**os.environ, "PYTHONUTF8": "1", "HH_DB_WAIT": "60"}
+
+
+def _hh(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*HH, *args], capture_output=True, text=True, env=ENV, timeout=120)
+
+
+def _count(db: Path) -> int:
+    from hh.pipelines.dblock import open_db
+
+    con = open_db(str(db), read_only=True, timeout=30)
+    try:
+        return int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+@contextmanager
+def _background(*args: str) -> Iterator[subprocess.Popen[str]]:
+    proc = subprocess.Popen([*HH, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=ENV)  # fmt: skip
+    try:
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_for(check: object, seconds: float = 40) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():  # type: ignore[operator]
+                return
+        except (duckdb.Error, OSError):
+            pass
+        time.sleep(0.2)
+    raise AssertionError("timed out")
+
+
+def _others_work(db: Path, folder: Path, extra: Path) -> None:
+    """hh report, hh show --db and a second hh import, each while the
+    watcher holds the database; then a hand appended is still imported."""
+    report = _hh("report", "players", "--db", str(db), "--format", "json")
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout) and "lock" not in report.stderr.lower()
+    show = _hh("show", "CH-1", "--db", str(db))
+    assert show.returncode == 1 and "RAISE_SIZE" in show.stdout, show.stderr  # the disputed hand
+    assert "lock" not in show.stderr.lower()
+    second = _hh("import", str(extra), "--db", str(db), "--json", "--workers", "1")
+    assert second.returncode in (0, 1), second.stderr
+    assert json.loads(second.stdout)["imported"] == 8 and "lock" not in second.stderr.lower()
+    before = _count(db)
+    live = folder / "chiribito.txt"
+    with live.open("a", encoding="utf-8") as f:
+        f.write("\n" + session(Game.CALATONE, 3, 91, tables=1).replace("CA-", "CAX-"))
+    _wait_for(lambda: _count(db) == before + 3)
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> tuple[Path, Path, Path]:
+    folder, _ = logs(tmp_path / "logs", 15)
+    extra = tmp_path / "extra.txt"
+    extra.write_text(session(Game.ACES, 8, 55, tables=1).replace("AS-", "ASX-"), "utf-8")
+    return tmp_path / "hands.duckdb", folder, extra
+
+
+def test_while_import_watch_holds_the_database(inputs: tuple[Path, Path, Path]) -> None:
+    db, folder, extra = inputs
+    with _background("import", str(folder), "--db", str(db), "--watch", "--quiet", "0.5",
+                     "--workers", "1") as proc:  # fmt: skip
+        _wait_for(lambda: db.exists() and _count(db) >= 45)
+        _others_work(db, folder, extra)
+    assert proc.returncode in (0, 1), proc.stderr.read() if proc.stderr else ""
+
+
+def test_while_serve_watch_holds_the_database(inputs: tuple[Path, Path, Path]) -> None:
+    db, folder, extra = inputs
+    port = free_port()
+    with _background("serve", "--db", str(db), "--watch", str(folder), "--port", str(port),
+                     "--quiet", "0.5") as proc:  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+
+        def served() -> int:
+            with urllib.request.urlopen(url + "/api/overview", timeout=10) as r:
+                return sum(g["hands"] for g in json.load(r)["games"])
+
+        _wait_for(lambda: served() >= 46)
+        _others_work(db, folder, extra)
+        _wait_for(lambda: served() == _count(db))
+        with urllib.request.urlopen(url + "/api/players", timeout=30) as r:
+            assert r.status == 200 and json.load(r)
+    assert proc.returncode == 0 or proc.returncode == -signal.SIGINT
+
+
+def test_a_report_waits_for_a_long_writer_and_says_so(tmp_path: Path) -> None:
+    """A database held for longer than HH_DB_WAIT: hh report fails with a
+    plain message (exit 2), never DuckDB's."""
+    db = tmp_path / "held.duckdb"
+    duckdb.connect(str(db)).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+         "print('held', flush=True); time.sleep(60)", str(db)], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
+        env = {**ENV, "HH_DB_WAIT": "1"}
+        for args in (["report", "players", "--db", str(db)], ["show", "X", "--db", str(db)]):
+            r = subprocess.run([*HH, *args], capture_output=True, text=True, env=env, timeout=60)
+            assert r.returncode == 2 and "in use by another process" in r.stderr, r.stderr
+            assert "Conflicting lock" not in r.stderr and "Traceback" not in r.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_an_import_beside_a_busy_server_without_watch(tmp_path: Path) -> None:
+    """``hh serve`` (read-only, pages asked for all the time) and ``hh
+    import`` into its database: the server lets the file go while the
+    import waits, the import runs, the pages then show its hands."""
+    import threading
+
+    from hh.reports.web.app import Config, create_app
+    from serve_helpers import build_db, running
+
+    db = build_db(tmp_path, 10)
+    extra = tmp_path / "extra.txt"
+    extra.write_text(session(Game.ACES, 8, 55, tables=1).replace("AS-", "ASX-"), "utf-8")
+    with running(create_app(Config(db=str(db)))) as url:
+
+        def total() -> int:
+            with urllib.request.urlopen(url + "/api/overview", timeout=30) as r:
+                return sum(g["hands"] for g in json.load(r)["games"])
+
+        before = total()
+        stop = threading.Event()
+        codes: list[int] = []
+
+        def ask() -> None:
+            while not stop.is_set():
+                with urllib.request.urlopen(url + "/api/hands?per=5", timeout=30) as r:
+                    codes.append(r.status)
+
+        asking = threading.Thread(target=ask)
+        asking.start()
+        try:
+            second = _hh("import", str(extra), "--db", str(db), "--json", "--workers", "1")
+        finally:
+            stop.set()
+            asking.join(30)
+        assert second.returncode == 0, second.stderr
+        assert json.loads(second.stdout)["imported"] == 8
+        assert codes and set(codes) == {200}
+        _wait_for(lambda: total() == before + 8)

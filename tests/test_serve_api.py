@@ -1,0 +1,225 @@
+"""``hh serve``'s JSON API and pages through an HTTP client (Starlette's
+TestClient): every endpoint, the same figures as ``hh report players
+--format json``, bad input as a clear 4xx (never a 500), the token, escaping."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import typer
+from hh.reports.cli import register as register_report
+from hh.reports.web.app import Config, create_app
+from serve_helpers import HOSTILE, build_db
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_db(tmp_path_factory.mktemp("serve"))
+
+
+@pytest.fixture(scope="module")
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Config(db=str(db))), raise_server_exceptions=False) as c:
+        yield c
+
+
+def _report_json(db: Path, *args: str) -> list[dict]:
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:
+        """hh"""
+
+    register_report(app)
+    result = CliRunner().invoke(app, ["report", "players", "--db", str(db), "--format", "json",
+                                      *args])  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("query, args", [
+    ({}, ()),
+    ({"game": "chiribito", "min_hands": "5"}, ("--game", "chiribito", "--min-hands", "5")),
+    ({"valid_only": "true", "position": "1"}, ("--valid-only", "--position", "1")),
+    ({"since": "2026-01-01 00:30:00", "sort": "net"}, ("--since", "2026-01-01 00:30:00",
+                                                       "--sort", "net")),
+])  # fmt: skip
+def test_players_is_the_reports_json(client: TestClient, db: Path, query: dict,
+                                     args: tuple[str, ...]) -> None:  # fmt: skip
+    r = client.get("/api/players", params=query)
+    assert r.status_code == 200
+    assert r.json() == _report_json(db, *args)
+    assert len(r.json()) > 0
+
+
+def test_hands_of_a_player_newest_first(client: TestClient, db: Path) -> None:
+    import duckdb
+
+    player = "Ana María" if any(p["player"] == "Ana María" for p in
+                                client.get("/api/players").json()) else HOSTILE  # fmt: skip
+    r = client.get("/api/hands", params={"player": player, "per": "500"})
+    assert r.status_code == 200
+    got = [(h["site"], h["hand_id"]) for h in r.json()]
+    con = duckdb.connect(str(db), read_only=True)
+    want = con.execute(
+        "SELECT h.site, h.hand_id FROM hands h JOIN seats s USING (site, hand_id) "
+        "WHERE s.player = ? ORDER BY h.started_at DESC, h.site DESC, h.hand_id DESC",
+        [player]).fetchall()  # fmt: skip
+    con.close()
+    assert got == [tuple(w) for w in want] and got
+    assert int(r.headers["X-Total-Count"]) == len(want)
+
+
+def test_search_filters(client: TestClient) -> None:
+    invalid = client.get("/api/hands", params={"invalid": "true", "per": "500"}).json()
+    assert invalid and all(not h["valid"] for h in invalid)
+    code = client.get("/api/hand", params={"site": invalid[0]["site"],
+                                           "id": invalid[0]["hand_id"]}).json()  # fmt: skip
+    first = code["meta"]["violations"][0]["code"]
+    by_code = client.get("/api/hands", params={"code": first, "per": "500"}).json()
+    assert invalid[0]["hand_id"] in {h["hand_id"] for h in by_code}
+    big = client.get("/api/hands", params={"min_pot": "100", "max_pot": "200"}).json()
+    assert all(100 <= h["total_pot"] <= 200 for h in big)
+    one = client.get("/api/hands", params={"id": invalid[0]["hand_id"]}).json()
+    assert invalid[0]["hand_id"] in [h["hand_id"] for h in one]
+    page2 = client.get("/api/hands", params={"per": "5", "page": "2"}).json()
+    page1 = client.get("/api/hands", params={"per": "10"}).json()
+    assert page2 == page1[5:10]
+    day = client.get("/api/hands", params={"since": "2026-01-01", "until": "2026-01-01 00:10"})
+    assert all("2026-01-01T00:0" in h["started_at"] for h in day.json())
+
+
+def test_every_page_and_endpoint_answers(client: TestClient) -> None:
+    player = client.get("/api/players").json()[0]["player"]
+    hand = client.get("/api/hands", params={"per": "1"}).json()[0]
+    table = client.get("/api/tables").json()[0]
+    urls = ["/", "/players", "/tables", "/hands", "/live", "/static/app.js", "/static/app.css",
+            "/static/plotly.min.js", "/api/overview", "/api/tables", "/api/live", "/api/status"]
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+    for url, params in (("/player", {"name": player}), ("/api/player", {"name": player}),
+                        ("/table", {"site": table["site"], "name": table["table_name"]}),
+                        ("/api/table", {"site": table["site"], "name": table["table_name"]}),
+                        ("/hand", {"site": hand["site"], "id": hand["hand_id"]}),
+                        ("/api/hand", {"site": hand["site"], "id": hand["hand_id"]}),
+                        ("/api/series", {"pick": player})):  # fmt: skip
+        r = client.get(url, params=params)
+        assert r.status_code == 200, (url, r.text[:200])
+    detail = client.get("/api/player", params={"name": player}).json()
+    assert set(detail["sections"]) == {"overall", "by_position", "by_table_size", "by_session",
+                                       "by_day", "by_round"}  # fmt: skip
+    assert detail["series"] and detail["hands"]
+    t = client.get("/api/table", params={"site": table["site"], "name": table["table_name"]})
+    assert [h["hand_id"] for h in t.json()["hands"]] and t.json()["stacks"]
+    overview = client.get("/api/overview").json()
+    assert sum(g["hands"] for g in overview["games"]) == len(
+        client.get("/api/hands", params={"per": "500"}).json())
+    assert "<script" in client.get("/hand", params={"site": hand["site"],
+                                                    "id": hand["hand_id"]}).text  # fmt: skip
+
+
+@pytest.mark.parametrize("url, params, status, words", [
+    ("/api/hand", {"site": "hh-sim", "id": "NOPE-1"}, 404, "no hand #NOPE-1"),
+    ("/api/hand", {}, 400, "missing parameter 'id'"),
+    ("/hand", {"site": "x", "id": "../../etc/passwd"}, 404, "no hand"),
+    ("/api/hands", {"since": "yesterday"}, 400, "since='yesterday'"),
+    ("/api/hands", {"page": "99999999999"}, 400, "page=99999999999"),
+    ("/api/hands", {"page": "5000"}, 404, "page=5000: there are"),
+    ("/api/hands", {"per": "-1"}, 400, "per=-1"),
+    ("/api/hands", {"min_pot": "lots"}, 400, "min_pot='lots'"),
+    ("/api/hands", {"game": "poker"}, 400, "game='poker'"),
+    ("/api/hands", {"bogus": "1"}, 400, "unknown parameter 'bogus'"),
+    ("/api/players", {"game": "poker"}, 400, "game='poker'"),
+    ("/api/players", {"until": "2026-13-45"}, 400, "until='2026-13-45'"),
+    ("/api/players", {"min_hands": "x"}, 400, "min_hands='x'"),
+    ("/api/players", {"sort": "nope"}, 400, "sort='nope': no such column"),
+    ("/api/players", {"valid_only": "maybe"}, 400, "valid_only='maybe'"),
+    ("/api/player", {"name": "Nobody"}, 404, "no hands of player 'Nobody'"),
+    ("/api/table", {"site": "hh-sim", "name": "Nowhere"}, 404, "no table 'Nowhere'"),
+    ("/api/series", {"pick": [str(i) for i in range(60)]}, 400, "at most 50"),
+    ("/static/..%2F..%2Fpyproject.toml", {}, 404, "no such"),
+    ("/static/../../pyproject.toml", {}, 404, "no such page or file"),
+])  # fmt: skip
+def test_bad_input_is_a_clear_4xx(client: TestClient, url: str, params: dict, status: int,
+                                  words: str) -> None:  # fmt: skip
+    r = client.get(url, params=params)
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+
+
+def test_hostile_names_are_escaped_in_pages_and_json(client: TestClient) -> None:
+    players = client.get("/api/players").json()
+    assert HOSTILE in {p["player"] for p in players}  # the name itself, as the report says
+    hands = client.get("/api/hands", params={"player": HOSTILE}).json()
+    page = client.get("/hand", params={"site": hands[0]["site"], "id": hands[0]["hand_id"]})
+    assert page.status_code == 200
+    assert HOSTILE not in page.text and "\\u003cscript\\u003ewindow.x=1" in page.text
+    who = client.get("/player", params={"name": HOSTILE})
+    assert HOSTILE not in who.text  # the page fills itself with textContent from the API
+    assert "script-src 'self'" in who.headers["content-security-policy"]
+
+
+def test_a_token_is_required_when_set(db: Path) -> None:
+    app = create_app(Config(db=str(db), token="s3cret"))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        for url in ("/", "/api/players", "/static/app.js", "/api/events", "/hand?id=x"):
+            r = c.get(url)
+            assert r.status_code == 401 and "token" in r.json()["error"], url
+        assert c.get("/api/players", headers={"Authorization": "Bearer wrong"}).status_code == 401
+        assert c.get("/api/tables", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+        first = c.get("/", params={"token": "s3cret"})
+        assert first.status_code == 200 and "hh_token=s3cret" in first.headers["set-cookie"]
+        assert c.get("/api/tables").status_code == 200  # the cookie, from now on
+
+
+def test_lake_and_missing_database(tmp_path: Path) -> None:
+    from hh.reports.web.cli import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+    app = create_app(Config(db=str(tmp_path / "none.duckdb")))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/api/overview")
+        assert r.status_code == 503 and "none.duckdb" in r.json()["error"]
+
+
+def test_a_lake_is_served_read_only_with_the_same_figures(tmp_path: Path) -> None:
+    from distributed import Client, LocalCluster
+    from hh.pipelines.cluster import run_import
+    from import_helpers import hh_import, session
+
+    from hh.model import Game
+
+    files = []
+    for k, game in enumerate(Game):
+        path = tmp_path / f"{game.value}.txt"
+        path.write_text(session(game, 15, 41 + k), encoding="utf-8")
+        files.append(str(path))
+    db = tmp_path / "hands.duckdb"
+    assert hh_import(*files, "--db", str(db), "--workers", "1")[0] == 0
+    lake = str(tmp_path / "lake")
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                     dashboard_address=None, silence_logs=40) as cluster,
+        Client(cluster) as dask,
+    ):  # fmt: skip
+        assert run_import(files, lake, client=dask).imported == 45
+    with TestClient(create_app(Config(db=str(db))), raise_server_exceptions=False) as c:
+        want = c.get("/api/players").json()
+        want_hands = c.get("/api/hands", params={"per": "500"}).json()
+    with TestClient(create_app(Config(lake=lake)), raise_server_exceptions=False) as c:
+        assert c.get("/api/players").json() == want and want
+        assert c.get("/api/hands", params={"per": "500"}).json() == want_hands
+        hand = want_hands[0]
+        for url, params in (("/", {}), ("/players", {}), ("/api/overview", {}),
+                            ("/api/tables", {}), ("/api/live", {}),
+                            ("/api/player", {"name": want[0]["player"]}),
+                            ("/hand", {"site": hand["site"], "id": hand["hand_id"]})):  # fmt: skip
+            assert c.get(url, params=params).status_code == 200, url

@@ -1,0 +1,138 @@
+"""``hh serve`` in a real browser (headless Chromium driven by Playwright):
+the overview, sorting the players, a player's page, a hand in the replayer
+stepped through, a hand appended to a watched file appearing on the
+overview and the live table view without a reload; a hostile name runs no
+script, no console error, and no request leaves the machine."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hh.reports.web.app import Config, create_app
+from import_helpers import session
+from serve_helpers import HOSTILE, logs, running
+
+from hh.model import Game
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--no-first-run"])  # fmt: skip
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
+    """A server watching a folder (the logs of serve_helpers), its URL, the
+    folder and the live file to append to."""
+    tmp = tmp_path_factory.mktemp("browser")
+    folder, _ = logs(tmp / "logs", 25)
+    text = session(Game.ACES, 12, 77, tables=1)
+    hands = text.strip("\n").split("\n\n")
+    live = folder / "live.txt"
+    live.write_text("\n\n".join(hands[:6]) + "\n\n", encoding="utf-8")
+    (tmp / "rest.txt").write_text("\n\n".join(hands[6:]) + "\n", encoding="utf-8")
+    app = create_app(Config(db=str(tmp / "hands.duckdb"), watch=[str(folder)], quiet=0.8))
+    with running(app) as url:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if app.state.status.cycles >= 2:  # the first import and the quiet one
+                break
+            time.sleep(0.1)
+        yield url, folder, live
+
+
+def _open(browser: object, url: str) -> tuple[object, list[str]]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+    problems: list[str] = []
+
+    def route(r: object) -> None:
+        if r.request.url.startswith("http://127.0.0.1:"):  # type: ignore[attr-defined]
+            r.continue_()  # type: ignore[attr-defined]
+        else:
+            problems.append(f"request left the machine: {r.request.url}")  # type: ignore[attr-defined]
+            r.abort()  # type: ignore[attr-defined]
+
+    context.route("**/*", route)
+    pg = context.new_page()
+    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: problems.append(str(e)))
+    pg.add_init_script("window.x = 0")
+    pg.goto(url)
+    return pg, problems
+
+
+def test_overview_players_player_hand(browser: object, served: tuple[str, Path, Path]) -> None:
+    url, _, _ = served
+    pg, problems = _open(browser, url + "/")
+    pg.wait_for_selector("#last-hands tbody tr")
+    assert "hands stored" in pg.text_content("#total")
+    pg.click("a[href='/players']")
+    pg.wait_for_selector("#players tbody tr")
+    pg.wait_for_selector("#chart-net .main-svg")
+    pg.click("#players th[data-key='hands']")  # ascending, then descending
+    pg.click("#players th[data-key='hands']")
+    hands = pg.eval_on_selector_all("#players tbody tr td:nth-child(4)",
+                                    "tds => tds.map(t => +t.textContent.replace(/,/g, ''))")
+    assert hands == sorted(hands, reverse=True) and len(hands) > 5
+    names = pg.eval_on_selector_all("#players tbody tr td:nth-child(2)",
+                                    "tds => tds.map(t => t.textContent)")  # fmt: skip
+    assert HOSTILE in names  # shown as text
+    pg.click(f"#players a[href='/player?name={_q(HOSTILE)}']")
+    pg.wait_for_selector("#section-overall tbody tr")
+    assert pg.text_content("#title") == HOSTILE
+    pg.wait_for_selector("#chart-net .main-svg")
+    pg.click("#hands tbody tr:first-child td:nth-child(2) a")
+    pg.wait_for_selector("#text li")
+    steps = pg.evaluate("window.hhReplayer.steps")
+    assert steps > 5
+    pg.click("#next")
+    pg.click("#next")
+    assert pg.evaluate("window.hhReplayer.at()") == 2
+    pg.keyboard.press("End")
+    assert pg.evaluate("window.hhReplayer.at()") == steps - 1
+    assert pg.evaluate("window.x") == 0  # the hostile name ran nothing
+    assert problems == []
+
+
+def _q(text: str) -> str:
+    from urllib.parse import quote_plus
+
+    return quote_plus(text)
+
+
+def test_a_hand_appended_shows_live(browser: object, served: tuple[str, Path, Path]) -> None:
+    url, folder, live = served
+    pg, problems = _open(browser, url + "/")
+    pg.wait_for_selector("#last-hands tbody tr")
+    hud, problems2 = _open(browser, url + "/live")
+    hud.wait_for_selector("section.live")
+    before = hud.eval_on_selector_all("section.live h2", "hs => hs.map(h => h.textContent)")
+    rest = (folder.parent / "rest.txt").read_text(encoding="utf-8")
+    new = rest.strip("\n").split("\n\n")[0]
+    new_id = new.split("\n")[0].split("#")[1].split(" ")[0].rstrip(":")
+    with live.open("a", encoding="utf-8") as f:
+        f.write(new + "\n\n")
+    start = time.monotonic()
+    pg.wait_for_function(f"document.querySelector('#last-hands').textContent"
+                         f".includes({new_id!r})", timeout=5000)  # fmt: skip
+    hud.wait_for_function(f"[...document.querySelectorAll('section.live h2')].some("
+                          f"h => h.textContent.includes({new_id!r}))", timeout=5000)  # fmt: skip
+    assert time.monotonic() - start < 5
+    after = hud.eval_on_selector_all("section.live h2", "hs => hs.map(h => h.textContent)")
+    assert after != before
+    hud.wait_for_selector("section.live tbody tr td:nth-child(5)")
+    assert problems == [] and problems2 == []
