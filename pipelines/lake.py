@@ -405,6 +405,18 @@ def _lock(game: str | None, date: str | None) -> str:
 _NULL = "__HIVE_DEFAULT_PARTITION__"
 
 
+def _empty(con: Any, view: str, name: str) -> None:
+    """``view`` as a view of an empty table of ``name``'s columns, in the database
+    itself (not a registered Arrow object, which only the connection that
+    registered it sees: ``hh serve`` reads through cursors)."""
+    con.register("_hh_empty", _schema(name).empty_table())
+    try:
+        con.execute(f"CREATE OR REPLACE TABLE _hh_empty_{name} AS SELECT * FROM _hh_empty")
+    finally:
+        con.unregister("_hh_empty")
+    con.execute(f"CREATE OR REPLACE VIEW {view} AS SELECT * FROM _hh_empty_{name}")
+
+
 def scan(con: Any, view: str, table: DeltaTable, name: str,
          predicate: str | list[tuple[str, str, Any]] | None = None) -> None:
     """Make ``view`` in DuckDB ``con`` read the Delta table's current
@@ -415,7 +427,7 @@ def scan(con: Any, view: str, table: DeltaTable, name: str,
     through PyArrow's dataset instead)."""
     uris = table.file_uris(file_pruning_predicate=predicate)
     if not uris:
-        con.register(view, _schema(name).empty_table())
+        _empty(con, view, name)
         return
     files = "[" + ", ".join(_sql_str(u) for u in uris) + "]"
     if not _partitioned(name):
@@ -842,7 +854,7 @@ def connect(
         cols = _db_columns(con, table)
         select = ", ".join(f'"{c}"::{t} AS "{c}"' for c, t in cols)
         if games is not None and not games:
-            con.register(f"_delta_{table}", _schema(table).empty_table())
+            _empty(con, f"_delta_{table}", table)
         else:
             scan(con, f"_delta_{table}", lake.table(table), table, prune)
         name = "stored_hands" if table == "hands" else table

@@ -17,7 +17,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from hh.reports.db import GAMES, Filters
+from hh.reports.db import Filters
+
+from hh.games.names import game_named, known_names
 
 MAX_PAGE = 100_000  # a page number past this is refused (400)
 MAX_PER = 500  # rows per page at most
@@ -89,10 +91,7 @@ def report_query(query: Mapping[str, Sequence[str]]) -> Query:
     """The report's filters from a request's parameters (repeatable ones as
     repeated keys: ``?game=a&game=b``)."""
     _unknown(query, FILTER_KEYS)
-    games = tuple(query.get("game", []))
-    for g in games:
-        if g not in GAMES:
-            raise BadRequest(f"game={g!r}: expected one of {', '.join(GAMES)}")
+    games = tuple(_game(g) for g in query.get("game", []))
     since, until = _last(query, "since"), _last(query, "until")
     min_hands, valid, sort = (_last(query, k) for k in ("min_hands", "valid_only", "sort"))
     no_fill = _last(query, "no_equity_fill")
@@ -183,6 +182,14 @@ def _rows(con: Any, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
     return [{k: _plain(v) for k, v in zip(names, row, strict=True)} for row in cur.fetchall()]
 
 
+def _game(name: str) -> str:
+    """The game a parameter names (any of the names the CLI takes), or 400."""
+    game = game_named(name)
+    if game is None:
+        raise BadRequest(f"game={name!r}: expected one of {known_names()}")
+    return game.value
+
+
 HAND_FIELDS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.players, "
                "h.total_pot, h.valid, h.n_violations")  # fmt: skip
 
@@ -196,6 +203,8 @@ def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str,
     parts: list[str] = []
     params: list[Any] = []
     value = {k: _last(query, k) for k in SEARCH_KEYS}
+    if value["game"]:
+        value["game"] = _game(value["game"])
     if value["id"]:
         parts.append("starts_with(h.hand_id, ?)")
         params.append(value["id"])
@@ -203,8 +212,6 @@ def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str,
         if value[key] is not None and value[key] != "":
             parts.append(f"{column} = ?")
             params.append(value[key])
-    if value["game"] and value["game"] not in GAMES:
-        raise BadRequest(f"game={value['game']!r}: expected one of {', '.join(GAMES)}")
     if value["player"]:
         parts.append("EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site "
                      "AND s.hand_id = h.hand_id AND s.player = ?)")  # fmt: skip
