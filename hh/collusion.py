@@ -10,9 +10,9 @@ decisions are those of their honest style, changed where the mode says:
   fold a hand that can be checked or called: the pair checks it down.
 - ``chip-dump``: the first named (the dumper) loses chips to the second (the
   receiver). Heads-up with the dumper the receiver bets whenever it may and
-  never folds to him; the dumper never bets into the receiver, calls the
-  receiver's bets on the early rounds and folds to them on the last round,
-  whatever he holds, and calls the receiver's all-ins.
+  never folds to him; the dumper, who knows the receiver's cards, never bets
+  into him, folds to his bets (all-ins included) when ahead (by
+  :func:`standing`) and calls them when behind.
 - ``card-share``: in a pot with the partner and someone else, a colluder
   acts as if he saw the partner's cards: behind the partner (by
   :func:`standing`), he never bets or raises and folds to a bet; ahead of
@@ -157,13 +157,16 @@ def _chip_dump(play, pair, p, q, others, opts, verb, added, total):  # type: ign
         if facing_partner:
             return _stay(opts, verb, added, total)
         return None
-    # the dumper
+    # the dumper, who knows the receiver's cards: he folds when ahead, calls when behind
     if opts.check:
         return "checks", 0, None
     if facing_partner and opts.call is not None:
-        if q.all_in or e.street < len(play.rules.streets) - 1:
-            return "calls", opts.call, None
-        return "folds", 0, None
+        ev = play.variant.evaluator
+        mine = standing(play.game, ev, [*p.down, *p.up], e.board)
+        theirs = standing(play.game, ev, [*q.down, *q.up], e.board)
+        if mine > theirs:
+            return "folds", 0, None
+        return "calls", opts.call, None
     return _passive(opts, verb, added, total)
 
 

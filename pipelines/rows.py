@@ -81,6 +81,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("table_line", _I32),
             ("content_hash", _STR),
             ("hh_version", _STR),
+            ("board", _STRS),
         ]
     ),
     "hand_text": pa.schema([("_ord", _I32), ("site", _STR), ("hand_id", _STR), ("raw_text", _STR)]),
@@ -302,6 +303,7 @@ class Batch:
         hero_view = False
         showdown = False
         last_round = -1
+        board: list[str] | None = None
         for street, line in hand.lines():
             if isinstance(line, Deal):
                 down, up = deals.setdefault(line.name, ([], []))
@@ -316,6 +318,8 @@ class Batch:
                     showdown = True
                 else:
                     last_round = max(last_round, rounds.get(line.street, -1))
+                if line.groups:  # Chiribito: the board so far, then the new card
+                    board = [c for group in line.groups for c in group]
                 continue
             if isinstance(line, Show):
                 shown.add(line.name)
@@ -493,6 +497,7 @@ class Batch:
                 hand.table.line,
                 digest,
                 hh_version,
+                board,
             )
         )
         self.rows["hand_text"].append((ord_, site, hid, raw))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 TABLES_DDL = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS hands (
     table_line INTEGER,
     content_hash VARCHAR NOT NULL,
     hh_version VARCHAR NOT NULL,
-    import_run INTEGER
+    import_run INTEGER,
+    board VARCHAR[]
 );
 CREATE TABLE IF NOT EXISTS hand_text (
     site VARCHAR NOT NULL,
@@ -185,7 +186,13 @@ BOOKKEEPING = {"imported_at", "import_run", "applied_at"}
 # version -> the step from version - 1 to it. Version 1 is created whole;
 # the next change adds ``2: _to_2`` here (ALTER TABLE ... in SQL) and bumps
 # SCHEMA_VERSION: ``ensure`` then applies it to every older database.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {}
+def _to_2(con: Any) -> None:
+    """Version 2: ``hands.board``, Chiribito's common cards (the integrity
+    report judges folds with them); NULL for hands imported before."""
+    con.execute("ALTER TABLE hands ADD COLUMN board VARCHAR[]")
+
+
+MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2}
 
 
 class SchemaError(Exception):

@@ -1,0 +1,638 @@
+"""``hh report integrity``: pairs of players who play together against the
+table (soft play, chip dumping, card sharing), ranked by how unlikely their
+play together is, each signal with its count, opportunity and probability
+under a null model estimated from the rest of the population
+(docs/integrity.md says which, with its assumptions and the threshold).
+
+Everything is computed in DuckDB over the stored columns (``hands``,
+``seats``, ``actions``, ``pots``); the only Python loop judges who was ahead
+at the folds and all-in calls where every card is known, with the game's
+evaluators (``hh.collusion.standing``). A pair is two players of one game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+from hh.reports.db import Filters, ReportError
+
+from hh.collusion import standing
+from hh.evaluate import evaluator_for
+from hh.games import RULES
+from hh.model import Game
+
+ALERT = 0.01  # family-wise: min p x signals x pairs judged; see docs/integrity.md
+MIN_HANDS = 200  # hands together before a pair's signals are judged at all
+MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judged
+SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
+EVIDENCE = 10  # evidence hand ids kept per signal
+MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
+TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
+BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
+             "card_share")  # fmt: skip
+SIGNALS = ("overlap", *BEHAVIOUR)
+
+
+@dataclass
+class Signal:
+    """One signal of one pair: ``value`` (observed over expected, or for
+    chip flow the net chips), ``count`` of events, ``opportunity`` (the
+    decisions or hands where the event could happen), ``expected`` under
+    the null, ``z`` and ``probability`` (one-sided unless said; None: too
+    few opportunities to judge)."""
+
+    value: float | None = None
+    count: int = 0
+    opportunity: int = 0
+    expected: float = 0.0
+    z: float | None = None
+    probability: float | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+    evidence: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "value": _round(self.value), "count": self.count, "opportunity": self.opportunity,
+            "expected": _round(self.expected), "z": _round(self.z),
+            "probability": None if self.probability is None else float(f"{self.probability:.3g}"),
+        }  # fmt: skip
+        out.update(self.detail)
+        return out
+
+
+@dataclass
+class Pair:
+    game: str
+    players: tuple[str, str]
+    hands_together: int
+    signals: dict[str, Signal]
+    score: float = 0.0
+    alert: bool = False
+    evidence: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players), "game": self.game,
+            "hands_together": self.hands_together, "score": round(self.score, 3),
+            "alert": self.alert, "signals": {k: s.as_dict() for k, s in self.signals.items()},
+            "evidence": self.evidence,
+        }  # fmt: skip
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def _upper(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def _test(count: float, expected: float, variance: float, lower: bool = False
+          ) -> tuple[float | None, float | None]:  # fmt: skip
+    """z (with a continuity correction) and the one-sided probability of a
+    count at least as high (``lower``: as low) under the null."""
+    if (expected < MIN_EXPECTED and not lower) or variance <= 0:
+        return None, None
+    if lower and expected < MIN_EXPECTED:
+        return None, None
+    d = count - expected
+    d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else d
+    z = d / math.sqrt(variance)
+    return z, _upper(-z if lower else z)
+
+
+# ------------------------------------------------------------------- SQL
+
+
+def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
+    """Temp tables of the hands, seats and actions the filters keep, keyed
+    by one integer per hand."""
+    where, params = filters.where()
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE ih AS
+        SELECT row_number() OVER ()::BIGINT AS hk, h.site, h.hand_id, h.game, h.table_name,
+               coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.house_rules,
+               h.board
+        FROM hands h WHERE h.judged AND {where}""", params)  # fmt: skip
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iseat AS
+        SELECT i.hk, i.game, s.player, s.put_in, s.won, s.net, s.stack_end, s.down_cards,
+               s.up_cards, count(*) OVER (PARTITION BY i.hk) AS dealt
+        FROM seats s JOIN ih i USING (site, hand_id) WHERE s.dealt_in""")
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iact AS
+        SELECT i.hk, i.game, a.seq, a.round, a.player, a.kind, a.all_in, a.to_call_before
+        FROM actions a JOIN ih i USING (site, hand_id)
+        WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold')""")
+    # who is still in at each voluntary action: everyone dealt in who has not folded before
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE ifold AS
+        SELECT hk, player, min(seq) AS fseq FROM iact WHERE kind = 'fold' GROUP BY ALL""")
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE ilive AS
+        SELECT a.hk, a.game, a.seq, a.round, a.player AS x, a.kind, a.to_call_before,
+               s.player AS y, count(*) OVER (PARTITION BY a.hk, a.seq) AS opponents
+        FROM iact a JOIN iseat s ON s.hk = a.hk AND s.player <> a.player
+        LEFT JOIN ifold f ON f.hk = s.hk AND f.player = s.player
+        WHERE f.fseq IS NULL OR f.fseq > a.seq""")
+
+
+def _pairs(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Overlap of every pair: hands, tables and days together, and the hands
+    together that independent seating would give (per table: the product of
+    the two players' hands there over the table's hands)."""
+    rows = con.execute("""
+        WITH pt AS (
+            SELECT i.game, a.player AS a, b.player AS b, i.table_name, count(*) AS n,
+                   count(DISTINCT i.day) AS days
+            FROM iseat a JOIN iseat b ON a.hk = b.hk AND a.player < b.player
+            JOIN ih i ON i.hk = a.hk GROUP BY ALL),
+        tp AS (SELECT i.game, i.table_name, s.player, count(*) AS n
+               FROM iseat s JOIN ih i USING (hk) GROUP BY ALL),
+        tt AS (SELECT game, table_name, count(*) AS n FROM ih GROUP BY ALL)
+        SELECT pt.game, pt.a, pt.b, sum(pt.n), count(*), sum(pt.days),
+               sum(ta.n * tb.n / tt.n)
+        FROM pt JOIN tp ta ON ta.game = pt.game AND ta.table_name = pt.table_name
+                 AND ta.player = pt.a
+        JOIN tp tb ON tb.game = pt.game AND tb.table_name = pt.table_name AND tb.player = pt.b
+        JOIN tt ON tt.game = pt.game AND tt.table_name = pt.table_name
+        GROUP BY ALL""").fetchall()
+    return {(g, a, b): {"n": int(n), "tables": int(t), "sessions": int(d), "expected": float(e)}
+            for g, a, b, n, t, d, e in rows}  # fmt: skip
+
+
+def _flows(con: duckdb.DuckDBPyConnection) -> None:
+    """``iflow``: chips that went from one player's contributions to another's
+    winnings, per pot: each pot takes from every player what he put in
+    between the previous pot's level and its own (its level: the least any
+    of its eligible players put in), and pays its winners their shares; a
+    contributor's chips go to each winner pro rata."""
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iflow AS
+        WITH pot AS (
+            SELECT i.hk, p.pot_index, p.eligible, p.winners, p.shares
+            FROM pots p JOIN ih i USING (site, hand_id)),
+        lvl AS (
+            SELECT pot.hk, pot.pot_index, min(s.put_in) AS level
+            FROM (SELECT hk, pot_index, unnest(eligible) AS player FROM pot) pot
+            JOIN iseat s ON s.hk = pot.hk AND s.player = pot.player GROUP BY ALL),
+        lv AS (
+            SELECT hk, pot_index, level,
+                   coalesce(lag(level) OVER (PARTITION BY hk ORDER BY pot_index), 0) AS below
+            FROM lvl),
+        contrib AS (
+            SELECT lv.hk, lv.pot_index, s.player,
+                   greatest(0, least(s.put_in, lv.level) - least(s.put_in, lv.below)) AS c
+            FROM lv JOIN iseat s ON s.hk = lv.hk),
+        tot AS (SELECT hk, pot_index, sum(c) AS total FROM contrib GROUP BY ALL),
+        win AS (SELECT hk, pot_index, unnest(winners) AS w, unnest(shares) AS share FROM pot),
+        paid AS (SELECT hk, pot_index, sum(share) AS paid FROM win GROUP BY ALL)
+        SELECT c.hk, c.player AS x, w.w AS y,
+               sum(c.c * w.share / paid.paid) AS chips
+        FROM contrib c JOIN win w ON w.hk = c.hk AND w.pot_index = c.pot_index
+        JOIN paid ON paid.hk = c.hk AND paid.pot_index = c.pot_index
+        WHERE c.c > 0 AND c.player <> w.w AND paid.paid > 0
+        GROUP BY ALL""")
+
+
+# --------------------------------------------------------------- signals
+
+
+def _chip_flow(con: duckdb.DuckDBPyConnection, pairs: dict, out: dict) -> None:
+    """Net chips between the two, against what each one's flows with everyone
+    else predict (a player's outflow per opponent-hand times the other's
+    inflow, over the game's mean), self-normalised by the pair's own
+    per-hand net flows (a t-like z; two-sided)."""
+    per = con.execute("""
+        WITH d AS (
+            SELECT f.hk, i.game, least(x, y) AS a, greatest(x, y) AS b,
+                   sum(CASE WHEN x < y THEN chips ELSE -chips END) AS d,
+                   sum(CASE WHEN x < y THEN chips ELSE 0 END) AS ab,
+                   sum(CASE WHEN x < y THEN 0 ELSE chips END) AS ba
+            FROM iflow f JOIN ih i USING (hk) GROUP BY ALL)
+        SELECT game, a, b, sum(d), sum(d * d), sum(ab), sum(ba), count(*),
+               list(hand_id ORDER BY abs(d) DESC)[1:10]
+        FROM d JOIN ih USING (hk, game) GROUP BY ALL""").fetchall()
+    player = {(g, p): (float(o), float(i), int(k)) for g, p, o, i, k in con.execute("""
+        WITH o AS (SELECT hk, x AS p, sum(chips) AS o FROM iflow GROUP BY ALL),
+             i AS (SELECT hk, y AS p, sum(chips) AS i FROM iflow GROUP BY ALL)
+        SELECT s.game, s.player, coalesce(sum(o.o), 0), coalesce(sum(i.i), 0),
+               sum(s.dealt - 1)
+        FROM iseat s LEFT JOIN o ON o.hk = s.hk AND o.p = s.player
+        LEFT JOIN i ON i.hk = s.hk AND i.p = s.player GROUP BY ALL""").fetchall()}
+    mean: dict[str, float] = defaultdict(float)
+    slots: dict[str, int] = defaultdict(int)
+    for (g, _p), (o, _i, k) in player.items():
+        mean[g] += o
+        slots[g] += k
+    flows = {(g, a, b): (d, d2, ab, ba, n, ev) for g, a, b, d, d2, ab, ba, n, ev in per}
+    # a first pass without expectation: a pair far off (a likely colluding one)
+    # is left out of both players' flows with everyone else
+    player = {k: list(v) for k, v in player.items()}
+    trimmed: set[tuple] = set()
+    for (g, a, b), (d, d2, ab, ba, nf, _ev) in flows.items():
+        n = pairs.get((g, a, b), {}).get("n", 0)
+        if nf >= MIN_FLOW_HANDS and d2 > 0 and abs(d) / math.sqrt(d2) > TRIM:
+            trimmed.add((g, a, b))
+            for x, o, i in ((a, ab, ba), (b, ba, ab)):
+                player[(g, x)][0] -= o
+                player[(g, x)][1] -= i
+                player[(g, x)][2] -= n
+    for key, sigs in out.items():
+        g, a, b = key
+        n = pairs[key]["n"]
+        d, d2, ab, ba, nf, ev = flows.get(key, (0.0, 0.0, 0.0, 0.0, 0, []))
+        m = mean[g] / slots[g] if slots[g] else 0.0
+        oa, ia, ka = player[(g, a)]
+        ob, ib, kb = player[(g, b)]
+        if key in trimmed:  # already left out
+            oa, ia, ka, ob, ib, kb = oa + ab, ia + ba, ka + n, ob + ba, ib + ab, kb + n
+        rest_a, rest_b = max(ka - n, 1), max(kb - n, 1)
+        out_a, in_a = (oa - ab) / rest_a, (ia - ba) / rest_a
+        out_b, in_b = (ob - ba) / rest_b, (ib - ab) / rest_b
+        e = (out_a * in_b - out_b * in_a) / m if m > 0 else 0.0
+        var = d2 - 2 * e * d + n * e * e
+        s = Signal(value=d, count=nf, opportunity=n, expected=e * n)
+        gainer, loser = (b, a) if d - e * n > 0 else (a, b)
+        s.detail = {"from": loser, "to": gainer, "chips_a_to_b": round(ab),
+                    "chips_b_to_a": round(ba)}  # fmt: skip
+        if nf >= MIN_FLOW_HANDS and var > 0:
+            s.z = (d - e * n) / math.sqrt(var)
+            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+        s.evidence = list(ev)
+        sigs["chip_flow"] = s
+
+
+def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
+    """Bets and raises while the other is still in the hand, against each
+    player's own aggression when the other is not (per stratum: heads-up or
+    multiway, facing a bet or not), shrunk to the population's rate; lower
+    tail. Heads-up checks are counted beside it."""
+    rows = con.execute("""
+        SELECT game, x, y, opponents = 1 AS hu, to_call_before > 0 AS facing,
+               count(*) AS n, count(*) FILTER (WHERE kind IN ('bet', 'raise')) AS k,
+               count(*) FILTER (WHERE kind = 'check') AS checks
+        FROM ilive WHERE kind <> 'fold' GROUP BY ALL""").fetchall()
+    totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    pop: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    for g, x, _y, hu, facing, n, k, _c in rows:
+        # rates are per (action, opponent still in), as the pair's counts are
+        totals[(g, x, hu, facing)][0] += n
+        totals[(g, x, hu, facing)][1] += k
+        pop[(g, hu, facing)][0] += n
+        pop[(g, hu, facing)][1] += k
+    by_pair: dict[tuple, list] = defaultdict(list)
+    for g, x, y, hu, facing, n, k, c in rows:
+        a, b = min(x, y), max(x, y)
+        by_pair[(g, a, b)].append((x, hu, facing, n, k, c))
+    evidence = _soft_evidence(con)
+    first = _soft_pass(out, by_pair, totals, pop, {})
+    # pairs far off in the first pass are left out of their players' own rates
+    trim: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    for key, (z, _s) in first.items():
+        if z is not None and abs(z) > TRIM:
+            for x, hu, facing, n, k, _c in by_pair[key]:
+                trim[(key[0], x, hu, facing)][0] += n
+                trim[(key[0], x, hu, facing)][1] += k
+    for key, (_z, s) in _soft_pass(out, by_pair, totals, pop, trim, first).items():
+        s.evidence = evidence.get(key, [])
+        out[key]["soft_play"] = s
+
+
+def _soft_pass(out: dict, by_pair: dict, totals: dict, pop: dict, trim: dict,
+               first: dict | None = None) -> dict[tuple, tuple[float | None, Signal]]:  # fmt: skip
+    """One pass of :func:`_soft_play`: each pair's signal, the rates of its
+    players without the rows in ``trim`` (unless the pair itself was trimmed)."""
+    result: dict[tuple, tuple[float | None, Signal]] = {}
+    for key in out:
+        g = key[0]
+        own_trimmed = first is not None and first[key][0] is not None and abs(first[key][0]) > TRIM
+        count = 0
+        expected = var = 0.0
+        opp = hu_n = hu_k = hu_checks = 0
+        hu_e = 0.0
+        for x, hu, facing, n, k, c in by_pair.get(key, ()):
+            tn, tk = totals[(g, x, hu, facing)]
+            cut = trim.get((g, x, hu, facing), (0, 0))
+            tn, tk = tn - cut[0], tk - cut[1]
+            if own_trimmed:
+                tn, tk = tn + n, tk + k
+            pn, pk = pop[(g, hu, facing)]
+            p0 = ((tk - k) + SHRINK * pk / pn) / ((tn - n) + SHRINK) if pn else 0.0
+            count += k
+            opp += n
+            expected += n * p0
+            var += n * p0 * (1 - p0)
+            if hu:
+                hu_n += n
+                hu_k += k
+                hu_e += n * p0
+                hu_checks += c
+        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
+                   expected=expected)  # fmt: skip
+        s.z, s.probability = _test(count, expected, var, lower=True)
+        s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
+                                 "checks": hu_checks}}  # fmt: skip
+        result[key] = (s.z, s)
+    return result
+
+
+def _soft_evidence(con: duckdb.DuckDBPyConnection) -> dict[tuple, list[str]]:
+    """Hands the pair played heads-up to the end without a bet or raise."""
+    rows = con.execute(f"""
+        WITH hu AS (
+            SELECT hk, game, least(x, y) AS a, greatest(x, y) AS b,
+                   bool_and(kind = 'check' OR kind = 'call') AS passive
+            FROM ilive WHERE opponents = 1 GROUP BY ALL)
+        SELECT game, a, b, list(i.hand_id ORDER BY hk)[1:{EVIDENCE}]
+        FROM hu JOIN ih i USING (hk, game) WHERE passive GROUP BY ALL""").fetchall()
+    return {(g, a, b): list(ev) for g, a, b, ev in rows}
+
+
+def _cards_at(game: str, rnd: int, down: Sequence[str], up: Sequence[str],
+              board: Sequence[str]) -> tuple[list[str], list[str]]:  # fmt: skip
+    """A player's own cards and the common cards on round ``rnd``, from the
+    cards dealt him in the hand (the game's streets say how many by then)."""
+    streets = RULES[Game(game)].streets[: rnd + 1]
+    nd = sum(s.down for s in streets)
+    nu = sum(s.up for s in streets)
+    d = min(nd, len(down))
+    own = [*down[:d], *up[: nd + nu - d]]
+    return own, list(board[: sum(s.board for s in streets)])
+
+
+def _judge(game: str, house: Sequence[str], cards: list[tuple], rnd: int, board: Sequence[str],
+           final_board: bool = False) -> list[int] | None:  # fmt: skip
+    """Each player's standing (hh.collusion.standing) on round ``rnd``, or
+    None where a card is ``??`` (or, ``final_board``, Chiribito's five common
+    cards are not all known)."""
+    ev = evaluator_for(game, house or ())
+    board = board or []
+    out = []
+    for down, up in cards:
+        if not down and not up:
+            return None
+        if final_board and game == "chiribito":
+            if len(board) != 5:
+                return None
+            own, common = list(down), list(board)
+        else:
+            own, common = _cards_at(game, rnd, down or [], up or [], board)
+        if "??" in own:
+            return None
+        try:
+            out.append(standing(game, ev, own, common))
+        except ValueError:
+            return None
+    return out
+
+
+def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
+    """The signals that need who was ahead: folds to the other's bet on the
+    last round with the better hand (``fold_ahead``), calls of the other's
+    all-in while behind (``allin_call_behind``), folds in a multiway pot that
+    beat everyone but the other (``card_share``); and stacks lost to him."""
+    last = {g.value: len(RULES[g].streets) - 1 for g in Game}
+    # the bet or raise each fold or call answers: the latest one before it in its round
+    answered = con.execute("""
+        WITH agg AS (SELECT hk, round, seq, player AS bettor, all_in FROM iact
+                     WHERE kind IN ('bet', 'raise'))
+        SELECT a.hk, i.game, i.hand_id, i.house_rules, i.board, a.round, a.kind, a.player,
+               g.bettor, g.all_in, x.down_cards, x.up_cards, y.down_cards, y.up_cards
+        FROM iact a
+        JOIN agg g ON g.hk = a.hk AND g.round = a.round AND g.seq < a.seq
+        JOIN ih i ON i.hk = a.hk
+        JOIN iseat x ON x.hk = a.hk AND x.player = a.player
+        JOIN iseat y ON y.hk = a.hk AND y.player = g.bettor
+        WHERE a.to_call_before > 0 AND a.kind IN ('fold', 'call')
+        QUALIFY g.seq = max(g.seq) OVER (PARTITION BY a.hk, a.seq)""").fetchall()
+    fold_n: dict[tuple, int] = defaultdict(int)  # (game, folder, bettor) judged
+    fold_k: dict[tuple, int] = defaultdict(int)
+    fold_u: dict[tuple, int] = defaultdict(int)  # not judged: cards ??
+    call_n: dict[tuple, int] = defaultdict(int)
+    call_k: dict[tuple, int] = defaultdict(int)
+    call_u: dict[tuple, int] = defaultdict(int)
+    ev_fold: dict[tuple, list[str]] = defaultdict(list)
+    ev_call: dict[tuple, list[str]] = defaultdict(list)
+    for hk, g, hid, house, board, rnd, kind, x, y, all_in, xd, xu, yd, yu in answered:
+        del hk
+        if kind == "fold" and rnd == last[g]:
+            v = _judge(g, house, [(xd, xu), (yd, yu)], rnd, board or [])
+            key = (g, x, y)
+            if v is None:
+                fold_u[key] += 1
+                continue
+            fold_n[key] += 1
+            if v[0] > v[1]:
+                fold_k[key] += 1
+                ev_fold[key].append(hid)
+        elif kind == "call" and all_in:
+            v = _judge(g, house, [(xd, xu), (yd, yu)], rnd, board or [])
+            key = (g, x, y)
+            if v is None:
+                call_u[key] += 1
+                continue
+            call_n[key] += 1
+            if v[0] < v[1]:
+                call_k[key] += 1
+                ev_call[key].append(hid)
+    _directed(out, "fold_ahead", fold_n, fold_k, fold_u, ev_fold)
+    _directed(out, "allin_call_behind", call_n, call_k, call_u, ev_call)
+    _card_share(con, out)
+    _stack_lost(con, out)
+
+
+def _directed(out: dict, name: str, n: dict, k: dict, u: dict, ev: dict) -> None:
+    """A pair's events in both directions against each actor's own rate with
+    everyone else, shrunk to the population's rate; upper tail."""
+    pop_n: dict[str, int] = defaultdict(int)
+    pop_k: dict[str, int] = defaultdict(int)
+    own_n: dict[tuple, int] = defaultdict(int)
+    own_k: dict[tuple, int] = defaultdict(int)
+    for (g, x, _y), m in n.items():
+        pop_n[g] += m
+        pop_k[g] += k.get((g, x, _y), 0)
+        own_n[(g, x)] += m
+        own_k[(g, x)] += k.get((g, x, _y), 0)
+    for (g, a, b), sigs in out.items():
+        count = opp = unjudged = 0
+        expected = var = 0.0
+        evidence: list[str] = []
+        for x, y in ((a, b), (b, a)):
+            m, c = n.get((g, x, y), 0), k.get((g, x, y), 0)
+            p_pop = pop_k[g] / pop_n[g] if pop_n[g] else 0.0
+            p0 = (own_k[(g, x)] - c + SHRINK * p_pop) / (own_n[(g, x)] - m + SHRINK)
+            count += c
+            opp += m
+            expected += m * p0
+            var += m * p0 * (1 - p0)
+            unjudged += u.get((g, x, y), 0)
+            evidence += ev.get((g, x, y), [])
+        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
+                   expected=expected, detail={"unjudged": unjudged},
+                   evidence=sorted(evidence)[:EVIDENCE])  # fmt: skip
+        s.z, s.probability = _test(count, expected, var)
+        sigs[name] = s
+
+
+def _card_share(con: duckdb.DuckDBPyConnection, out: dict) -> None:
+    """Folds with the other and at least one more player still in, where the
+    folder's cards beat every one of them but the other, who beat him
+    (Chiribito: on the final board, the hands that would have won; stud:
+    on the cards dealt by then). The null: for each judged fold, each
+    opponent still in is "the one" with the population's rate for folds
+    with as many opponents in."""
+    rows = con.execute("""
+        SELECT l.hk, l.game, i.hand_id, i.house_rules, i.board, l.round, l.x,
+               list(l.y ORDER BY l.y), list(s.down_cards ORDER BY l.y),
+               list(s.up_cards ORDER BY l.y), any_value(me.down_cards), any_value(me.up_cards)
+        FROM ilive l JOIN ih i ON i.hk = l.hk
+        JOIN iseat s ON s.hk = l.hk AND s.player = l.y
+        JOIN iseat me ON me.hk = l.hk AND me.player = l.x
+        WHERE l.kind = 'fold' AND l.opponents >= 2 GROUP BY ALL""").fetchall()
+    n: dict[tuple, int] = defaultdict(int)
+    k: dict[tuple, int] = defaultdict(int)
+    u: dict[tuple, int] = defaultdict(int)
+    strata_n: dict[tuple, int] = defaultdict(int)
+    strata_k: dict[tuple, int] = defaultdict(int)
+    folds: list[tuple] = []
+    evidence: dict[tuple, list[str]] = defaultdict(list)
+    for _hk, g, hid, house, board, rnd, x, ys, yd, yu, md, mu in rows:
+        v = _judge(g, house, [(md, mu), *zip(yd, yu, strict=True)], rnd, board or [])
+        stratum = (g, min(len(ys), 4))
+        if v is None:
+            for y in ys:
+                u[(g, x, y)] += 1
+            continue
+        mine, theirs = v[0], v[1:]
+        above = [y for y, t in zip(ys, theirs, strict=True) if t > mine]
+        one = above[0] if len(above) == 1 else None
+        strata_n[stratum] += len(ys)
+        strata_k[stratum] += one is not None
+        folds.append((g, x, ys, one, stratum))
+        if one is not None:
+            evidence[(g, min(x, one), max(x, one))].append(hid)
+    for g, x, ys, one, stratum in folds:
+        for y in ys:
+            n[(g, x, y, stratum)] += 1
+            k[(g, x, y, stratum)] += y == one
+    agg_n: dict[tuple, int] = defaultdict(int)
+    agg_k: dict[tuple, int] = defaultdict(int)
+    agg_e: dict[tuple, float] = defaultdict(float)
+    agg_v: dict[tuple, float] = defaultdict(float)
+    for (g, x, y, stratum), m in n.items():
+        p0 = strata_k[stratum] / strata_n[stratum] if strata_n[stratum] else 0.0
+        key = (g, min(x, y), max(x, y))
+        agg_n[key] += m
+        agg_k[key] += k[(g, x, y, stratum)]
+        agg_e[key] += m * p0
+        agg_v[key] += m * p0 * (1 - p0)
+    unjudged: dict[tuple, int] = defaultdict(int)
+    for (g, x, y), m in u.items():
+        unjudged[(g, min(x, y), max(x, y))] += m
+    for key, sigs in out.items():
+        e = agg_e.get(key, 0.0)
+        c = agg_k.get(key, 0)
+        s = Signal(value=c / e if e else None, count=c, opportunity=agg_n.get(key, 0),
+                   expected=e, detail={"unjudged": unjudged.get(key, 0)},
+                   evidence=evidence.get(key, [])[:EVIDENCE])  # fmt: skip
+        s.z, s.probability = _test(c, e, agg_v.get(key, 0.0))
+        sigs["card_share"] = s
+
+
+def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
+    """Hands where one lost his whole stack and the other took the most of
+    it, against the taker's rate of taking the stacks of everyone else he
+    sat with when they went broke (shrunk to the population's); upper tail."""
+    rows = con.execute(f"""
+        WITH bust AS (
+            SELECT s.hk, s.game, s.player FROM iseat s WHERE s.stack_end = 0 AND s.put_in > 0),
+        top AS (
+            SELECT f.hk, f.x, arg_max(f.y, f.chips) AS y FROM iflow f GROUP BY ALL)
+        SELECT b.game, b.player, o.player, count(*) AS n,
+               count(*) FILTER (WHERE t.y = o.player) AS k,
+               list(i.hand_id ORDER BY b.hk) FILTER (WHERE t.y = o.player)[1:{EVIDENCE}]
+        FROM bust b JOIN iseat o ON o.hk = b.hk AND o.player <> b.player
+        JOIN ih i ON i.hk = b.hk
+        LEFT JOIN top t ON t.hk = b.hk AND t.x = b.player GROUP BY ALL""").fetchall()
+    taker_n: dict[tuple, int] = defaultdict(int)
+    taker_k: dict[tuple, int] = defaultdict(int)
+    pop_n: dict[str, int] = defaultdict(int)
+    pop_k: dict[str, int] = defaultdict(int)
+    got = {}
+    for g, x, y, n, k, ev in rows:
+        got[(g, x, y)] = (n, k, ev or [])
+        taker_n[(g, y)] += n
+        taker_k[(g, y)] += k
+        pop_n[g] += n
+        pop_k[g] += k
+    for (g, a, b), sigs in out.items():
+        count = opp = 0
+        expected = var = 0.0
+        evidence: list[str] = []
+        for x, y in ((a, b), (b, a)):
+            n, k, ev = got.get((g, x, y), (0, 0, []))
+            p_pop = pop_k[g] / pop_n[g] if pop_n[g] else 0.0
+            p0 = (taker_k[(g, y)] - k + SHRINK * p_pop) / (taker_n[(g, y)] - n + SHRINK)
+            count += k
+            opp += n
+            expected += n * p0
+            var += n * p0 * (1 - p0)
+            evidence += ev
+        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
+                   expected=expected, evidence=sorted(evidence)[:EVIDENCE])  # fmt: skip
+        s.z, s.probability = _test(count, expected, var)
+        sigs["stack_lost"] = s
+
+
+# ----------------------------------------------------------------- report
+
+
+def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) -> list[Pair]:
+    """Every pair of players who shared a hand (``filters.min_hands``: at
+    least that many together), most suspicious first."""
+    f = filters or Filters()
+    try:
+        _load(con, f)
+        pairs = _pairs(con)
+        _flows(con)
+    except duckdb.Error as error:
+        raise ReportError(f"cannot compute the integrity report: {error}") from error
+    keep = {k: v for k, v in pairs.items() if v["n"] >= max(f.min_hands, 1)}
+    if f.players:
+        keep = {k: v for k, v in keep.items() if k[1] in f.players or k[2] in f.players}
+    sigs: dict[tuple, dict[str, Signal]] = {k: {} for k in keep}
+    for key, o in keep.items():
+        e = o["expected"]
+        s = Signal(value=o["n"] / e if e else None, count=o["n"], opportunity=o["n"],
+                   expected=e, detail={"tables": o["tables"], "sessions": o["sessions"]})
+        s.z, s.probability = _test(o["n"], e, e)
+        sigs[key]["overlap"] = s
+    _chip_flow(con, keep, sigs)
+    _soft_play(con, sigs)
+    _events(con, sigs)
+    out = [Pair(k[0], (k[1], k[2]), keep[k]["n"], {name: s[name] for name in SIGNALS})
+           for k, s in sigs.items()]  # fmt: skip
+    judged = [p for p in out if p.hands_together >= MIN_HANDS]
+    for p in out:
+        ps = [s.probability for name, s in p.signals.items()
+              if name in BEHAVIOUR and s.probability is not None]  # fmt: skip
+        if p.hands_together < MIN_HANDS or not ps:
+            p.score = 0.0
+            continue
+        adjusted = min(1.0, min(ps) * len(BEHAVIOUR))
+        p.score = -math.log10(max(adjusted, 1e-300))
+        p.alert = adjusted * len(judged) <= ALERT
+        worst = min((s for n, s in p.signals.items() if n in BEHAVIOUR and s.probability
+                     is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
+        p.evidence = worst.evidence[:EVIDENCE]
+    out.sort(key=lambda p: (-p.score, -p.hands_together, p.players))
+    return out
+
+
+__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Signal", "integrity"]
