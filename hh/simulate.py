@@ -165,6 +165,7 @@ class Simulator:
         self.setup = SETUPS[game]
         # colluders (hh.collusion) sit at every table and stay when busted, as the viewer does
         self.ring = Ring(colluders) if colluders else None
+        self.ring_styles: dict[str, Style] = {}
         self.keep = frozenset({view} if view is not None else ()) | frozenset(
             self.ring.names if self.ring else ()
         )
@@ -205,9 +206,11 @@ class Simulator:
             name = self.view if (s == 1 and self.view is not None) else self.names.fresh()
             seats[s] = _Sitter(name, self._buy_in(), rng.choice(STYLES))
         if self.ring is not None:
+            # a colluder is one player at every table: one name, one style
             free = [s for s in seat_numbers if seats[s].name != self.view]
             for s, name in zip(free, self.ring.names, strict=False):
                 seats[s].name = name
+                seats[s].style = self.ring_styles.setdefault(name, seats[s].style)
         base = TABLE_NAMES[(number - 1) % len(TABLE_NAMES)]
         return _Table(
             number=number,

@@ -126,9 +126,14 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
         FROM seats s JOIN ih i USING (site, hand_id) WHERE s.dealt_in""")
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iact AS
-        SELECT i.hk, i.game, a.seq, a.round, a.player, a.kind, a.all_in, a.to_call_before
+        SELECT i.hk, i.game, a.seq, a.round, a.player, a.kind, a.all_in, a.to_call_before,
+               a.stack_before
         FROM actions a JOIN ih i USING (site, hand_id)
         WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold')""")
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iallin AS
+        SELECT i.hk, a.player, min(a.seq) AS aseq FROM actions a JOIN ih i USING (site, hand_id)
+        WHERE a.all_in GROUP BY ALL""")
     # who is still in at each voluntary action: everyone dealt in who has not folded before
     con.execute("""
         CREATE OR REPLACE TEMP TABLE ifold AS
@@ -136,9 +141,13 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
     con.execute("""
         CREATE OR REPLACE TEMP TABLE ilive AS
         SELECT a.hk, a.game, a.seq, a.round, a.player AS x, a.kind, a.to_call_before,
-               s.player AS y, count(*) OVER (PARTITION BY a.hk, a.seq) AS opponents
+               s.player AS y, count(*) OVER (PARTITION BY a.hk, a.seq) AS opponents,
+               -- no bet can go into y (all-in before), or x can only call or fold
+               coalesce(ai.aseq < a.seq, false) OR a.to_call_before >= a.stack_before
+                   AS capped
         FROM iact a JOIN iseat s ON s.hk = a.hk AND s.player <> a.player
         LEFT JOIN ifold f ON f.hk = s.hk AND f.player = s.player
+        LEFT JOIN iallin ai ON ai.hk = s.hk AND ai.player = s.player
         WHERE f.fseq IS NULL OR f.fseq > a.seq""")
 
 
@@ -272,74 +281,77 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
     """Bets and raises while the other is still in the hand, against each
     player's own aggression when the other is not (per stratum: heads-up or
     multiway, facing a bet or not), shrunk to the population's rate; lower
-    tail. Heads-up checks are counted beside it."""
+    tail. Rates are per (action, opponent still in), as the pair's counts
+    are. Two passes: a player's aggression towards an opponent far off his
+    usual (|z| over ``TRIM`` in the first pass, a likely partner) is left out
+    of his rate for the others. Heads-up checks are counted beside it."""
     rows = con.execute("""
         SELECT game, x, y, opponents = 1 AS hu, to_call_before > 0 AS facing,
                count(*) AS n, count(*) FILTER (WHERE kind IN ('bet', 'raise')) AS k,
                count(*) FILTER (WHERE kind = 'check') AS checks
-        FROM ilive WHERE kind <> 'fold' GROUP BY ALL""").fetchall()
+        FROM ilive WHERE kind <> 'fold' AND NOT capped GROUP BY ALL""").fetchall()
     totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     pop: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
-    for g, x, _y, hu, facing, n, k, _c in rows:
-        # rates are per (action, opponent still in), as the pair's counts are
+    directed: dict[tuple, list[tuple]] = defaultdict(list)
+    for g, x, y, hu, facing, n, k, c in rows:
         totals[(g, x, hu, facing)][0] += n
         totals[(g, x, hu, facing)][1] += k
         pop[(g, hu, facing)][0] += n
         pop[(g, hu, facing)][1] += k
-    by_pair: dict[tuple, list] = defaultdict(list)
-    for g, x, y, hu, facing, n, k, c in rows:
-        a, b = min(x, y), max(x, y)
-        by_pair[(g, a, b)].append((x, hu, facing, n, k, c))
+        directed[(g, x, y)].append((hu, facing, n, k, c))
+    first = {key: _soft_direction(key, strata, totals, pop, {}, False)
+             for key, strata in directed.items()}  # fmt: skip
+    trimmed = {key for key, d in first.items() if d[0] is not None and abs(d[0]) > TRIM}
+    cut: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    for g, x, y in trimmed:
+        for hu, facing, n, k, _c in directed[(g, x, y)]:
+            cut[(g, x, hu, facing)][0] += n
+            cut[(g, x, hu, facing)][1] += k
     evidence = _soft_evidence(con)
-    first = _soft_pass(out, by_pair, totals, pop, {})
-    # pairs far off in the first pass are left out of their players' own rates
-    trim: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
-    for key, (z, _s) in first.items():
-        if z is not None and abs(z) > TRIM:
-            for x, hu, facing, n, k, _c in by_pair[key]:
-                trim[(key[0], x, hu, facing)][0] += n
-                trim[(key[0], x, hu, facing)][1] += k
-    for key, (_z, s) in _soft_pass(out, by_pair, totals, pop, trim, first).items():
-        s.evidence = evidence.get(key, [])
-        out[key]["soft_play"] = s
-
-
-def _soft_pass(out: dict, by_pair: dict, totals: dict, pop: dict, trim: dict,
-               first: dict | None = None) -> dict[tuple, tuple[float | None, Signal]]:  # fmt: skip
-    """One pass of :func:`_soft_play`: each pair's signal, the rates of its
-    players without the rows in ``trim`` (unless the pair itself was trimmed)."""
-    result: dict[tuple, tuple[float | None, Signal]] = {}
-    for key in out:
-        g = key[0]
-        own_trimmed = first is not None and first[key][0] is not None and abs(first[key][0]) > TRIM
-        count = 0
-        expected = var = 0.0
-        opp = hu_n = hu_k = hu_checks = 0
-        hu_e = 0.0
-        for x, hu, facing, n, k, c in by_pair.get(key, ()):
-            tn, tk = totals[(g, x, hu, facing)]
-            cut = trim.get((g, x, hu, facing), (0, 0))
-            tn, tk = tn - cut[0], tk - cut[1]
-            if own_trimmed:
-                tn, tk = tn + n, tk + k
-            pn, pk = pop[(g, hu, facing)]
-            p0 = ((tk - k) + SHRINK * pk / pn) / ((tn - n) + SHRINK) if pn else 0.0
-            count += k
-            opp += n
-            expected += n * p0
-            var += n * p0 * (1 - p0)
-            if hu:
-                hu_n += n
-                hu_k += k
-                hu_e += n * p0
-                hu_checks += c
-        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
-                   expected=expected)  # fmt: skip
+    for (g, a, b), sigs in out.items():
+        total = [0, 0.0, 0.0, 0, 0, 0, 0.0, 0]  # count, expected, var, opp, hu n, k, e, checks
+        for key in ((g, a, b), (g, b, a)):
+            if key in directed:
+                d = _soft_direction(key, directed[key], totals, pop, cut, key in trimmed)
+                total = [t + v for t, v in zip(total, d[1:], strict=True)]
+        count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks = total
+        s = Signal(value=count / expected if expected else None, count=int(count),
+                   opportunity=int(opp), expected=expected,
+                   evidence=evidence.get((g, a, b), []))  # fmt: skip
         s.z, s.probability = _test(count, expected, var, lower=True)
         s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
                                  "checks": hu_checks}}  # fmt: skip
-        result[key] = (s.z, s)
-    return result
+        sigs["soft_play"] = s
+
+
+def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cut: dict,
+                    own_cut: bool) -> tuple:  # fmt: skip
+    """x's aggression towards y (``key`` = game, x, y): z, then count,
+    expected, variance, opportunity and the heads-up part (n, k, expected,
+    checks); x's own rate without ``cut`` (his rows towards trimmed
+    opponents; ``own_cut``: y is one of them)."""
+    g, x, _y = key
+    count = opp = hu_n = hu_k = hu_checks = 0
+    expected = var = hu_e = 0.0
+    for hu, facing, n, k, c in strata:
+        tn, tk = totals[(g, x, hu, facing)]
+        less = cut.get((g, x, hu, facing), (0, 0))
+        tn, tk = tn - less[0], tk - less[1]
+        if own_cut:
+            tn, tk = tn + n, tk + k
+        pn, pk = pop[(g, hu, facing)]
+        p0 = ((tk - k) + SHRINK * pk / pn) / ((tn - n) + SHRINK) if pn else 0.0
+        count += k
+        opp += n
+        expected += n * p0
+        var += n * p0 * (1 - p0)
+        if hu:
+            hu_n += n
+            hu_k += k
+            hu_e += n * p0
+            hu_checks += c
+    z = (count - expected) / math.sqrt(var) if var > 0 and expected >= MIN_EXPECTED else None
+    return z, count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks
 
 
 def _soft_evidence(con: duckdb.DuckDBPyConnection) -> dict[tuple, list[str]]:
@@ -393,192 +405,150 @@ def _judge(game: str, house: Sequence[str], cards: list[tuple], rnd: int, board:
 
 
 def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
-    """The signals that need who was ahead: folds to the other's bet on the
-    last round with the better hand (``fold_ahead``), calls of the other's
-    all-in while behind (``allin_call_behind``), folds in a multiway pot that
-    beat everyone but the other (``card_share``); and stacks lost to him."""
-    last = {g.value: len(RULES[g].streets) - 1 for g in Game}
-    # the bet or raise each fold or call answers: the latest one before it in its round
-    answered = con.execute("""
+    """The signals that need who was ahead: folds to the other's bet or
+    raise with cards ahead of everyone still in (``fold_ahead``), calls of
+    the other's all-in while behind (``allin_call_behind``), folds with the
+    other and someone more still in that beat everyone but the other, who
+    beat the folder (``card_share``); and stacks lost to him. Who is ahead:
+    :func:`hh.collusion.standing` on the cards each held on that round
+    (Chiribito: hole cards and the common cards so far)."""
+    folds = con.execute("""
+        WITH agg AS (SELECT hk, round, seq, player AS bettor FROM iact
+                     WHERE kind IN ('bet', 'raise')),
+        f AS (
+            SELECT l.hk, l.seq, l.game, l.round, l.x, any_value(l.to_call_before) AS owe,
+                   list(l.y ORDER BY l.y) AS ys, list(s.down_cards ORDER BY l.y) AS yd,
+                   list(s.up_cards ORDER BY l.y) AS yu
+            FROM ilive l JOIN iseat s ON s.hk = l.hk AND s.player = l.y
+            WHERE l.kind = 'fold' GROUP BY ALL)
+        SELECT f.game, i.hand_id, i.house_rules, i.board, f.round, f.x, f.owe > 0, f.ys, f.yd,
+               f.yu, me.down_cards, me.up_cards,
+               (SELECT arg_max(g.bettor, g.seq) FROM agg g
+                WHERE g.hk = f.hk AND g.round = f.round AND g.seq < f.seq) AS bettor
+        FROM f JOIN ih i ON i.hk = f.hk
+        JOIN iseat me ON me.hk = f.hk AND me.player = f.x""").fetchall()
+    ahead, share = _Tally(), _Tally()
+    for g, hid, house, board, rnd, x, facing, ys, yd, yu, md, mu, bettor in folds:
+        v = _judge(g, house, [(md, mu), *zip(yd, yu, strict=True)], rnd, board or [])
+        multi = len(ys) >= 2
+        if v is None:
+            if facing and bettor is not None:
+                ahead.unjudged[(g, x, bettor, None)] += 1
+            for y in ys if multi else ():
+                share.unjudged[(g, x, y, None)] += 1
+            continue
+        mine, theirs = v[0], v[1:]
+        if facing and bettor is not None:
+            ahead.add((g, x, bettor, (rnd, multi)), mine > max(theirs), hid)
+        if multi:
+            above = [y for y, t in zip(ys, theirs, strict=True) if t > mine]
+            one = above[0] if len(above) == 1 else None
+            for y in ys:
+                share.add((g, x, y, min(len(ys), 4)), y == one, hid)
+    calls = con.execute("""
         WITH agg AS (SELECT hk, round, seq, player AS bettor, all_in FROM iact
                      WHERE kind IN ('bet', 'raise'))
-        SELECT a.hk, i.game, i.hand_id, i.house_rules, i.board, a.round, a.kind, a.player,
-               g.bettor, g.all_in, x.down_cards, x.up_cards, y.down_cards, y.up_cards
+        SELECT i.game, i.hand_id, i.house_rules, i.board, a.round, a.player, g.bettor,
+               x.down_cards, x.up_cards, y.down_cards, y.up_cards
         FROM iact a
         JOIN agg g ON g.hk = a.hk AND g.round = a.round AND g.seq < a.seq
         JOIN ih i ON i.hk = a.hk
         JOIN iseat x ON x.hk = a.hk AND x.player = a.player
         JOIN iseat y ON y.hk = a.hk AND y.player = g.bettor
-        WHERE a.to_call_before > 0 AND a.kind IN ('fold', 'call')
-        QUALIFY g.seq = max(g.seq) OVER (PARTITION BY a.hk, a.seq)""").fetchall()
-    fold_n: dict[tuple, int] = defaultdict(int)  # (game, folder, bettor) judged
-    fold_k: dict[tuple, int] = defaultdict(int)
-    fold_u: dict[tuple, int] = defaultdict(int)  # not judged: cards ??
-    call_n: dict[tuple, int] = defaultdict(int)
-    call_k: dict[tuple, int] = defaultdict(int)
-    call_u: dict[tuple, int] = defaultdict(int)
-    ev_fold: dict[tuple, list[str]] = defaultdict(list)
-    ev_call: dict[tuple, list[str]] = defaultdict(list)
-    for hk, g, hid, house, board, rnd, kind, x, y, all_in, xd, xu, yd, yu in answered:
-        del hk
-        if kind == "fold" and rnd == last[g]:
-            v = _judge(g, house, [(xd, xu), (yd, yu)], rnd, board or [])
-            key = (g, x, y)
-            if v is None:
-                fold_u[key] += 1
-                continue
-            fold_n[key] += 1
-            if v[0] > v[1]:
-                fold_k[key] += 1
-                ev_fold[key].append(hid)
-        elif kind == "call" and all_in:
-            v = _judge(g, house, [(xd, xu), (yd, yu)], rnd, board or [])
-            key = (g, x, y)
-            if v is None:
-                call_u[key] += 1
-                continue
-            call_n[key] += 1
-            if v[0] < v[1]:
-                call_k[key] += 1
-                ev_call[key].append(hid)
-    _directed(out, "fold_ahead", fold_n, fold_k, fold_u, ev_fold)
-    _directed(out, "allin_call_behind", call_n, call_k, call_u, ev_call)
-    _card_share(con, out)
+        WHERE a.to_call_before > 0 AND a.kind = 'call'
+        QUALIFY g.seq = max(g.seq) OVER (PARTITION BY a.hk, a.seq) AND g.all_in""").fetchall()
+    behind = _Tally()
+    for g, hid, house, board, rnd, x, y, xd, xu, yd, yu in calls:
+        v = _judge(g, house, [(xd, xu), (yd, yu)], rnd, board or [])
+        if v is None:
+            behind.unjudged[(g, x, y, None)] += 1
+        else:
+            behind.add((g, x, y, rnd), v[0] < v[1], hid)
+    ahead.signal(out, "fold_ahead")
+    behind.signal(out, "allin_call_behind")
+    share.signal(out, "card_share")
     _stack_lost(con, out)
 
 
-def _directed(out: dict, name: str, n: dict, k: dict, u: dict, ev: dict) -> None:
-    """A pair's events in both directions against each actor's own rate with
-    everyone else, shrunk to the population's rate; upper tail."""
-    pop_n: dict[str, int] = defaultdict(int)
-    pop_k: dict[str, int] = defaultdict(int)
-    own_n: dict[tuple, int] = defaultdict(int)
-    own_k: dict[tuple, int] = defaultdict(int)
-    for (g, x, _y), m in n.items():
-        pop_n[g] += m
-        pop_k[g] += k.get((g, x, _y), 0)
-        own_n[(g, x)] += m
-        own_k[(g, x)] += k.get((g, x, _y), 0)
-    for (g, a, b), sigs in out.items():
-        count = opp = unjudged = 0
-        expected = var = 0.0
-        evidence: list[str] = []
-        for x, y in ((a, b), (b, a)):
-            m, c = n.get((g, x, y), 0), k.get((g, x, y), 0)
-            p_pop = pop_k[g] / pop_n[g] if pop_n[g] else 0.0
-            p0 = (own_k[(g, x)] - c + SHRINK * p_pop) / (own_n[(g, x)] - m + SHRINK)
-            count += c
-            opp += m
-            expected += m * p0
-            var += m * p0 * (1 - p0)
-            unjudged += u.get((g, x, y), 0)
-            evidence += ev.get((g, x, y), [])
-        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
-                   expected=expected, detail={"unjudged": unjudged},
-                   evidence=sorted(evidence)[:EVIDENCE])  # fmt: skip
-        s.z, s.probability = _test(count, expected, var)
-        sigs[name] = s
+@dataclass
+class _Tally:
+    """Judged decisions (``n``), events among them (``k``) and decisions
+    whose cards were ``??`` (``unjudged``), keyed (game, actor, other, round)."""
 
+    n: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
+    k: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
+    unjudged: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
+    evidence: dict[tuple, list[str]] = field(default_factory=lambda: defaultdict(list))
 
-def _card_share(con: duckdb.DuckDBPyConnection, out: dict) -> None:
-    """Folds with the other and at least one more player still in, where the
-    folder's cards beat every one of them but the other, who beat him
-    (Chiribito: on the final board, the hands that would have won; stud:
-    on the cards dealt by then). The null: for each judged fold, each
-    opponent still in is "the one" with the population's rate for folds
-    with as many opponents in."""
-    rows = con.execute("""
-        SELECT l.hk, l.game, i.hand_id, i.house_rules, i.board, l.round, l.x,
-               list(l.y ORDER BY l.y), list(s.down_cards ORDER BY l.y),
-               list(s.up_cards ORDER BY l.y), any_value(me.down_cards), any_value(me.up_cards)
-        FROM ilive l JOIN ih i ON i.hk = l.hk
-        JOIN iseat s ON s.hk = l.hk AND s.player = l.y
-        JOIN iseat me ON me.hk = l.hk AND me.player = l.x
-        WHERE l.kind = 'fold' AND l.opponents >= 2 GROUP BY ALL""").fetchall()
-    n: dict[tuple, int] = defaultdict(int)
-    k: dict[tuple, int] = defaultdict(int)
-    u: dict[tuple, int] = defaultdict(int)
-    strata_n: dict[tuple, int] = defaultdict(int)
-    strata_k: dict[tuple, int] = defaultdict(int)
-    folds: list[tuple] = []
-    evidence: dict[tuple, list[str]] = defaultdict(list)
-    for _hk, g, hid, house, board, rnd, x, ys, yd, yu, md, mu in rows:
-        v = _judge(g, house, [(md, mu), *zip(yd, yu, strict=True)], rnd, board or [])
-        stratum = (g, min(len(ys), 4))
-        if v is None:
-            for y in ys:
-                u[(g, x, y)] += 1
-            continue
-        mine, theirs = v[0], v[1:]
-        above = [y for y, t in zip(ys, theirs, strict=True) if t > mine]
-        one = above[0] if len(above) == 1 else None
-        strata_n[stratum] += len(ys)
-        strata_k[stratum] += one is not None
-        folds.append((g, x, ys, one, stratum))
-        if one is not None:
-            evidence[(g, min(x, one), max(x, one))].append(hid)
-    for g, x, ys, one, stratum in folds:
-        for y in ys:
-            n[(g, x, y, stratum)] += 1
-            k[(g, x, y, stratum)] += y == one
-    agg_n: dict[tuple, int] = defaultdict(int)
-    agg_k: dict[tuple, int] = defaultdict(int)
-    agg_e: dict[tuple, float] = defaultdict(float)
-    agg_v: dict[tuple, float] = defaultdict(float)
-    for (g, x, y, stratum), m in n.items():
-        p0 = strata_k[stratum] / strata_n[stratum] if strata_n[stratum] else 0.0
-        key = (g, min(x, y), max(x, y))
-        agg_n[key] += m
-        agg_k[key] += k[(g, x, y, stratum)]
-        agg_e[key] += m * p0
-        agg_v[key] += m * p0 * (1 - p0)
-    unjudged: dict[tuple, int] = defaultdict(int)
-    for (g, x, y), m in u.items():
-        unjudged[(g, min(x, y), max(x, y))] += m
-    for key, sigs in out.items():
-        e = agg_e.get(key, 0.0)
-        c = agg_k.get(key, 0)
-        s = Signal(value=c / e if e else None, count=c, opportunity=agg_n.get(key, 0),
-                   expected=e, detail={"unjudged": unjudged.get(key, 0)},
-                   evidence=evidence.get(key, [])[:EVIDENCE])  # fmt: skip
-        s.z, s.probability = _test(c, e, agg_v.get(key, 0.0))
-        sigs["card_share"] = s
+    def add(self, key: tuple, hit: bool, hand_id: str) -> None:
+        """One judged decision (game, actor, other, stratum); ``hit``: the event."""
+        self.n[key] += 1
+        if hit:
+            self.k[key] += 1
+            self.evidence[key[:3]].append(hand_id)
+
+    def signal(self, out: dict, name: str) -> None:
+        """Each pair's events (both directions) against the population's rate
+        for the game and stratum (the key's last part); upper tail."""
+        pop_n: dict[tuple, int] = defaultdict(int)
+        pop_k: dict[tuple, int] = defaultdict(int)
+        for (g, _x, _y, r), m in self.n.items():
+            pop_n[(g, r)] += m
+            pop_k[(g, r)] += self.k.get((g, _x, _y, r), 0)
+        per: dict[tuple, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
+        for (g, x, y, r), m in self.n.items():
+            p0 = pop_k[(g, r)] / pop_n[(g, r)]
+            acc = per[(g, min(x, y), max(x, y))]
+            acc[0] += self.k.get((g, x, y, r), 0)
+            acc[1] += m
+            acc[2] += m * p0
+            acc[3] += m * p0 * (1 - p0)
+        for (g, x, y, _r), m in self.unjudged.items():
+            per[(g, min(x, y), max(x, y))][4] += m
+        for (g, a, b), sigs in out.items():
+            count, opp, expected, var, unjudged = per.get((g, a, b), (0, 0, 0.0, 0.0, 0))
+            evidence = sorted(self.evidence.get((g, a, b), []) + self.evidence.get((g, b, a), []))
+            s = Signal(value=count / expected if expected else None, count=int(count),
+                       opportunity=int(opp), expected=expected,
+                       detail={"unjudged": int(unjudged)},
+                       evidence=evidence[:EVIDENCE])  # fmt: skip
+            s.z, s.probability = _test(count, expected, var)
+            sigs[name] = s
 
 
 def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
     """Hands where one lost his whole stack and the other took the most of
-    it, against the taker's rate of taking the stacks of everyone else he
-    sat with when they went broke (shrunk to the population's); upper tail."""
+    it, against the other's share of everything the loser put into pots
+    while they sat together (a taker who wins most of his chips anyway
+    takes most of his stacks too); upper tail."""
     rows = con.execute(f"""
-        WITH bust AS (
-            SELECT s.hk, s.game, s.player FROM iseat s WHERE s.stack_end = 0 AND s.put_in > 0),
+        WITH o AS (SELECT hk, x, sum(chips) AS o FROM iflow GROUP BY ALL),
+        share AS (
+            SELECT f.x, f.y, sum(f.chips) / sum(o.o) AS share
+            FROM iflow f JOIN o ON o.hk = f.hk AND o.x = f.x GROUP BY ALL),
+        bust AS (
+            SELECT s.hk, s.game, s.player, s.dealt FROM iseat s
+            WHERE s.stack_end = 0 AND s.put_in > 0),
         top AS (
             SELECT f.hk, f.x, arg_max(f.y, f.chips) AS y FROM iflow f GROUP BY ALL)
         SELECT b.game, b.player, o.player, count(*) AS n,
                count(*) FILTER (WHERE t.y = o.player) AS k,
+               any_value(coalesce(sh.share, 0)) AS share, avg(1.0 / (b.dealt - 1)) AS even,
                list(i.hand_id ORDER BY b.hk) FILTER (WHERE t.y = o.player)[1:{EVIDENCE}]
         FROM bust b JOIN iseat o ON o.hk = b.hk AND o.player <> b.player
         JOIN ih i ON i.hk = b.hk
-        LEFT JOIN top t ON t.hk = b.hk AND t.x = b.player GROUP BY ALL""").fetchall()
-    taker_n: dict[tuple, int] = defaultdict(int)
-    taker_k: dict[tuple, int] = defaultdict(int)
-    pop_n: dict[str, int] = defaultdict(int)
-    pop_k: dict[str, int] = defaultdict(int)
-    got = {}
-    for g, x, y, n, k, ev in rows:
-        got[(g, x, y)] = (n, k, ev or [])
-        taker_n[(g, y)] += n
-        taker_k[(g, y)] += k
-        pop_n[g] += n
-        pop_k[g] += k
+        LEFT JOIN top t ON t.hk = b.hk AND t.x = b.player
+        LEFT JOIN share sh ON sh.x = b.player AND sh.y = o.player GROUP BY ALL""").fetchall()
+    got = {(g, x, y): (int(n), int(k), float(sh), float(even), ev or [])
+           for g, x, y, n, k, sh, even, ev in rows}  # fmt: skip
     for (g, a, b), sigs in out.items():
         count = opp = 0
         expected = var = 0.0
         evidence: list[str] = []
         for x, y in ((a, b), (b, a)):
-            n, k, ev = got.get((g, x, y), (0, 0, []))
-            p_pop = pop_k[g] / pop_n[g] if pop_n[g] else 0.0
-            p0 = (taker_k[(g, y)] - k + SHRINK * p_pop) / (taker_n[(g, y)] - n + SHRINK)
+            n, k, share, even, ev = got.get((g, x, y), (0, 0, 0.0, 0.0, []))
+            # the share is shrunk to an even split over SHRINK pseudo-busts
+            p0 = (n * share + SHRINK * even) / (n + SHRINK) if n else 0.0
             count += k
             opp += n
             expected += n * p0
