@@ -16,6 +16,7 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Any
 
 import duckdb
@@ -32,6 +33,7 @@ MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judge
 SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
 EVIDENCE = 10  # evidence hand ids kept per signal
 MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
+CHUNK = 200_000  # hands judged per pass of the Python loop (bounds its memory)
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
 BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
              "card_share")  # fmt: skip
@@ -126,10 +128,18 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
         FROM seats s JOIN ih i USING (site, hand_id) WHERE s.dealt_in""")
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iact AS
-        SELECT i.hk, i.game, a.seq, a.round, a.player, a.kind, a.all_in, a.to_call_before,
-               a.stack_before
-        FROM actions a JOIN ih i USING (site, hand_id)
-        WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold')""")
+        SELECT *,
+               -- the bet or raise this action answers: the latest one before it in its round
+               last_value(CASE WHEN kind IN ('bet', 'raise') THEN player END IGNORE NULLS)
+                   OVER w AS bettor,
+               last_value(CASE WHEN kind IN ('bet', 'raise') THEN all_in END IGNORE NULLS)
+                   OVER w AS bettor_all_in
+        FROM (SELECT i.hk, i.game, a.seq, a.round, a.player, a.kind, a.all_in,
+                     a.to_call_before, a.stack_before
+              FROM actions a JOIN ih i USING (site, hand_id)
+              WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold'))
+        WINDOW w AS (PARTITION BY hk, round ORDER BY seq
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)""")
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iallin AS
         SELECT i.hk, a.player, min(a.seq) AS aseq FROM actions a JOIN ih i USING (site, hand_id)
@@ -140,7 +150,7 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
         SELECT hk, player, min(seq) AS fseq FROM iact WHERE kind = 'fold' GROUP BY ALL""")
     con.execute("""
         CREATE OR REPLACE TEMP TABLE ilive AS
-        SELECT a.hk, a.game, a.seq, a.round, a.player AS x, a.kind, a.to_call_before,
+        SELECT a.hk, a.game, a.seq, a.round, a.player AS x, a.kind, a.to_call_before, a.bettor,
                s.player AS y, count(*) OVER (PARTITION BY a.hk, a.seq) AS opponents,
                -- no bet can go into y (all-in before), or x can only call or fold
                coalesce(ai.aseq < a.seq, false) OR a.to_call_before >= a.stack_before
@@ -366,42 +376,42 @@ def _soft_evidence(con: duckdb.DuckDBPyConnection) -> dict[tuple, list[str]]:
     return {(g, a, b): list(ev) for g, a, b, ev in rows}
 
 
+@cache
+def _counts(game: str, rnd: int) -> tuple[int, int, int]:
+    """Down, up and common cards dealt by round ``rnd`` (the game's streets)."""
+    streets = RULES[Game(game)].streets[: rnd + 1]
+    return (sum(s.down for s in streets), sum(s.up for s in streets),
+            sum(s.board for s in streets))  # fmt: skip
+
+
 def _cards_at(game: str, rnd: int, down: Sequence[str], up: Sequence[str],
               board: Sequence[str]) -> tuple[list[str], list[str]]:  # fmt: skip
     """A player's own cards and the common cards on round ``rnd``, from the
     cards dealt him in the hand (the game's streets say how many by then)."""
-    streets = RULES[Game(game)].streets[: rnd + 1]
-    nd = sum(s.down for s in streets)
-    nu = sum(s.up for s in streets)
+    nd, nu, nb = _counts(game, rnd)
     d = min(nd, len(down))
     own = [*down[:d], *up[: nd + nu - d]]
-    return own, list(board[: sum(s.board for s in streets)])
+    return own, list(board[:nb])
 
 
-def _judge(game: str, house: Sequence[str], cards: list[tuple], rnd: int, board: Sequence[str],
-           final_board: bool = False) -> list[int] | None:  # fmt: skip
-    """Each player's standing (hh.collusion.standing) on round ``rnd``, or
-    None where a card is ``??`` (or, ``final_board``, Chiribito's five common
-    cards are not all known)."""
-    ev = evaluator_for(game, house or ())
-    board = board or []
-    out = []
-    for down, up in cards:
-        if not down and not up:
-            return None
-        if final_board and game == "chiribito":
-            if len(board) != 5:
-                return None
-            own, common = list(down), list(board)
-        else:
-            own, common = _cards_at(game, rnd, down or [], up or [], board)
-        if "??" in own:
-            return None
-        try:
-            out.append(standing(game, ev, own, common))
-        except ValueError:
-            return None
-    return out
+@cache
+def _evaluator(game: str, house: tuple[str, ...]) -> Any:
+    return evaluator_for(game, house)
+
+
+@lru_cache(maxsize=1 << 20)
+def _standing(game: str, house: tuple[str, ...], rnd: int, board: tuple[str, ...],
+              down: tuple[str, ...], up: tuple[str, ...]) -> int | None:  # fmt: skip
+    """A player's standing on round ``rnd`` (the same cards recur: cached)."""
+    if not down and not up:
+        return None
+    own, common = _cards_at(game, rnd, down, up, board)
+    if "??" in own:
+        return None
+    try:
+        return standing(game, _evaluator(game, house), own, common)
+    except ValueError:
+        return None
 
 
 def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
@@ -412,24 +422,50 @@ def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
     beat the folder (``card_share``); and stacks lost to him. Who is ahead:
     :func:`hh.collusion.standing` on the cards each held on that round
     (Chiribito: hole cards and the common cards so far)."""
-    folds = con.execute("""
-        WITH agg AS (SELECT hk, round, seq, player AS bettor FROM iact
-                     WHERE kind IN ('bet', 'raise')),
-        f AS (
-            SELECT l.hk, l.seq, l.game, l.round, l.x, any_value(l.to_call_before) AS owe,
-                   list(l.y ORDER BY l.y) AS ys, list(s.down_cards ORDER BY l.y) AS yd,
-                   list(s.up_cards ORDER BY l.y) AS yu
-            FROM ilive l JOIN iseat s ON s.hk = l.hk AND s.player = l.y
-            WHERE l.kind = 'fold' GROUP BY ALL)
-        SELECT f.game, i.hand_id, i.house_rules, i.board, f.round, f.x, f.owe > 0, f.ys, f.yd,
-               f.yu, me.down_cards, me.up_cards,
-               (SELECT arg_max(g.bettor, g.seq) FROM agg g
-                WHERE g.hk = f.hk AND g.round = f.round AND g.seq < f.seq) AS bettor
-        FROM f JOIN ih i ON i.hk = f.hk
-        JOIN iseat me ON me.hk = f.hk AND me.player = f.x""").fetchall()
-    ahead, share = _Tally(), _Tally()
-    for g, hid, house, board, rnd, x, facing, ys, yd, yu, md, mu, bettor in folds:
-        v = _judge(g, house, [(md, mu), *zip(yd, yu, strict=True)], rnd, board or [])
+    ahead, share, behind = _Tally(), _Tally(), _Tally()
+    (top,) = con.execute("SELECT coalesce(max(hk), 0) FROM ih").fetchone() or (0,)
+    for lo in range(0, int(top), CHUNK):
+        _judge_chunk(con, lo, lo + CHUNK, ahead, share, behind)
+    ahead.signal(out, "fold_ahead")
+    behind.signal(out, "allin_call_behind")
+    share.signal(out, "card_share")
+    _stack_lost(con, out)
+
+
+def _judge_chunk(con: duckdb.DuckDBPyConnection, lo: int, hi: int, ahead: _Tally,
+                 share: _Tally, behind: _Tally) -> None:  # fmt: skip
+    """:func:`_events` for the hands ``lo < hk <= hi``: their folds and
+    all-in calls, each player's standing on a round computed once."""
+    span = f"hk > {int(lo)} AND hk <= {int(hi)}"
+    hands = {hk: (g, hid, tuple(house or ()), tuple(board or ())) for hk, g, hid, house, board
+             in con.execute(f"SELECT hk, game, hand_id, house_rules, board FROM ih "
+                            f"WHERE {span}").fetchall()}  # fmt: skip
+    cards = {(hk, p): (d, u) for hk, p, d, u in con.execute(f"""
+        SELECT hk, player, array_to_string(coalesce(down_cards, []), ' '),
+               array_to_string(coalesce(up_cards, []), ' ')
+        FROM iseat WHERE {span}""").fetchall()}  # fmt: skip
+    memo: dict[tuple, int | None] = {}
+
+    def judge(hk: int, rnd: int, players: Sequence[str]) -> list[int] | None:
+        out = []
+        for name in players:
+            key = (hk, name, rnd)
+            if key not in memo:
+                g, _hid, house, board = hands[hk]
+                d, u = cards[(hk, name)]
+                memo[key] = _standing(g, house, rnd, board, tuple(d.split()), tuple(u.split()))
+            v = memo[key]
+            if v is None:
+                return None
+            out.append(v)
+        return out
+
+    folds = con.execute(f"""
+        SELECT hk, round, x, any_value(to_call_before) > 0, any_value(bettor), list(y)
+        FROM ilive WHERE kind = 'fold' AND {span} GROUP BY hk, seq, round, x""").fetchall()
+    for hk, rnd, x, facing, bettor, ys in folds:
+        g, hid = hands[hk][:2]
+        v = judge(hk, rnd, [x, *ys])
         multi = len(ys) >= 2
         if v is None:
             if facing and bettor is not None:
@@ -445,29 +481,16 @@ def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
             one = above[0] if len(above) == 1 else None
             for y in ys:
                 share.add((g, x, y, min(len(ys), 4)), y == one, hid)
-    calls = con.execute("""
-        WITH agg AS (SELECT hk, round, seq, player AS bettor, all_in FROM iact
-                     WHERE kind IN ('bet', 'raise'))
-        SELECT i.game, i.hand_id, i.house_rules, i.board, a.round, a.player, g.bettor,
-               x.down_cards, x.up_cards, y.down_cards, y.up_cards
-        FROM iact a
-        JOIN agg g ON g.hk = a.hk AND g.round = a.round AND g.seq < a.seq
-        JOIN ih i ON i.hk = a.hk
-        JOIN iseat x ON x.hk = a.hk AND x.player = a.player
-        JOIN iseat y ON y.hk = a.hk AND y.player = g.bettor
-        WHERE a.to_call_before > 0 AND a.kind = 'call'
-        QUALIFY g.seq = max(g.seq) OVER (PARTITION BY a.hk, a.seq) AND g.all_in""").fetchall()
-    behind = _Tally()
-    for g, hid, house, board, rnd, x, y, xd, xu, yd, yu in calls:
-        v = _judge(g, house, [(xd, xu), (yd, yu)], rnd, board or [])
+    calls = con.execute(f"""
+        SELECT hk, round, player, bettor FROM iact
+        WHERE to_call_before > 0 AND kind = 'call' AND bettor_all_in AND {span}""").fetchall()
+    for hk, rnd, x, y in calls:
+        g, hid = hands[hk][:2]
+        v = judge(hk, rnd, [x, y])
         if v is None:
             behind.unjudged[(g, x, y, None)] += 1
         else:
             behind.add((g, x, y, rnd), v[0] < v[1], hid)
-    ahead.signal(out, "fold_ahead")
-    behind.signal(out, "allin_call_behind")
-    share.signal(out, "card_share")
-    _stack_lost(con, out)
 
 
 @dataclass
