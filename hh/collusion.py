@@ -11,8 +11,9 @@ decisions are those of their honest style, changed where the mode says:
 - ``chip-dump``: the first named (the dumper) loses chips to the second (the
   receiver). Heads-up with the dumper the receiver bets whenever it may and
   never folds to him; the dumper, who knows the receiver's cards, never bets
-  into him, folds to his bets (all-ins included) when ahead (by
-  :func:`standing`) and calls them when behind.
+  or raises while he is in, and facing his bet or raise (all-ins included,
+  in any pot) folds when ahead of him (by :func:`standing`) and calls when
+  behind.
 - ``card-share``: in a pot with the partner and someone else, a colluder
   acts as if he saw the partner's cards: behind the partner (by
   :func:`standing`), he never bets or raises and folds to a bet; ahead of
@@ -147,19 +148,15 @@ def _soft_play(play, pair, p, q, others, opts, verb, added, total):  # type: ign
 
 def _chip_dump(play, pair, p, q, others, opts, verb, added, total):  # type: ignore[no-untyped-def]
     e = play.e
-    if others:
-        return None
-    aggressor = e.last_aggressor
-    facing_partner = e.current_bet > p.bet and aggressor == q.index
+    facing_partner = e.current_bet > p.bet and e.last_aggressor == q.index
     if p.name == pair.second:  # the receiver
-        if opts.check and opts.bet is not None:
+        if not others and opts.check and opts.bet is not None:
             return "bets", play._size(opts.bet, play.styles[p.index], p), None
         if facing_partner:
             return _stay(opts, verb, added, total)
         return None
-    # the dumper, who knows the receiver's cards: he folds when ahead, calls when behind
-    if opts.check:
-        return "checks", 0, None
+    # the dumper, who knows the receiver's cards: facing his bet, in any pot,
+    # he folds when ahead and calls when behind; he never bets into him
     if facing_partner and opts.call is not None:
         ev = play.variant.evaluator
         mine = standing(play.game, ev, [*p.down, *p.up], e.board)
@@ -167,6 +164,8 @@ def _chip_dump(play, pair, p, q, others, opts, verb, added, total):  # type: ign
         if mine > theirs:
             return "folds", 0, None
         return "calls", opts.call, None
+    if not others and opts.check:
+        return "checks", 0, None
     return _passive(opts, verb, added, total)
 
 

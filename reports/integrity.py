@@ -33,6 +33,7 @@ MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judge
 SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
 EVIDENCE = 10  # evidence hand ids kept per signal
 MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
+EMPIRICAL_PAIRS = 20  # judged pairs before chip flow's z is rescaled by the population's
 CHUNK = 200_000  # hands judged per pass of the Python loop (bounds its memory)
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
 BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
@@ -222,11 +223,14 @@ def _flows(con: duckdb.DuckDBPyConnection) -> None:
 # --------------------------------------------------------------- signals
 
 
-def _chip_flow(con: duckdb.DuckDBPyConnection, pairs: dict, out: dict) -> None:
-    """Net chips between the two, against what each one's flows with everyone
-    else predict (a player's outflow per opponent-hand times the other's
-    inflow, over the game's mean), self-normalised by the pair's own
-    per-hand net flows (a t-like z; two-sided)."""
+def _chip_flow(con: duckdb.DuckDBPyConnection, everyone: dict, out: dict) -> None:
+    """Net chips between the two, against what each one's flows with the
+    others predict: flow(x -> y) per hand together = out(x) * in(y) / m, with
+    out(x) and in(y) the medians over each one's opponents (weighted by
+    hands together; a median, so that one partner does not set them) of the
+    chips per hand he sent to / got from each, and m the game's mean. The z
+    is self-normalised by the pair's own per-hand net flows (a t statistic);
+    two-sided."""
     per = con.execute("""
         WITH d AS (
             SELECT f.hk, i.game, least(x, y) AS a, greatest(x, y) AS b,
@@ -237,43 +241,26 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, pairs: dict, out: dict) -> None:
         SELECT game, a, b, sum(d), sum(d * d), sum(ab), sum(ba), count(*),
                list(hand_id ORDER BY abs(d) DESC)[1:10]
         FROM d JOIN ih USING (hk, game) GROUP BY ALL""").fetchall()
-    player = {(g, p): (float(o), float(i), int(k)) for g, p, o, i, k in con.execute("""
-        WITH o AS (SELECT hk, x AS p, sum(chips) AS o FROM iflow GROUP BY ALL),
-             i AS (SELECT hk, y AS p, sum(chips) AS i FROM iflow GROUP BY ALL)
-        SELECT s.game, s.player, coalesce(sum(o.o), 0), coalesce(sum(i.i), 0),
-               sum(s.dealt - 1)
-        FROM iseat s LEFT JOIN o ON o.hk = s.hk AND o.p = s.player
-        LEFT JOIN i ON i.hk = s.hk AND i.p = s.player GROUP BY ALL""").fetchall()}
-    mean: dict[str, float] = defaultdict(float)
-    slots: dict[str, int] = defaultdict(int)
-    for (g, _p), (o, _i, k) in player.items():
-        mean[g] += o
-        slots[g] += k
     flows = {(g, a, b): (d, d2, ab, ba, n, ev) for g, a, b, d, d2, ab, ba, n, ev in per}
-    # a first pass without expectation: a pair far off (a likely colluding one)
-    # is left out of both players' flows with everyone else
-    player = {k: list(v) for k, v in player.items()}
-    trimmed: set[tuple] = set()
-    for (g, a, b), (d, d2, ab, ba, nf, _ev) in flows.items():
-        n = pairs.get((g, a, b), {}).get("n", 0)
-        if nf >= MIN_FLOW_HANDS and d2 > 0 and abs(d) / math.sqrt(d2) > TRIM:
-            trimmed.add((g, a, b))
-            for x, o, i in ((a, ab, ba), (b, ba, ab)):
-                player[(g, x)][0] -= o
-                player[(g, x)][1] -= i
-                player[(g, x)][2] -= n
+    rates: dict[tuple, list[tuple[float, float, int]]] = defaultdict(list)
+    total: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for (g, a, b), o in everyone.items():
+        n = o["n"]
+        _d, _d2, ab, ba, _nf, _ev = flows.get((g, a, b), (0.0, 0.0, 0.0, 0.0, 0, []))
+        total[g][0] += ab + ba
+        total[g][1] += 2 * n
+        if n >= MIN_FLOW_HANDS:
+            rates[(g, a)].append((ab / n, ba / n, n))
+            rates[(g, b)].append((ba / n, ab / n, n))
+    robust = {key: (_median([(r[0], r[2]) for r in rs]), _median([(r[1], r[2]) for r in rs]))
+              for key, rs in rates.items()}  # fmt: skip
     for key, sigs in out.items():
         g, a, b = key
-        n = pairs[key]["n"]
+        n = everyone[key]["n"]
         d, d2, ab, ba, nf, ev = flows.get(key, (0.0, 0.0, 0.0, 0.0, 0, []))
-        m = mean[g] / slots[g] if slots[g] else 0.0
-        oa, ia, ka = player[(g, a)]
-        ob, ib, kb = player[(g, b)]
-        if key in trimmed:  # already left out
-            oa, ia, ka, ob, ib, kb = oa + ab, ia + ba, ka + n, ob + ba, ib + ab, kb + n
-        rest_a, rest_b = max(ka - n, 1), max(kb - n, 1)
-        out_a, in_a = (oa - ab) / rest_a, (ia - ba) / rest_a
-        out_b, in_b = (ob - ba) / rest_b, (ib - ab) / rest_b
+        m = total[g][0] / total[g][1] if total[g][1] else 0.0
+        out_a, in_a = robust.get((g, a), (m, m))
+        out_b, in_b = robust.get((g, b), (m, m))
         e = (out_a * in_b - out_b * in_a) / m if m > 0 else 0.0
         var = d2 - 2 * e * d + n * e * e
         s = Signal(value=d, count=nf, opportunity=n, expected=e * n)
@@ -285,6 +272,39 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, pairs: dict, out: dict) -> None:
             s.probability = min(1.0, 2 * _upper(abs(s.z)))
         s.evidence = list(ev)
         sigs["chip_flow"] = s
+    _empirical_null([sigs["chip_flow"] for sigs in out.values()])
+
+
+def _empirical_null(signals: list[Signal]) -> None:
+    """Chip flow's model misses how particular styles meet (who exploits
+    whom), so its z's spread wider than N(0, 1) among honest pairs: with at
+    least ``EMPIRICAL_PAIRS`` judged pairs, each z is centred on their median
+    and divided by their spread (1.4826 x the median absolute deviation, at
+    least 1), the empirical null of the population; two-sided."""
+    judged = [s for s in signals if s.z is not None]
+    if len(judged) < EMPIRICAL_PAIRS:
+        return
+    zs = sorted(s.z for s in judged if s.z is not None)
+    mid = _median([(z, 1) for z in zs])
+    spread = max(1.0, 1.4826 * _median([(abs(z - mid), 1) for z in zs]))
+    for s in judged:
+        assert s.z is not None
+        s.z = (s.z - mid) / spread
+        s.probability = min(1.0, 2 * _upper(abs(s.z)))
+        s.detail["null_centre"] = round(mid, 3)
+        s.detail["null_spread"] = round(spread, 3)
+
+
+def _median(values: list[tuple[float, int]]) -> float:
+    """The weighted median of (value, weight) pairs."""
+    values = sorted(values)
+    half = sum(w for _v, w in values) / 2
+    run = 0
+    for v, w in values:
+        run += w
+        if run >= half:
+            return v
+    return values[-1][0] if values else 0.0
 
 
 def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
@@ -606,7 +626,7 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) ->
                    expected=e, detail={"tables": o["tables"], "sessions": o["sessions"]})
         s.z, s.probability = _test(o["n"], e, e)
         sigs[key]["overlap"] = s
-    _chip_flow(con, keep, sigs)
+    _chip_flow(con, pairs, sigs)
     _soft_play(con, sigs)
     _events(con, sigs)
     out = [Pair(k[0], (k[1], k[2]), keep[k]["n"], {name: s[name] for name in SIGNALS})
