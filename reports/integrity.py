@@ -116,11 +116,13 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
     """Temp tables of the hands, seats and actions the filters keep, keyed
     by one integer per hand."""
     where, params = filters.where()
+    columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
+    board = "h.board" if "board" in columns else "NULL::VARCHAR[]"  # before schema version 2
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE ih AS
         SELECT row_number() OVER ()::BIGINT AS hk, h.site, h.hand_id, h.game, h.table_name,
                coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.house_rules,
-               h.board
+               {board} AS board
         FROM hands h WHERE h.judged AND {where}""", params)  # fmt: skip
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iseat AS

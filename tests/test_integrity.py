@@ -121,6 +121,122 @@ def test_fold_ahead_unjudged_where_cards_are_hidden(tmp_path: Path) -> None:
     assert (fold.count, fold.opportunity, fold.detail["unjudged"]) == (0, 0, 1)
 
 
+# Ana (200) all-in on the first round, Blas and Ceci call; Ceci bets 100 on
+# COMMON 1 and Blas calls. Main pot 600 (200 from each) to Ana's trip aces,
+# side pot-1 200 (100 from Blas and Ceci) to Blas's trip kings.
+SIDE_POT = """\
+chiribito.com Hand #S-1: Chiribito No Limit (blind 20) - 2026/11/30 11:00:00 CET
+Table 'Cádiz' 6-max Seat #3 is the dealer
+Seat 1: Ana (200 in chips)
+Seat 2: Blas (1000 in chips)
+Seat 3: Ceci (1000 in chips)
+Blas: posts blind 20
+*** HOLE CARDS ***
+Dealt to Blas: down [Rc Ro]
+Dealt to Ana: down [Ao Ae]
+Dealt to Ceci: down [6o 6e]
+Ana: raises 180 to 200 and is all-in
+Ceci: calls 200
+Blas: calls 180
+*** COMMON 1 *** [Ab]
+Ceci: bets 100
+Blas: calls 100
+*** COMMON 2 *** [Ab] [7e]
+Ceci: checks
+Blas: checks
+*** COMMON 3 *** [Ab 7e] [5c]
+Ceci: checks
+Blas: checks
+*** COMMON 4 *** [Ab 7e 5c] [Sb]
+Ceci: checks
+Blas: checks
+*** COMMON 5 *** [Ab 7e 5c Sb] [Re]
+Ceci: checks
+Blas: checks
+*** SHOWDOWN ***
+Ceci: shows [6o 6e] (a pair, Seises)
+Blas: shows [Rc Ro] (three of a kind, Reyes)
+Ana: shows [Ao Ae] (three of a kind, Ases)
+Ana: collected 600 from main pot
+Blas: collected 200 from side pot-1
+*** SUMMARY ***
+Total pot 800 Main pot 600. Side pot-1 200. | Rake 0
+Board [Ab 7e 5c Sb Re]
+"""
+
+
+def test_chip_flow_follows_each_pot(tmp_path: Path) -> None:
+    con = _import(tmp_path, SIDE_POT)
+    assert con.execute("SELECT valid FROM hands").fetchall() == [(True,)]
+    pairs = {p.players: p for p in integrity(con, Filters())}
+    assert set(pairs) == {("Ana", "Blas"), ("Ana", "Ceci"), ("Blas", "Ceci")}
+    flows = {k: (p.signals["chip_flow"].detail["chips_a_to_b"],
+                 p.signals["chip_flow"].detail["chips_b_to_a"]) for k, p in pairs.items()}
+    # Blas's and Ceci's 200 of the main pot go to Ana; Ceci's 100 of the side pot to Blas
+    assert flows == {("Ana", "Blas"): (0, 200), ("Ana", "Ceci"): (0, 200),
+                     ("Blas", "Ceci"): (0, 100)}
+    assert pairs[("Blas", "Ceci")].signals["chip_flow"].value == -100.0
+
+
+# Blas folds [Ro Rc] to Ana's raise with Ceci in: on the hole cards he is behind
+# Ana's aces only (ahead of Ceci's 5-6): the one opponent ahead is Ana.
+CARD_SHARE = """\
+chiribito.com Hand #C-1: Chiribito No Limit (blind 20) - 2026/11/30 12:00:00 CET
+Table 'Ávila' 6-max Seat #3 is the dealer
+Seat 1: Ana (1000 in chips)
+Seat 2: Blas (1000 in chips)
+Seat 3: Ceci (1000 in chips)
+Blas: posts blind 20
+*** HOLE CARDS ***
+Dealt to Blas: down [Ro Rc]
+Dealt to Ana: down [Ao Ae]
+Dealt to Ceci: down [5o 6c]
+Ana: raises 40 to 60
+Ceci: calls 60
+Blas: folds
+*** COMMON 1 *** [7e]
+Ana: checks
+Ceci: checks
+*** COMMON 2 *** [7e] [Sb]
+Ana: checks
+Ceci: checks
+*** COMMON 3 *** [7e Sb] [Cb]
+Ana: checks
+Ceci: checks
+*** COMMON 4 *** [7e Sb Cb] [6e]
+Ana: checks
+Ceci: checks
+*** COMMON 5 *** [7e Sb Cb 6e] [5b]
+Ana: checks
+Ceci: checks
+*** SHOWDOWN ***
+Ana: shows [Ao Ae] (a pair)
+Ceci: shows [5o 6c] (a straight)
+Ceci: collected 140 from pot
+*** SUMMARY ***
+Total pot 140 | Rake 0
+Board [7e Sb Cb 6e 5b]
+"""
+
+
+def test_card_share_and_allin_calls_counted_exactly(tmp_path: Path) -> None:
+    con = _import(tmp_path, SIDE_POT + "\n" + CARD_SHARE)
+    pairs = {p.players: p for p in integrity(con, Filters())}
+    share = {k: (p.signals["card_share"].count, p.signals["card_share"].opportunity)
+             for k, p in pairs.items()}
+    assert share == {("Ana", "Blas"): (1, 1), ("Ana", "Ceci"): (0, 0), ("Blas", "Ceci"): (0, 1)}
+    # S-1: Ceci and then Blas call Ana's all-in raise holding less than her aces
+    calls = {k: (p.signals["allin_call_behind"].count, p.signals["allin_call_behind"].opportunity)
+             for k, p in pairs.items()}
+    assert calls == {("Ana", "Blas"): (1, 1), ("Ana", "Ceci"): (1, 1), ("Blas", "Ceci"): (0, 0)}
+    # Blas's fold faces Ana's raise with Ceci in, and he is not ahead of both
+    fold = pairs[("Ana", "Blas")].signals["fold_ahead"]
+    assert (fold.count, fold.opportunity) == (0, 1)
+    overlap = pairs[("Ana", "Blas")].signals["overlap"]
+    assert (overlap.count, overlap.expected, overlap.detail["tables"]) == (2, 2.0, 2)
+    assert all(p.signals["stack_lost"].opportunity == 0 for p in pairs.values())
+
+
 @pytest.mark.parametrize("game", list(Game))
 @pytest.mark.parametrize("mode", ["soft-play", "chip-dump", "card-share"])
 def test_colluders_hands_are_valid_and_seated_everywhere(game: Game, mode: str) -> None:
