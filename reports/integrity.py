@@ -641,7 +641,7 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) ->
             p.score = 0.0
             continue
         adjusted = min(1.0, min(ps) * len(BEHAVIOUR))
-        p.score = -math.log10(max(adjusted, 1e-300))
+        p.score = max(0.0, -math.log10(max(adjusted, 1e-300)))
         p.alert = adjusted * len(judged) <= ALERT
         worst = min((s for n, s in p.signals.items() if n in BEHAVIOUR and s.probability
                      is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
