@@ -121,18 +121,19 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE ih AS
         SELECT row_number() OVER ()::BIGINT AS hk, h.site, h.hand_id, h.game, h.table_name,
-               coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.house_rules,
+               coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.players, h.house_rules,
                {board} AS board
         FROM hands h WHERE h.judged AND {where}""", params)  # fmt: skip
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iseat AS
         SELECT i.hk, i.game, s.player, s.put_in, s.won, s.net, s.stack_end, s.down_cards,
-               s.up_cards, count(*) OVER (PARTITION BY i.hk) AS dealt
+               s.up_cards, i.players AS dealt
         FROM seats s JOIN ih i USING (site, hand_id) WHERE s.dealt_in""")
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iact AS
         SELECT *,
-               -- the bet or raise this action answers: the latest one before it in its round
+               -- the bet or raise a fold or call answers: the latest one before it in its
+               -- round (a bet or raise names itself: not used)
                last_value(CASE WHEN kind IN ('bet', 'raise') THEN player END IGNORE NULLS)
                    OVER w AS bettor,
                last_value(CASE WHEN kind IN ('bet', 'raise') THEN all_in END IGNORE NULLS)
@@ -141,8 +142,7 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
                      a.to_call_before, a.stack_before
               FROM actions a JOIN ih i USING (site, hand_id)
               WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold'))
-        WINDOW w AS (PARTITION BY hk, round ORDER BY seq
-                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)""")
+        WINDOW w AS (PARTITION BY hk, round ORDER BY seq)""")
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iallin AS
         SELECT i.hk, a.player, min(a.seq) AS aseq FROM actions a JOIN ih i USING (site, hand_id)
@@ -153,15 +153,18 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
         SELECT hk, player, min(seq) AS fseq FROM iact WHERE kind = 'fold' GROUP BY ALL""")
     con.execute("""
         CREATE OR REPLACE TEMP TABLE ilive AS
+        WITH l AS (
         SELECT a.hk, a.game, a.seq, a.round, a.player AS x, a.kind, a.to_call_before, a.bettor,
-               s.player AS y, count(*) OVER (PARTITION BY a.hk, a.seq) AS opponents,
+               s.player AS y,
                -- no bet can go into y (all-in before), or x can only call or fold
                coalesce(ai.aseq < a.seq, false) OR a.to_call_before >= a.stack_before
                    AS capped
         FROM iact a JOIN iseat s ON s.hk = a.hk AND s.player <> a.player
         LEFT JOIN ifold f ON f.hk = s.hk AND f.player = s.player
         LEFT JOIN iallin ai ON ai.hk = s.hk AND ai.player = s.player
-        WHERE f.fseq IS NULL OR f.fseq > a.seq""")
+        WHERE f.fseq IS NULL OR f.fseq > a.seq)
+        SELECT l.*, c.opponents FROM l
+        JOIN (SELECT hk, seq, count(*) AS opponents FROM l GROUP BY ALL) c USING (hk, seq)""")
 
 
 def _pairs(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, str], dict[str, Any]]:
