@@ -33,7 +33,7 @@ MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judge
 SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
 EVIDENCE = 10  # evidence hand ids kept per signal
 MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
-EMPIRICAL_PAIRS = 20  # judged pairs before chip flow's z is rescaled by the population's
+EMPIRICAL_PAIRS = 20  # pairs judged for chip flow before its empirical null exists
 CHUNK = 200_000  # hands judged per pass of the Python loop (bounds its memory)
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
 BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
@@ -282,12 +282,16 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, everyone: dict, out: dict) -> Non
 
 def _empirical_null(signals: list[Signal]) -> None:
     """Chip flow's model misses how particular styles meet (who exploits
-    whom), so its z's spread wider than N(0, 1) among honest pairs: with at
-    least ``EMPIRICAL_PAIRS`` judged pairs, each z is centred on their median
-    and divided by their spread (1.4826 x the median absolute deviation, at
-    least 1), the empirical null of the population; two-sided."""
+    whom), so its z's spread wider than N(0, 1) among honest pairs: each z
+    is centred on their median and divided by their spread (1.4826 x the
+    median absolute deviation, at least 1), the empirical null of the
+    population; two-sided. With fewer than ``EMPIRICAL_PAIRS`` judged pairs
+    there is no population to estimate it from, and chip flow is not judged."""
     judged = [s for s in signals if s.z is not None]
-    if len(judged) < EMPIRICAL_PAIRS:
+    if len(judged) < EMPIRICAL_PAIRS:  # no population to calibrate on: not judged
+        for s in judged:
+            s.z = s.probability = None
+            s.detail["null"] = f"fewer than {EMPIRICAL_PAIRS} pairs to estimate it from"
         return
     zs = sorted(s.z for s in judged if s.z is not None)
     mid = _median([(z, 1) for z in zs])
