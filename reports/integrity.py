@@ -277,21 +277,23 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, everyone: dict, out: dict) -> Non
             s.probability = min(1.0, 2 * _upper(abs(s.z)))
         s.evidence = list(ev)
         sigs["chip_flow"] = s
-    _empirical_null([sigs["chip_flow"] for sigs in out.values()])
 
 
-def _empirical_null(signals: list[Signal]) -> None:
-    """Chip flow's model misses how particular styles meet (who exploits
-    whom), so its z's spread wider than N(0, 1) among honest pairs: each z
-    is centred on their median and divided by their spread (1.4826 x the
-    median absolute deviation, at least 1), the empirical null of the
-    population; two-sided. With fewer than ``EMPIRICAL_PAIRS`` judged pairs
-    there is no population to estimate it from, and chip flow is not judged."""
+def _empirical_null(signals: list[Signal], tail: str, required: bool) -> None:
+    """The models miss how particular styles meet (who exploits whom, who
+    bets into whom), so their z's spread wider than N(0, 1) among honest
+    pairs: each z is centred on the median of the pairs' z's and divided by
+    their spread (1.4826 x the median absolute deviation, at least 1), the
+    empirical null of the population (most pairs are honest); ``tail``:
+    "upper", "lower" or "two" sided. With fewer than ``EMPIRICAL_PAIRS``
+    pairs judged there is no population to estimate it from: the model's z
+    stands, or (``required``, chip flow) the signal is not judged."""
     judged = [s for s in signals if s.z is not None]
-    if len(judged) < EMPIRICAL_PAIRS:  # no population to calibrate on: not judged
-        for s in judged:
-            s.z = s.probability = None
-            s.detail["null"] = f"fewer than {EMPIRICAL_PAIRS} pairs to estimate it from"
+    if len(judged) < EMPIRICAL_PAIRS:
+        if required:
+            for s in judged:
+                s.z = s.probability = None
+                s.detail["null"] = f"fewer than {EMPIRICAL_PAIRS} pairs to estimate it from"
         return
     zs = sorted(s.z for s in judged if s.z is not None)
     mid = _median([(z, 1) for z in zs])
@@ -299,7 +301,10 @@ def _empirical_null(signals: list[Signal]) -> None:
     for s in judged:
         assert s.z is not None
         s.z = (s.z - mid) / spread
-        s.probability = min(1.0, 2 * _upper(abs(s.z)))
+        if tail == "two":
+            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+        else:
+            s.probability = _upper(-s.z if tail == "lower" else s.z)
         s.detail["null_centre"] = round(mid, 3)
         s.detail["null_spread"] = round(spread, 3)
 
@@ -638,6 +643,9 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) ->
     _chip_flow(con, pairs, sigs)
     _soft_play(con, sigs)
     _events(con, sigs)
+    for name in BEHAVIOUR:
+        tail = {"chip_flow": "two", "soft_play": "lower"}.get(name, "upper")
+        _empirical_null([s[name] for s in sigs.values()], tail, name == "chip_flow")
     out = [Pair(k[0], (k[1], k[2]), keep[k]["n"], {name: s[name] for name in SIGNALS})
            for k, s in sigs.items()]  # fmt: skip
     judged = [p for p in out if p.hands_together >= MIN_HANDS]
