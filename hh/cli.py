@@ -17,6 +17,7 @@ from hh.console import fail as _fail
 from hh.console import writing as _writing
 
 if TYPE_CHECKING:  # hh.parse loads Lark: imported only by the commands that parse
+    from hh.collusion import Collusion
     from hh.model import Game
 
 app = typer.Typer(
@@ -169,6 +170,14 @@ def simulate(
     deck: bool = typer.Option(
         True, "--deck/--no-deck", help="Write each hand's Deck, salt and shuffle commitment."
     ),
+    colluders: list[str] = typer.Option(  # noqa: B008
+        [], "--colluders", help="A colluding pair \"A,B\", seated at every table (repeatable, "
+        "or \"A,B;C,D\")."
+    ),
+    collusion: list[str] = typer.Option(  # noqa: B008
+        [], "--collusion", help="How the pairs cooperate: soft-play, chip-dump (the first "
+        "loses chips to the second) or card-share; one for all pairs or one per pair."
+    ),
 ) -> None:
     """Play sessions with bots and write them as hand histories."""
     from hh.simulate import Simulator
@@ -191,7 +200,9 @@ def simulate(
             f"{which.label} is for {rules.min_players} to {rules.max_players} players, "
             f"not {players}"
         )
-    sim = Simulator(which, seed, players=players, tables=tables, view=view, deck=deck)
+    pairs = _collusions(colluders, collusion, rules.max_players, view)
+    sim = Simulator(which, seed, players=players, tables=tables, view=view, deck=deck,
+                    colluders=pairs)  # fmt: skip
     sink: TextIO | None = None
     if out is not None:
         try:
@@ -214,6 +225,45 @@ def simulate(
         if sink is not None and not sink.closed:
             with suppress(OSError):
                 sink.close()
+
+
+def _collusions(colluders: list[str], modes: list[str], max_players: int, view: str | None
+                ) -> tuple[Collusion, ...]:  # fmt: skip
+    """The ``--colluders``/``--collusion`` pairs, checked (names, modes, seats)."""
+    from hh.collusion import MODES, Collusion
+    from hh.parse import piece_pattern
+
+    texts = [t for value in colluders for t in value.split(";") if t.strip()]
+    if not texts:
+        if modes:
+            _fail("--collusion needs --colluders \"A,B\"")
+        return ()
+    if not modes:
+        _fail(f"--colluders needs --collusion ({', '.join(MODES)})")
+    if len(modes) not in (1, len(texts)):
+        _fail(f"--collusion: give one mode for all pairs or one per pair ({len(texts)}), "
+              f"not {len(modes)}")  # fmt: skip
+    pairs = []
+    seen: set[str] = set()
+    for k, text in enumerate(texts):
+        names = [n.strip() for n in text.split(",")]
+        mode = modes[0] if len(modes) == 1 else modes[k]
+        if len(names) != 2 or names[0] == names[1]:
+            _fail(f"--colluders {text!r}: expected two different names \"A,B\"")
+        for name in names:
+            if not re.fullmatch(piece_pattern("NAME"), name):
+                _fail(f"--colluders: {name!r} cannot be a player's name: 1 to 32 characters, "
+                      f"no : ( ) [ ] \" and no space at either end")  # fmt: skip
+            if name == view:
+                _fail(f"--colluders: {name!r} is the --view player")
+        if mode not in MODES:
+            _fail(f"--collusion {mode!r}: expected one of {', '.join(MODES)}")
+        seen.update(names)
+        pairs.append(Collusion(names[0], names[1], mode))
+    if len(seen) + (view is not None) >= max_players:
+        _fail(f"--colluders: {len(seen)} colluders leave no seat for anyone else "
+              f"(at most {max_players} players)")  # fmt: skip
+    return tuple(pairs)
 
 
 @contextmanager

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hh.cards import JOKER, UNKNOWN
+from hh.collusion import Collusion, Ring
 from hh.engine import Award, Engine, Player
 from hh.evaluate import Evaluation
 from hh.games import RULES
@@ -131,7 +132,7 @@ class _Names:
     name keeps them unique in constant memory, however long the session."""
 
     rng: random.Random
-    reserved: str | None = None
+    reserved: frozenset[str] = frozenset()
     counts: dict[str, int] = field(default_factory=dict)
 
     def fresh(self) -> str:
@@ -139,7 +140,7 @@ class _Names:
         k = self.counts.get(base, 0) + 1
         self.counts[base] = k
         name = base if k == 1 else f"{base} {k}"
-        return self.fresh() if name == self.reserved else name
+        return self.fresh() if name in self.reserved else name
 
 
 class Simulator:
@@ -153,6 +154,7 @@ class Simulator:
         tables: int = 1,
         view: str | None = None,
         deck: bool = True,
+        colluders: tuple[Collusion, ...] = (),
     ) -> None:
         self.game = game
         self.rules: GameRules = RULES[game]
@@ -162,7 +164,13 @@ class Simulator:
         self.view = view
         self.deck = deck and view is None
         self.setup = SETUPS[game]
-        self.names = _Names(self.rng, view)
+        # colluders (hh.collusion) sit at every table and stay when busted, as the viewer does
+        self.ring = Ring(colluders) if colluders else None
+        self.ring_styles: dict[str, Style] = {}
+        self.keep = frozenset({view} if view is not None else ()) | frozenset(
+            self.ring.names if self.ring else ()
+        )
+        self.names = _Names(self.rng, self.keep)
         self.tables = [self._new_table(t + 1) for t in range(tables)]
         self.clock = 0  # seconds since 2026/01/01 00:00:00 UTC
         self.number = 0
@@ -189,6 +197,8 @@ class Simulator:
         hi = variant.max_players
         k = self.players if self.players is not None else rng.randint(rules.min_players, hi)
         k = max(rules.min_players, min(k, hi))
+        if self.ring is not None:
+            k = min(hi, max(k, len(self.ring.names) + 1))
         seat_numbers = sorted(rng.sample(range(1, max_seats + 1), k))
         if self.view is not None and 1 not in seat_numbers:
             seat_numbers[0] = 1
@@ -196,6 +206,12 @@ class Simulator:
         for s in seat_numbers:
             name = self.view if (s == 1 and self.view is not None) else self.names.fresh()
             seats[s] = _Sitter(name, self._buy_in(), rng.choice(STYLES))
+        if self.ring is not None:
+            # a colluder is one player at every table: one name, one style
+            free = [s for s in seat_numbers if seats[s].name != self.view]
+            for s, name in zip(free, self.ring.names, strict=False):
+                seats[s].name = name
+                seats[s].style = self.ring_styles.setdefault(name, seats[s].style)
         base = TABLE_NAMES[(number - 1) % len(TABLE_NAMES)]
         return _Table(
             number=number,
@@ -218,8 +234,8 @@ class Simulator:
         for seat, sitter in list(table.seats.items()):
             sitter.top_up = 0
             sitter.sitting_out = False
-            if sitter.stack <= 0 and sitter.name == self.view:
-                # the viewer stays and buys chips again: a top-up from nothing
+            if sitter.stack <= 0 and sitter.name in self.keep:
+                # the viewer (or a colluder) stays and buys chips again: a top-up from nothing
                 sitter.top_up = self._buy_in()
                 sitter.stack = sitter.top_up
             elif sitter.stack <= 0:
@@ -496,6 +512,11 @@ class _HandPlay:
             if verb == "raises":
                 assert total is not None
                 by = total - e.current_bet
+            ring = self.sim.ring
+            if ring is not None and p.name in ring.partners and not timed_out:
+                verb, added, total = ring.adjust(self, p, opts, verb, added, total)
+                all_in = verb in ("bets", "calls", "raises") and added == p.stack
+                by = total - e.current_bet if verb == "raises" and total is not None else None
             amount = by if verb == "raises" else (added if verb in ("bets", "calls") else None)
             lines.append(Action(p.name, verb, amount, total, all_in, timed_out))
             e.act(p, verb, added)

@@ -467,6 +467,22 @@ def hands_command(
         typer.echo("no hand matches", err=True)
 
 
+@report.command("integrity")
+def integrity_command(
+    db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, player: list[str] = _PLAYER,
+    site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
+    until: str = _UNTIL, min_hands: int = _MIN, valid_only: bool = _VALID, fmt: str = _FMT,
+    out: Path = _OUT,
+) -> None:  # fmt: skip
+    """Pairs who may play together against the table (docs/integrity.md)."""
+    from hh.reports.integrity_cli import run
+
+    _check_format(fmt)
+    filters = _filters(game, player, site, table, since, until, min_hands, valid_only, [])
+    con, _ = _connect(db, lake, filters, None, True)
+    run(con, filters, fmt, out, _fail, _emit)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
     ``hh.commands`` entry point)."""

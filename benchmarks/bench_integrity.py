@@ -1,0 +1,142 @@
+"""Detection benchmark of ``hh report integrity`` (not a timed test).
+
+For each game and collusion mode, ``seeds`` sessions of two 6-max tables:
+one colluding pair seated at both, four honest players at each (ten at the
+start, newcomers as players go broke). Each session is simulated, imported
+and reported at checkpoints (its first N hands, by time): how often the
+true pair ranks first, and with no colluders at all how often the alert
+fires (false alarms).
+
+    python -m benchmarks.bench_integrity --seeds 20 --hands 5000   # the full table
+    python -m benchmarks.bench_integrity --seeds 4 --hands 3000    # a reduced one
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.rows import Row
+
+GAMES = ("chiribito", "aces-straights-flushes", "calatone")
+MODES = ("soft-play", "chip-dump", "card-share", "none")
+PAIR = ("Ana Colluder", "Bo Colluder")
+_SPEED: list[tuple[int, float]] = []  # (hands, seconds) of each report run
+
+
+def _session(game: str, mode: str, seed: int, hands: int, folder: Path) -> Path:
+    from hh.collusion import Collusion
+    from hh.model import Game
+    from hh.simulate import Simulator
+    from hh.write import write_hand
+
+    pairs = () if mode == "none" else (Collusion(PAIR[0], PAIR[1], mode),)
+    sim = Simulator(Game(game), seed, players=6, tables=2, colluders=pairs)
+    text = folder / f"{game}-{mode}-{seed}.txt"
+    with text.open("w", encoding="utf-8") as f:
+        for k, hand in enumerate(sim.hands(hands)):
+            f.write(("\n" if k else "") + write_hand(hand) + "\n")
+    db = folder / f"{game}-{mode}-{seed}.duckdb"
+    subprocess.run([sys.executable, "-m", "hh", "import", str(text), "--db", str(db)],
+                   check=True, capture_output=True)  # fmt: skip
+    return db
+
+
+def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
+    """(hands, {rank of the true pair, alert fired}) at each checkpoint."""
+    import duckdb
+    from hh.reports.db import Filters
+    from hh.reports.integrity import integrity
+
+    con = duckdb.connect(str(db), read_only=True)
+    times = [r[0] for r in con.execute("SELECT started_at FROM hands ORDER BY started_at")
+             .fetchall()]  # fmt: skip
+    out = []
+    for m in marks:
+        until = times[m] if m < len(times) else None
+        start = time.perf_counter()
+        pairs = integrity(con, Filters(until=until))
+        _SPEED.append((min(m, len(times)), time.perf_counter() - start))
+        rank = next((k + 1 for k, p in enumerate(pairs) if p.players == PAIR), None)
+        out.append((m, {"rank": rank, "alert": any(p.alert for p in pairs),
+                        "true_alert": any(p.alert and p.players == PAIR for p in pairs),
+                        "other_alert": any(p.alert and p.players != PAIR for p in pairs)}))
+    con.close()
+    return out
+
+
+def table(seeds: int, hands: int, games: tuple[str, ...] = GAMES,
+          modes: tuple[str, ...] = MODES) -> list[dict]:  # fmt: skip
+    """Rows of the detection table: per game, mode and checkpoint, the share
+    of seeds where the true pair ranks first (or, with no colluders, where
+    the alert fired)."""
+    marks = sorted({min(hands, m) for m in (1000, 2500, hands)})
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in games:
+            for mode in modes:
+                got: dict[int, list[dict]] = {m: [] for m in marks}
+                for seed in range(seeds):
+                    db = _session(game, mode, seed, hands, Path(tmp))
+                    for m, r in _checkpoints(db, marks):
+                        got[m].append(r)
+                    db.unlink()
+                for m in marks:
+                    rs = got[m]
+                    row = {"game": game, "mode": mode, "hands": m, "seeds": len(rs)}
+                    if mode == "none":
+                        row["false_alarms"] = sum(r["alert"] for r in rs) / len(rs)
+                    else:
+                        row["first"] = sum(r["rank"] == 1 for r in rs) / len(rs)
+                        row["alerted"] = sum(r["true_alert"] for r in rs) / len(rs)
+                        row["other_alerts"] = sum(r["other_alert"] for r in rs) / len(rs)
+                    rows.append(row)
+                    print(row, flush=True)
+    return rows
+
+
+def run(quick: bool = False) -> list[Row]:
+    """For ``make bench``'s runner (not in its MODULES: minutes of simulation):
+    the detection table as rows, shares in percent."""
+    seeds, hands = (2, 1500) if quick else (20, 5000)
+    out = []
+    for r in table(seeds, hands):
+        share = r["false_alarms"] if r["mode"] == "none" else r["first"]
+        what = "false alarms" if r["mode"] == "none" else "true pair first"
+        key = f"integrity.{r['game']}.{r['mode']}.{r['hands']}"
+        out.append(Row(key, f"{what}, {r['game']} {r['mode']}, {r['hands']} hands, "
+                       f"{r['seeds']} seeds", 100.0 * share, "%"))  # fmt: skip
+    hands = sum(h for h, _s in _SPEED)
+    seconds = sum(s for _h, s in _SPEED)
+    out.append(Row("integrity.report", "hh report integrity over the sessions above "
+                   "(one process, no cache)", hands / seconds if seconds else 0.0,
+                   "hands/s"))  # fmt: skip
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--game", action="append", choices=GAMES)
+    ap.add_argument("--mode", action="append", choices=MODES)
+    a = ap.parse_args()
+    rows = table(a.seeds, a.hands, tuple(a.game or GAMES), tuple(a.mode or MODES))
+    print("| game | mode | hands | seeds | true pair first | true pair alerted | "
+          "another pair alerted (none: false alarm) |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        if r["mode"] == "none":
+            print(f"| {r['game']} | none | {r['hands']} | {r['seeds']} | | | "
+                  f"{r['false_alarms']:.0%} |")
+        else:
+            print(f"| {r['game']} | {r['mode']} | {r['hands']} | {r['seeds']} | {r['first']:.0%} "
+                  f"| {r['alerted']:.0%} | {r['other_alerts']:.0%} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""Colluding bots for the simulator, and the one measure of "who is ahead
+now" that the colluders and the integrity report share.
+
+Ground truth for ``hh report integrity``: ``hh simulate --colluders A,B
+--collusion MODE`` seats the pair at every table of the session, and their
+decisions are those of their honest style, changed where the mode says:
+
+- ``soft-play``: never bet or raise while the partner is still in the hand
+  (a bet becomes a check, a raise a call); heads-up with the partner, never
+  fold a hand that can be checked or called: the pair checks it down.
+- ``chip-dump``: the first named (the dumper) loses chips to the second (the
+  receiver). Heads-up with the dumper the receiver bets whenever it may and
+  never folds to him; the dumper, who knows the receiver's cards, never bets
+  or raises while he is in, and facing his bet or raise (all-ins included,
+  in any pot) folds when ahead of him (by :func:`standing`) and calls when
+  behind.
+- ``card-share``: in a pot with the partner and someone else, a colluder
+  acts as if he saw the partner's cards: behind the partner (by
+  :func:`standing`), he never bets or raises and folds to a bet; ahead of
+  him, he does not fold to a bet.
+
+Every changed decision is one of the engine's legal options, so the hands
+stay valid; decisions of everyone else (and the random draws they use) are
+untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hh.model import Game
+
+if TYPE_CHECKING:
+    from hh.engine import Options, Player
+    from hh.evaluate import Evaluator
+
+MODES = ("soft-play", "chip-dump", "card-share")
+
+_SPANISH = "567SCRA"
+_FRENCH = "23456789TJQKA"
+
+
+def standing(game: Game | str, evaluator: Evaluator, cards: Sequence[str],
+             board: Sequence[str] = ()) -> int:  # fmt: skip
+    """How good a player's cards are now, to compare players of one hand at
+    one moment (higher is better; players compared hold as many cards).
+
+    The game's evaluator where it takes that many cards (Chiribito with its
+    five common cards, Aces Straights and Flushes with four to six own cards
+    and the joker, Calatone always); otherwise (Chiribito before the fifth
+    common card, Aces Straights and Flushes on third street) groups of equal
+    rank, then high cards, of the cards held and the common cards so far.
+    """
+    game = Game(game)
+    if game is Game.CALATONE:
+        return evaluator.value(cards)
+    if game is Game.ACES:
+        if 4 <= len(cards) <= 6:
+            return evaluator.value(cards)
+        return evaluator.exposed(cards[:4])
+    if len(board) == 5 and len(cards) == 2:
+        return evaluator.value(cards, board)
+    counts: dict[int, int] = {}
+    for c in (*cards, *board):
+        r = _SPANISH.find(c[0])
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(((n, r) for r, n in counts.items()), reverse=True)[:5]
+    value = 0
+    for n, r in groups + [(0, 0)] * (5 - len(groups)):
+        value = value * 64 + n * 8 + r + 1
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Collusion:
+    """One colluding pair and how it cooperates. In ``chip-dump`` the first
+    player loses chips to the second."""
+
+    first: str
+    second: str
+    mode: str
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"collusion mode {self.mode!r}: expected one of {', '.join(MODES)}")
+        if self.first == self.second:
+            raise ValueError(f"a colluding pair needs two players, got {self.first!r} twice")
+
+
+class Ring:
+    """The colluding pairs of a session: who cooperates with whom, and the
+    changed decisions (:meth:`adjust`)."""
+
+    def __init__(self, pairs: Sequence[Collusion]) -> None:
+        self.pairs = tuple(pairs)
+        self.partners: dict[str, list[tuple[str, Collusion]]] = {}
+        for pair in self.pairs:
+            self.partners.setdefault(pair.first, []).append((pair.second, pair))
+            self.partners.setdefault(pair.second, []).append((pair.first, pair))
+        self.names = tuple(self.partners)
+
+    def adjust(self, play: object, p: Player, opts: Options, verb: str, added: int,
+               total: int | None) -> tuple[str, int, int | None]:  # fmt: skip
+        """The colluder ``p``'s decision, given his honest one (``verb``,
+        chips ``added``, raise ``total``), on the simulator's hand ``play``."""
+        e = play.e  # type: ignore[attr-defined]
+        for partner_name, pair in self.partners.get(p.name, ()):
+            q = e.by_name.get(partner_name)
+            if q is None or q.folded:
+                continue
+            others = [x for x in e.players if not x.folded and x is not p and x is not q]
+            changed = _MODES[pair.mode](play, pair, p, q, others, opts, verb, added, total)
+            if changed is not None:
+                return changed
+        return verb, added, total
+
+
+def _passive(opts: Options, verb: str, added: int, total: int | None
+             ) -> tuple[str, int, int | None]:  # fmt: skip
+    """A bet made a check, a raise made a call."""
+    if verb == "bets":
+        return "checks", 0, None
+    if verb == "raises":
+        assert opts.call is not None
+        return "calls", opts.call, None
+    return verb, added, total
+
+
+def _stay(opts: Options, verb: str, added: int, total: int | None
+          ) -> tuple[str, int, int | None]:  # fmt: skip
+    """A fold made a check or a call."""
+    if verb == "folds":
+        if opts.check:
+            return "checks", 0, None
+        if opts.call is not None:
+            return "calls", opts.call, None
+    return verb, added, total
+
+
+def _soft_play(play, pair, p, q, others, opts, verb, added, total):  # type: ignore[no-untyped-def]
+    verb, added, total = _passive(opts, verb, added, total)
+    if not others:
+        verb, added, total = _stay(opts, verb, added, total)
+    return verb, added, total
+
+
+def _chip_dump(play, pair, p, q, others, opts, verb, added, total):  # type: ignore[no-untyped-def]
+    e = play.e
+    facing_partner = e.current_bet > p.bet and e.last_aggressor == q.index
+    if p.name == pair.second:  # the receiver
+        if not others and opts.check and opts.bet is not None:
+            return "bets", play._size(opts.bet, play.styles[p.index], p), None
+        if facing_partner:
+            return _stay(opts, verb, added, total)
+        return None
+    # the dumper, who knows the receiver's cards: facing his bet, in any pot,
+    # he folds when ahead and calls when behind; he never bets into him
+    if facing_partner and opts.call is not None:
+        ev = play.variant.evaluator
+        mine = standing(play.game, ev, [*p.down, *p.up], e.board)
+        theirs = standing(play.game, ev, [*q.down, *q.up], e.board)
+        if mine > theirs:
+            return "folds", 0, None
+        return "calls", opts.call, None
+    if not others and opts.check:
+        return "checks", 0, None
+    return _passive(opts, verb, added, total)
+
+
+def _card_share(play, pair, p, q, others, opts, verb, added, total):  # type: ignore[no-untyped-def]
+    if not others:
+        return None
+    e = play.e
+    ev = play.variant.evaluator
+    mine = standing(play.game, ev, [*p.down, *p.up], e.board)
+    theirs = standing(play.game, ev, [*q.down, *q.up], e.board)
+    if theirs > mine:
+        if not opts.check:
+            return "folds", 0, None
+        return _passive(opts, verb, added, total)
+    if mine > theirs:
+        return _stay(opts, verb, added, total)
+    return None
+
+
+_MODES = {"soft-play": _soft_play, "chip-dump": _chip_dump, "card-share": _card_share}
+
+
+__all__ = ["MODES", "Collusion", "Ring", "standing"]

@@ -1,0 +1,668 @@
+"""``hh report integrity``: pairs of players who play together against the
+table (soft play, chip dumping, card sharing), ranked by how unlikely their
+play together is, each signal with its count, opportunity and probability
+under a null model estimated from the rest of the population
+(docs/integrity.md says which, with its assumptions and the threshold).
+
+Everything is computed in DuckDB over the stored columns (``hands``,
+``seats``, ``actions``, ``pots``); the only Python loop judges who was ahead
+at the folds and all-in calls where every card is known, with the game's
+evaluators (``hh.collusion.standing``). A pair is two players of one game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import Any
+
+import duckdb
+from hh.reports.db import Filters, ReportError
+
+from hh.collusion import standing
+from hh.evaluate import evaluator_for
+from hh.games import RULES
+from hh.model import Game
+
+ALERT = 0.01  # family-wise: min p x signals x pairs judged; see docs/integrity.md
+MIN_HANDS = 200  # hands together before a pair's signals are judged at all
+MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judged
+SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
+EVIDENCE = 10  # evidence hand ids kept per signal
+MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
+EMPIRICAL_PAIRS = 20  # pairs judged for chip flow before its empirical null exists
+CHUNK = 200_000  # hands judged per pass of the Python loop (bounds its memory)
+TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
+BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
+             "card_share")  # fmt: skip
+SIGNALS = ("overlap", *BEHAVIOUR)
+
+
+@dataclass
+class Signal:
+    """One signal of one pair: ``value`` (observed over expected, or for
+    chip flow the net chips), ``count`` of events, ``opportunity`` (the
+    decisions or hands where the event could happen), ``expected`` under
+    the null, ``z`` and ``probability`` (one-sided unless said; None: too
+    few opportunities to judge)."""
+
+    value: float | None = None
+    count: int = 0
+    opportunity: int = 0
+    expected: float = 0.0
+    z: float | None = None
+    probability: float | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+    evidence: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "value": _round(self.value), "count": self.count, "opportunity": self.opportunity,
+            "expected": _round(self.expected), "z": _round(self.z),
+            "probability": None if self.probability is None else float(f"{self.probability:.3g}"),
+        }  # fmt: skip
+        out.update(self.detail)
+        return out
+
+
+@dataclass
+class Pair:
+    game: str
+    players: tuple[str, str]
+    hands_together: int
+    signals: dict[str, Signal]
+    score: float = 0.0
+    alert: bool = False
+    evidence: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players), "game": self.game,
+            "hands_together": self.hands_together, "score": round(self.score, 3),
+            "alert": self.alert, "signals": {k: s.as_dict() for k, s in self.signals.items()},
+            "evidence": self.evidence,
+        }  # fmt: skip
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+def _upper(z: float) -> float:
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def _test(count: float, expected: float, variance: float, lower: bool = False
+          ) -> tuple[float | None, float | None]:  # fmt: skip
+    """z (with a continuity correction) and the one-sided probability of a
+    count at least as high (``lower``: as low) under the null."""
+    if (expected < MIN_EXPECTED and not lower) or variance <= 0:
+        return None, None
+    if lower and expected < MIN_EXPECTED:
+        return None, None
+    d = count - expected
+    d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else d
+    z = d / math.sqrt(variance)
+    return z, _upper(-z if lower else z)
+
+
+# ------------------------------------------------------------------- SQL
+
+
+def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
+    """Temp tables of the hands, seats and actions the filters keep, keyed
+    by one integer per hand."""
+    where, params = filters.where()
+    columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
+    board = "h.board" if "board" in columns else "NULL::VARCHAR[]"  # before schema version 2
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE ih AS
+        SELECT row_number() OVER ()::BIGINT AS hk, h.site, h.hand_id, h.game, h.table_name,
+               coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.players, h.house_rules,
+               {board} AS board
+        FROM hands h WHERE h.judged AND {where}""", params)  # fmt: skip
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iseat AS
+        SELECT i.hk, i.game, s.player, s.put_in, s.won, s.net, s.stack_end, s.down_cards,
+               s.up_cards, i.players AS dealt
+        FROM seats s JOIN ih i USING (site, hand_id) WHERE s.dealt_in""")
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iact AS
+        SELECT *,
+               -- the bet or raise a fold or call answers: the latest one before it in its
+               -- round (a bet or raise names itself: not used)
+               last_value(CASE WHEN kind IN ('bet', 'raise') THEN player END IGNORE NULLS)
+                   OVER w AS bettor,
+               last_value(CASE WHEN kind IN ('bet', 'raise') THEN all_in END IGNORE NULLS)
+                   OVER w AS bettor_all_in
+        FROM (SELECT i.hk, i.game, a.seq, a.round, a.player, a.kind, a.all_in,
+                     a.to_call_before, a.stack_before
+              FROM actions a JOIN ih i USING (site, hand_id)
+              WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold'))
+        WINDOW w AS (PARTITION BY hk, round ORDER BY seq)""")
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iallin AS
+        SELECT i.hk, a.player, min(a.seq) AS aseq FROM actions a JOIN ih i USING (site, hand_id)
+        WHERE a.all_in GROUP BY ALL""")
+    # who is still in at each voluntary action: everyone dealt in who has not folded before
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE ifold AS
+        SELECT hk, player, min(seq) AS fseq FROM iact WHERE kind = 'fold' GROUP BY ALL""")
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE ilive AS
+        WITH l AS (
+        SELECT a.hk, a.game, a.seq, a.round, a.player AS x, a.kind, a.to_call_before, a.bettor,
+               s.player AS y,
+               -- no bet can go into y (all-in before), or x can only call or fold
+               coalesce(ai.aseq < a.seq, false) OR a.to_call_before >= a.stack_before
+                   AS capped
+        FROM iact a JOIN iseat s ON s.hk = a.hk AND s.player <> a.player
+        LEFT JOIN ifold f ON f.hk = s.hk AND f.player = s.player
+        LEFT JOIN iallin ai ON ai.hk = s.hk AND ai.player = s.player
+        WHERE f.fseq IS NULL OR f.fseq > a.seq)
+        SELECT l.*, c.opponents FROM l
+        JOIN (SELECT hk, seq, count(*) AS opponents FROM l GROUP BY ALL) c USING (hk, seq)""")
+
+
+def _pairs(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Overlap of every pair: hands, tables and days together, and the hands
+    together that independent seating would give (per table: the product of
+    the two players' hands there over the table's hands)."""
+    rows = con.execute("""
+        WITH pt AS (
+            SELECT i.game, a.player AS a, b.player AS b, i.table_name, count(*) AS n,
+                   count(DISTINCT i.day) AS days
+            FROM iseat a JOIN iseat b ON a.hk = b.hk AND a.player < b.player
+            JOIN ih i ON i.hk = a.hk GROUP BY ALL),
+        tp AS (SELECT i.game, i.table_name, s.player, count(*) AS n
+               FROM iseat s JOIN ih i USING (hk) GROUP BY ALL),
+        tt AS (SELECT game, table_name, count(*) AS n FROM ih GROUP BY ALL)
+        SELECT pt.game, pt.a, pt.b, sum(pt.n), count(*), sum(pt.days),
+               sum(ta.n * tb.n / tt.n)
+        FROM pt JOIN tp ta ON ta.game = pt.game AND ta.table_name = pt.table_name
+                 AND ta.player = pt.a
+        JOIN tp tb ON tb.game = pt.game AND tb.table_name = pt.table_name AND tb.player = pt.b
+        JOIN tt ON tt.game = pt.game AND tt.table_name = pt.table_name
+        GROUP BY ALL""").fetchall()
+    return {(g, a, b): {"n": int(n), "tables": int(t), "sessions": int(d), "expected": float(e)}
+            for g, a, b, n, t, d, e in rows}  # fmt: skip
+
+
+def _flows(con: duckdb.DuckDBPyConnection) -> None:
+    """``iflow``: chips that went from one player's contributions to another's
+    winnings, per pot: each pot takes from every player what he put in
+    between the previous pot's level and its own (its level: the least any
+    of its eligible players put in), and pays its winners their shares; a
+    contributor's chips go to each winner pro rata."""
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iflow AS
+        WITH pot AS (
+            SELECT i.hk, p.pot_index, p.eligible, p.winners, p.shares
+            FROM pots p JOIN ih i USING (site, hand_id)),
+        lvl AS (
+            SELECT pot.hk, pot.pot_index, min(s.put_in) AS level
+            FROM (SELECT hk, pot_index, unnest(eligible) AS player FROM pot) pot
+            JOIN iseat s ON s.hk = pot.hk AND s.player = pot.player GROUP BY ALL),
+        lv AS (
+            SELECT hk, pot_index, level,
+                   coalesce(lag(level) OVER (PARTITION BY hk ORDER BY pot_index), 0) AS below
+            FROM lvl),
+        contrib AS (
+            SELECT lv.hk, lv.pot_index, s.player,
+                   greatest(0, least(s.put_in, lv.level) - least(s.put_in, lv.below)) AS c
+            FROM lv JOIN iseat s ON s.hk = lv.hk),
+        tot AS (SELECT hk, pot_index, sum(c) AS total FROM contrib GROUP BY ALL),
+        win AS (SELECT hk, pot_index, unnest(winners) AS w, unnest(shares) AS share FROM pot),
+        paid AS (SELECT hk, pot_index, sum(share) AS paid FROM win GROUP BY ALL)
+        SELECT c.hk, c.player AS x, w.w AS y,
+               sum(c.c * w.share / paid.paid) AS chips
+        FROM contrib c JOIN win w ON w.hk = c.hk AND w.pot_index = c.pot_index
+        JOIN paid ON paid.hk = c.hk AND paid.pot_index = c.pot_index
+        WHERE c.c > 0 AND c.player <> w.w AND paid.paid > 0
+        GROUP BY ALL""")
+
+
+# --------------------------------------------------------------- signals
+
+
+def _chip_flow(con: duckdb.DuckDBPyConnection, everyone: dict, out: dict) -> None:
+    """Net chips between the two, against what each one's flows with the
+    others predict: flow(x -> y) per hand together = out(x) * in(y) / m, with
+    out(x) and in(y) the medians over each one's opponents (weighted by
+    hands together; a median, so that one partner does not set them) of the
+    chips per hand he sent to / got from each, and m the game's mean. The z
+    is self-normalised by the pair's own per-hand net flows (a t statistic);
+    two-sided."""
+    per = con.execute("""
+        WITH d AS (
+            SELECT f.hk, i.game, least(x, y) AS a, greatest(x, y) AS b,
+                   sum(CASE WHEN x < y THEN chips ELSE -chips END) AS d,
+                   sum(CASE WHEN x < y THEN chips ELSE 0 END) AS ab,
+                   sum(CASE WHEN x < y THEN 0 ELSE chips END) AS ba
+            FROM iflow f JOIN ih i USING (hk) GROUP BY ALL)
+        SELECT game, a, b, sum(d), sum(d * d), sum(ab), sum(ba), count(*),
+               list(hand_id ORDER BY abs(d) DESC)[1:10]
+        FROM d JOIN ih USING (hk, game) GROUP BY ALL""").fetchall()
+    flows = {(g, a, b): (d, d2, ab, ba, n, ev) for g, a, b, d, d2, ab, ba, n, ev in per}
+    rates: dict[tuple, list[tuple[float, float, int]]] = defaultdict(list)
+    total: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for (g, a, b), o in everyone.items():
+        n = o["n"]
+        _d, _d2, ab, ba, _nf, _ev = flows.get((g, a, b), (0.0, 0.0, 0.0, 0.0, 0, []))
+        total[g][0] += ab + ba
+        total[g][1] += 2 * n
+        if n >= MIN_FLOW_HANDS:
+            rates[(g, a)].append((ab / n, ba / n, n))
+            rates[(g, b)].append((ba / n, ab / n, n))
+    robust = {key: (_median([(r[0], r[2]) for r in rs]), _median([(r[1], r[2]) for r in rs]))
+              for key, rs in rates.items()}  # fmt: skip
+    for key, sigs in out.items():
+        g, a, b = key
+        n = everyone[key]["n"]
+        d, d2, ab, ba, nf, ev = flows.get(key, (0.0, 0.0, 0.0, 0.0, 0, []))
+        m = total[g][0] / total[g][1] if total[g][1] else 0.0
+        out_a, in_a = robust.get((g, a), (m, m))
+        out_b, in_b = robust.get((g, b), (m, m))
+        e = (out_a * in_b - out_b * in_a) / m if m > 0 else 0.0
+        var = d2 - 2 * e * d + n * e * e
+        s = Signal(value=d, count=nf, opportunity=n, expected=e * n)
+        gainer, loser = (b, a) if d - e * n > 0 else (a, b)
+        s.detail = {"from": loser, "to": gainer, "chips_a_to_b": round(ab),
+                    "chips_b_to_a": round(ba)}  # fmt: skip
+        if nf >= MIN_FLOW_HANDS and var > 0:
+            s.z = (d - e * n) / math.sqrt(var)
+            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+        s.evidence = list(ev)
+        sigs["chip_flow"] = s
+
+
+def _empirical_null(signals: list[Signal], tail: str, required: bool) -> None:
+    """The models miss how particular styles meet (who exploits whom, who
+    bets into whom), so their z's spread wider than N(0, 1) among honest
+    pairs: each z is centred on the median of the pairs' z's and divided by
+    their spread (1.4826 x the median absolute deviation, at least 1), the
+    empirical null of the population (most pairs are honest); ``tail``:
+    "upper", "lower" or "two" sided. With fewer than ``EMPIRICAL_PAIRS``
+    pairs judged there is no population to estimate it from: the model's z
+    stands, or (``required``, chip flow) the signal is not judged."""
+    judged = [s for s in signals if s.z is not None]
+    if len(judged) < EMPIRICAL_PAIRS:
+        if required:
+            for s in judged:
+                s.z = s.probability = None
+                s.detail["null"] = f"fewer than {EMPIRICAL_PAIRS} pairs to estimate it from"
+        return
+    zs = sorted(s.z for s in judged if s.z is not None)
+    mid = _median([(z, 1) for z in zs])
+    spread = max(1.0, 1.4826 * _median([(abs(z - mid), 1) for z in zs]))
+    for s in judged:
+        assert s.z is not None
+        s.z = (s.z - mid) / spread
+        if tail == "two":
+            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+        else:
+            s.probability = _upper(-s.z if tail == "lower" else s.z)
+        s.detail["null_centre"] = round(mid, 3)
+        s.detail["null_spread"] = round(spread, 3)
+
+
+def _median(values: list[tuple[float, int]]) -> float:
+    """The weighted median of (value, weight) pairs."""
+    values = sorted(values)
+    half = sum(w for _v, w in values) / 2
+    run = 0
+    for v, w in values:
+        run += w
+        if run >= half:
+            return v
+    return values[-1][0] if values else 0.0
+
+
+def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
+    """Bets and raises while the other is still in the hand, against each
+    player's own aggression when the other is not (per stratum: heads-up or
+    multiway, facing a bet or not), shrunk to the population's rate; lower
+    tail. Rates are per (action, opponent still in), as the pair's counts
+    are. Two passes: a player's aggression towards an opponent far off his
+    usual (|z| over ``TRIM`` in the first pass, a likely partner) is left out
+    of his rate for the others. Heads-up checks are counted beside it."""
+    rows = con.execute("""
+        SELECT game, x, y, opponents = 1 AS hu, to_call_before > 0 AS facing,
+               count(*) AS n, count(*) FILTER (WHERE kind IN ('bet', 'raise')) AS k,
+               count(*) FILTER (WHERE kind = 'check') AS checks
+        FROM ilive WHERE kind <> 'fold' AND NOT capped GROUP BY ALL""").fetchall()
+    totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    pop: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    directed: dict[tuple, list[tuple]] = defaultdict(list)
+    for g, x, y, hu, facing, n, k, c in rows:
+        totals[(g, x, hu, facing)][0] += n
+        totals[(g, x, hu, facing)][1] += k
+        pop[(g, hu, facing)][0] += n
+        pop[(g, hu, facing)][1] += k
+        directed[(g, x, y)].append((hu, facing, n, k, c))
+    first = {key: _soft_direction(key, strata, totals, pop, {}, False)
+             for key, strata in directed.items()}  # fmt: skip
+    trimmed = {key for key, d in first.items() if d[0] is not None and abs(d[0]) > TRIM}
+    cut: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
+    for g, x, y in trimmed:
+        for hu, facing, n, k, _c in directed[(g, x, y)]:
+            cut[(g, x, hu, facing)][0] += n
+            cut[(g, x, hu, facing)][1] += k
+    evidence = _soft_evidence(con)
+    for (g, a, b), sigs in out.items():
+        total = [0, 0.0, 0.0, 0, 0, 0, 0.0, 0]  # count, expected, var, opp, hu n, k, e, checks
+        for key in ((g, a, b), (g, b, a)):
+            if key in directed:
+                d = _soft_direction(key, directed[key], totals, pop, cut, key in trimmed)
+                total = [t + v for t, v in zip(total, d[1:], strict=True)]
+        count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks = total
+        s = Signal(value=count / expected if expected else None, count=int(count),
+                   opportunity=int(opp), expected=expected,
+                   evidence=evidence.get((g, a, b), []))  # fmt: skip
+        s.z, s.probability = _test(count, expected, var, lower=True)
+        s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
+                                 "checks": hu_checks}}  # fmt: skip
+        sigs["soft_play"] = s
+
+
+def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cut: dict,
+                    own_cut: bool) -> tuple:  # fmt: skip
+    """x's aggression towards y (``key`` = game, x, y): z, then count,
+    expected, variance, opportunity and the heads-up part (n, k, expected,
+    checks); x's own rate without ``cut`` (his rows towards trimmed
+    opponents; ``own_cut``: y is one of them)."""
+    g, x, _y = key
+    count = opp = hu_n = hu_k = hu_checks = 0
+    expected = var = hu_e = 0.0
+    for hu, facing, n, k, c in strata:
+        tn, tk = totals[(g, x, hu, facing)]
+        less = cut.get((g, x, hu, facing), (0, 0))
+        tn, tk = tn - less[0], tk - less[1]
+        if own_cut:
+            tn, tk = tn + n, tk + k
+        pn, pk = pop[(g, hu, facing)]
+        p0 = ((tk - k) + SHRINK * pk / pn) / ((tn - n) + SHRINK) if pn else 0.0
+        count += k
+        opp += n
+        expected += n * p0
+        var += n * p0 * (1 - p0)
+        if hu:
+            hu_n += n
+            hu_k += k
+            hu_e += n * p0
+            hu_checks += c
+    z = (count - expected) / math.sqrt(var) if var > 0 and expected >= MIN_EXPECTED else None
+    return z, count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks
+
+
+def _soft_evidence(con: duckdb.DuckDBPyConnection) -> dict[tuple, list[str]]:
+    """Hands the pair played heads-up to the end without a bet or raise."""
+    rows = con.execute(f"""
+        WITH hu AS (
+            SELECT hk, game, least(x, y) AS a, greatest(x, y) AS b,
+                   bool_and(kind = 'check' OR kind = 'call') AS passive
+            FROM ilive WHERE opponents = 1 GROUP BY ALL)
+        SELECT game, a, b, list(i.hand_id ORDER BY hk)[1:{EVIDENCE}]
+        FROM hu JOIN ih i USING (hk, game) WHERE passive GROUP BY ALL""").fetchall()
+    return {(g, a, b): list(ev) for g, a, b, ev in rows}
+
+
+@cache
+def _counts(game: str, rnd: int) -> tuple[int, int, int]:
+    """Down, up and common cards dealt by round ``rnd`` (the game's streets)."""
+    streets = RULES[Game(game)].streets[: rnd + 1]
+    return (sum(s.down for s in streets), sum(s.up for s in streets),
+            sum(s.board for s in streets))  # fmt: skip
+
+
+def _cards_at(game: str, rnd: int, down: Sequence[str], up: Sequence[str],
+              board: Sequence[str]) -> tuple[list[str], list[str]]:  # fmt: skip
+    """A player's own cards and the common cards on round ``rnd``, from the
+    cards dealt him in the hand (the game's streets say how many by then)."""
+    nd, nu, nb = _counts(game, rnd)
+    d = min(nd, len(down))
+    own = [*down[:d], *up[: nd + nu - d]]
+    return own, list(board[:nb])
+
+
+@cache
+def _evaluator(game: str, house: tuple[str, ...]) -> Any:
+    return evaluator_for(game, house)
+
+
+@lru_cache(maxsize=1 << 20)
+def _standing(game: str, house: tuple[str, ...], rnd: int, board: tuple[str, ...],
+              down: tuple[str, ...], up: tuple[str, ...]) -> int | None:  # fmt: skip
+    """A player's standing on round ``rnd`` (the same cards recur: cached)."""
+    if not down and not up:
+        return None
+    own, common = _cards_at(game, rnd, down, up, board)
+    if "??" in own:
+        return None
+    try:
+        return standing(game, _evaluator(game, house), own, common)
+    except ValueError:
+        return None
+
+
+def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
+    """The signals that need who was ahead: folds to the other's bet or
+    raise with cards ahead of everyone still in (``fold_ahead``), calls of
+    the other's all-in while behind (``allin_call_behind``), folds with the
+    other and someone more still in that beat everyone but the other, who
+    beat the folder (``card_share``); and stacks lost to him. Who is ahead:
+    :func:`hh.collusion.standing` on the cards each held on that round
+    (Chiribito: hole cards and the common cards so far)."""
+    ahead, share, behind = _Tally(), _Tally(), _Tally()
+    (top,) = con.execute("SELECT coalesce(max(hk), 0) FROM ih").fetchone() or (0,)
+    for lo in range(0, int(top), CHUNK):
+        _judge_chunk(con, lo, lo + CHUNK, ahead, share, behind)
+    ahead.signal(out, "fold_ahead")
+    behind.signal(out, "allin_call_behind")
+    share.signal(out, "card_share")
+    _stack_lost(con, out)
+
+
+def _judge_chunk(con: duckdb.DuckDBPyConnection, lo: int, hi: int, ahead: _Tally,
+                 share: _Tally, behind: _Tally) -> None:  # fmt: skip
+    """:func:`_events` for the hands ``lo < hk <= hi``: their folds and
+    all-in calls, each player's standing on a round computed once."""
+    span = f"hk > {int(lo)} AND hk <= {int(hi)}"
+    hands = {hk: (g, hid, tuple(house or ()), tuple(board or ())) for hk, g, hid, house, board
+             in con.execute(f"SELECT hk, game, hand_id, house_rules, board FROM ih "
+                            f"WHERE {span}").fetchall()}  # fmt: skip
+    cards = {(hk, p): (d, u) for hk, p, d, u in con.execute(f"""
+        SELECT hk, player, array_to_string(coalesce(down_cards, []), ' '),
+               array_to_string(coalesce(up_cards, []), ' ')
+        FROM iseat WHERE {span}""").fetchall()}  # fmt: skip
+    memo: dict[tuple, int | None] = {}
+
+    def judge(hk: int, rnd: int, players: Sequence[str]) -> list[int] | None:
+        out = []
+        for name in players:
+            key = (hk, name, rnd)
+            if key not in memo:
+                g, _hid, house, board = hands[hk]
+                d, u = cards[(hk, name)]
+                memo[key] = _standing(g, house, rnd, board, tuple(d.split()), tuple(u.split()))
+            v = memo[key]
+            if v is None:
+                return None
+            out.append(v)
+        return out
+
+    folds = con.execute(f"""
+        SELECT hk, round, x, any_value(to_call_before) > 0, any_value(bettor), list(y)
+        FROM ilive WHERE kind = 'fold' AND {span} GROUP BY hk, seq, round, x""").fetchall()
+    for hk, rnd, x, facing, bettor, ys in folds:
+        g, hid = hands[hk][:2]
+        v = judge(hk, rnd, [x, *ys])
+        multi = len(ys) >= 2
+        if v is None:
+            if facing and bettor is not None:
+                ahead.unjudged[(g, x, bettor, None)] += 1
+            for y in ys if multi else ():
+                share.unjudged[(g, x, y, None)] += 1
+            continue
+        mine, theirs = v[0], v[1:]
+        if facing and bettor is not None:
+            ahead.add((g, x, bettor, (rnd, multi)), mine > max(theirs), hid)
+        if multi:
+            above = [y for y, t in zip(ys, theirs, strict=True) if t > mine]
+            one = above[0] if len(above) == 1 else None
+            for y in ys:
+                share.add((g, x, y, min(len(ys), 4)), y == one, hid)
+    calls = con.execute(f"""
+        SELECT hk, round, player, bettor FROM iact
+        WHERE to_call_before > 0 AND kind = 'call' AND bettor_all_in AND {span}""").fetchall()
+    for hk, rnd, x, y in calls:
+        g, hid = hands[hk][:2]
+        v = judge(hk, rnd, [x, y])
+        if v is None:
+            behind.unjudged[(g, x, y, None)] += 1
+        else:
+            behind.add((g, x, y, rnd), v[0] < v[1], hid)
+
+
+@dataclass
+class _Tally:
+    """Judged decisions (``n``), events among them (``k``) and decisions
+    whose cards were ``??`` (``unjudged``), keyed (game, actor, other, round)."""
+
+    n: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
+    k: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
+    unjudged: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
+    evidence: dict[tuple, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, key: tuple, hit: bool, hand_id: str) -> None:
+        """One judged decision (game, actor, other, stratum); ``hit``: the event."""
+        self.n[key] += 1
+        if hit:
+            self.k[key] += 1
+            self.evidence[key[:3]].append(hand_id)
+
+    def signal(self, out: dict, name: str) -> None:
+        """Each pair's events (both directions) against the population's rate
+        for the game and stratum (the key's last part); upper tail."""
+        pop_n: dict[tuple, int] = defaultdict(int)
+        pop_k: dict[tuple, int] = defaultdict(int)
+        for (g, _x, _y, r), m in self.n.items():
+            pop_n[(g, r)] += m
+            pop_k[(g, r)] += self.k.get((g, _x, _y, r), 0)
+        per: dict[tuple, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
+        for (g, x, y, r), m in self.n.items():
+            p0 = pop_k[(g, r)] / pop_n[(g, r)]
+            acc = per[(g, min(x, y), max(x, y))]
+            acc[0] += self.k.get((g, x, y, r), 0)
+            acc[1] += m
+            acc[2] += m * p0
+            acc[3] += m * p0 * (1 - p0)
+        for (g, x, y, _r), m in self.unjudged.items():
+            per[(g, min(x, y), max(x, y))][4] += m
+        for (g, a, b), sigs in out.items():
+            count, opp, expected, var, unjudged = per.get((g, a, b), (0, 0, 0.0, 0.0, 0))
+            evidence = sorted(self.evidence.get((g, a, b), []) + self.evidence.get((g, b, a), []))
+            s = Signal(value=count / expected if expected else None, count=int(count),
+                       opportunity=int(opp), expected=expected,
+                       detail={"unjudged": int(unjudged)},
+                       evidence=evidence[:EVIDENCE])  # fmt: skip
+            s.z, s.probability = _test(count, expected, var)
+            sigs[name] = s
+
+
+def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
+    """Hands where one lost his whole stack and the other took the most of
+    it, against the other's share of everything the loser put into pots
+    while they sat together (a taker who wins most of his chips anyway
+    takes most of his stacks too); upper tail."""
+    rows = con.execute(f"""
+        WITH o AS (SELECT hk, x, sum(chips) AS o FROM iflow GROUP BY ALL),
+        share AS (
+            SELECT f.x, f.y, sum(f.chips) / sum(o.o) AS share
+            FROM iflow f JOIN o ON o.hk = f.hk AND o.x = f.x GROUP BY ALL),
+        bust AS (
+            SELECT s.hk, s.game, s.player, s.dealt FROM iseat s
+            WHERE s.stack_end = 0 AND s.put_in > 0),
+        top AS (
+            SELECT f.hk, f.x, arg_max(f.y, f.chips) AS y FROM iflow f GROUP BY ALL)
+        SELECT b.game, b.player, o.player, count(*) AS n,
+               count(*) FILTER (WHERE t.y = o.player) AS k,
+               any_value(coalesce(sh.share, 0)) AS share, avg(1.0 / (b.dealt - 1)) AS even,
+               list(i.hand_id ORDER BY b.hk) FILTER (WHERE t.y = o.player)[1:{EVIDENCE}]
+        FROM bust b JOIN iseat o ON o.hk = b.hk AND o.player <> b.player
+        JOIN ih i ON i.hk = b.hk
+        LEFT JOIN top t ON t.hk = b.hk AND t.x = b.player
+        LEFT JOIN share sh ON sh.x = b.player AND sh.y = o.player GROUP BY ALL""").fetchall()
+    got = {(g, x, y): (int(n), int(k), float(sh), float(even), ev or [])
+           for g, x, y, n, k, sh, even, ev in rows}  # fmt: skip
+    for (g, a, b), sigs in out.items():
+        count = opp = 0
+        expected = var = 0.0
+        evidence: list[str] = []
+        for x, y in ((a, b), (b, a)):
+            n, k, share, even, ev = got.get((g, x, y), (0, 0, 0.0, 0.0, []))
+            # the share is shrunk to an even split over SHRINK pseudo-busts
+            p0 = (n * share + SHRINK * even) / (n + SHRINK) if n else 0.0
+            count += k
+            opp += n
+            expected += n * p0
+            var += n * p0 * (1 - p0)
+            evidence += ev
+        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
+                   expected=expected, evidence=sorted(evidence)[:EVIDENCE])  # fmt: skip
+        s.z, s.probability = _test(count, expected, var)
+        sigs["stack_lost"] = s
+
+
+# ----------------------------------------------------------------- report
+
+
+def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) -> list[Pair]:
+    """Every pair of players who shared a hand (``filters.min_hands``: at
+    least that many together), most suspicious first."""
+    f = filters or Filters()
+    try:
+        _load(con, f)
+        pairs = _pairs(con)
+        _flows(con)
+    except duckdb.Error as error:
+        raise ReportError(f"cannot compute the integrity report: {error}") from error
+    keep = {k: v for k, v in pairs.items() if v["n"] >= max(f.min_hands, 1)}
+    if f.players:
+        keep = {k: v for k, v in keep.items() if k[1] in f.players or k[2] in f.players}
+    sigs: dict[tuple, dict[str, Signal]] = {k: {} for k in keep}
+    for key, o in keep.items():
+        e = o["expected"]
+        s = Signal(value=o["n"] / e if e else None, count=o["n"], opportunity=o["n"],
+                   expected=e, detail={"tables": o["tables"], "sessions": o["sessions"]})
+        s.z, s.probability = _test(o["n"], e, e)
+        sigs[key]["overlap"] = s
+    _chip_flow(con, pairs, sigs)
+    _soft_play(con, sigs)
+    _events(con, sigs)
+    for name in BEHAVIOUR:
+        tail = {"chip_flow": "two", "soft_play": "lower"}.get(name, "upper")
+        _empirical_null([s[name] for s in sigs.values()], tail, name == "chip_flow")
+    out = [Pair(k[0], (k[1], k[2]), keep[k]["n"], {name: s[name] for name in SIGNALS})
+           for k, s in sigs.items()]  # fmt: skip
+    judged = [p for p in out if p.hands_together >= MIN_HANDS]
+    for p in out:
+        ps = [s.probability for name, s in p.signals.items()
+              if name in BEHAVIOUR and s.probability is not None]  # fmt: skip
+        if p.hands_together < MIN_HANDS or not ps:
+            p.score = 0.0
+            continue
+        adjusted = min(1.0, min(ps) * len(BEHAVIOUR))
+        p.score = max(0.0, -math.log10(max(adjusted, 1e-300)))
+        p.alert = adjusted * len(judged) <= ALERT
+        worst = min((s for n, s in p.signals.items() if n in BEHAVIOUR and s.probability
+                     is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
+        p.evidence = worst.evidence[:EVIDENCE]
+    out.sort(key=lambda p: (-p.score, -p.hands_together, p.players))
+    return out
+
+
+__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Signal", "integrity"]

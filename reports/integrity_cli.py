@@ -1,0 +1,34 @@
+"""The body of ``hh report integrity`` (reports/cli.py registers it)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hh.reports.db import Filters, ReportError
+
+
+def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[str], None],
+        emit: Callable[[str | None, Path | None], None]) -> None:  # fmt: skip
+    """Compute the pairs and write them in ``fmt`` (table, json, csv, html)."""
+    from hh.reports import integrity_out
+    from hh.reports.integrity import integrity
+
+    try:
+        pairs = integrity(con, filters)
+    except ReportError as error:
+        fail(str(error))
+        return
+    if fmt == "table":
+        from rich.console import Console
+
+        integrity_out.show(Console(), pairs)
+    elif fmt == "json":
+        emit(integrity_out.to_json(pairs), out)
+    elif fmt == "csv":
+        emit(integrity_out.to_csv(pairs), out)
+    elif fmt == "html":
+        emit(integrity_out.page(pairs), out)
+    else:
+        fail(f"--format {fmt!r}: integrity writes table, json, csv or html")
