@@ -311,7 +311,6 @@ class Batch:
         hero_view = False
         showdown = False
         last_round = -1
-        board: list[str] | None = None
         for street, line in hand.lines():
             if isinstance(line, Deal):
                 down, up, down_at, up_at = deals.setdefault(line.name, ([], [], [], []))
