@@ -1,23 +1,32 @@
-"""The ``hh`` command line. Exit codes: 0 all good, 1 some hand failed, 2 usage."""
+"""The ``hh`` command line (typer). Exit codes: 0 all good, 1 some hand
+failed, 2 the command could not run, 141 the reader went away.
+
+The parser, the rules and the pool are imported inside the commands that
+need them; the layers above the referee (the import, reports, ``hh show``)
+add their commands through the ``hh.commands`` entry points, loaded only
+when the command asked for is not one of the referee's own.
+"""
 
 from __future__ import annotations
 
-import functools
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 import typer
 
-from hh import __version__, console
-from hh.console import fail as _fail
-from hh.console import writing as _writing
+from hh import __version__
+from hh.cli_support import default_workers, fail, find, stdin_copied, writing
 
-if TYPE_CHECKING:  # hh.parse loads Lark: imported only by the commands that parse
+if TYPE_CHECKING:
     from hh.model import Game
+    from hh.parse import Record
+    from hh.sources import Unreadable
+    from hh.validate import Violation
 
 app = typer.Typer(
     help="Hand histories of Chiribito, Aces Straights and Flushes, and Calatone.",
@@ -43,56 +52,102 @@ def _root(
     """Parse, validate and simulate hand histories."""
 
 
-# ---------------------------------------------------------------- commands
-
-
-def _exits(command: Callable[..., int | None]) -> Callable[..., None]:
-    """A command as typer runs it: the exit status it returns, and a
-    :class:`hh.console.Stop` from the helpers it shares with
-    :mod:`hh.console`, become typer's exit."""
-
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> None:
-        try:
-            code = command(*args, **kwargs)
-        except console.Stop as stop:
-            raise typer.Exit(stop.code) from None
-        if code:
-            raise typer.Exit(code)
-
-    return run
-
-
 # ---------------------------------------------------------------- parse
+
+_FILES_HELP = "Files or folders of hand histories (.gz allowed); - reads stdin."
 
 
 @app.command()
-@_exits
 def parse(
-    files: list[str] = typer.Argument(  # noqa: B008
-        ..., help="Files or folders of hand histories (.gz allowed); - reads stdin."
-    ),
+    files: list[str] = typer.Argument(..., help=_FILES_HELP),  # noqa: B008
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per hand and line: the model, or the error."
     ),
-) -> int:
+) -> None:
     """Read hand histories and report each hand: parsed, or where and why not.
 
     Exit 0 if every hand parsed, 1 if any did not (or a file could not be
     read), 2 if the command could not run.
     """
-    return console.parse_files(files, as_json)
+    _exit(_interruptible(parse_files, files, as_json))
+
+
+def _records(inputs: list[str | Unreadable]) -> Iterator[Record]:
+    from hh.sources import Unreadable
+    from hh.parse import ParseError, Record, parse_file, parse_stream
+
+    def failure(path: str, reason: str) -> Record:
+        message = f"cannot read this {'folder' if os.path.isdir(path) else 'file'}: {reason}"
+        return Record(path, 1, "", None, ParseError(message, 1, 1, ""), None, None)
+
+    for name in inputs:
+        if isinstance(name, Unreadable):
+            yield failure(name.path, name.reason)
+        elif name == "-":
+            yield from parse_stream(sys.stdin.buffer, file="-")
+        else:
+            try:
+                yield from parse_file(name)
+            except OSError as error:
+                yield failure(name, error.strerror or str(error))
+
+
+def _summary(record: Record) -> str:
+    hand = record.hand
+    assert hand is not None
+    header = hand.header
+    streets = sum(1 for s in hand.sections if s.marker.street != "SHOWDOWN")
+    where = f"{record.file or '-'}:{record.line}"
+    site = f"{header.site} " if header.site else ""
+    return (
+        f"{where}: {site}#{header.hand_id} {header.game.value} {header.date} {header.time}, "
+        f"{len(hand.seats)} seats, {streets} streets, total pot {hand.summary.total.total}"
+    )
+
+
+def parse_files(files: list[str], as_json: bool) -> int:
+    """``hh parse``'s work: the exit status (0 every hand parsed, 1 not)."""
+    from hh.output import dumps, quote, safe
+    from hh.serialize import to_jsonable
+
+    failed = False
+    inputs = find(files)
+    with writing() as out:
+        for record in _records(inputs):
+            error = record.error
+            failed = failed or error is not None
+            if as_json:
+                if error is None:
+                    obj = {"file": record.file, "line": record.line}
+                    obj.update(to_jsonable(record.hand))
+                    obj.pop("type", None)
+                else:
+                    obj = {
+                        "file": record.file,
+                        "line": record.line,
+                        "hand_id": record.hand_id,
+                        "error": {
+                            "line": error.line,
+                            "column": error.column,
+                            "message": error.message,
+                        },
+                    }
+                out.write(dumps(obj) + "\n")
+            elif error is None:
+                out.write(safe(_summary(record)) + "\n")
+            else:
+                where = safe(record.file or "-")
+                out.write(f"{where}:{error.line}:{error.column}: {safe(error.message)}\n")
+                out.write(quote(error.text, error.column, indent=4))
+    return 1 if failed else 0
 
 
 # ------------------------------------------------------------- validate
 
 
 @app.command("validate")
-@_exits
 def validate_command(
-    files: list[str] = typer.Argument(  # noqa: B008
-        ..., help="Files or folders of hand histories (.gz allowed); - reads stdin."
-    ),
+    files: list[str] = typer.Argument(..., help=_FILES_HELP),  # noqa: B008
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per hand and line (FORMAT.md, Validation results)."
     ),
@@ -102,7 +157,7 @@ def validate_command(
         min=1,
         help="Processes judging hands in parallel (default: the cores). Output is the same.",
     ),
-) -> int:
+) -> None:
     """Replay every hand through its game's rules and report what is wrong.
 
     Cross-hand checks (stacks carried over, dealer rotation, a hand id seen
@@ -112,7 +167,63 @@ def validate_command(
     if any is not (or a file could not be read), 2 if the command could not
     run.
     """
-    return console.validate_files(files, as_json, workers)
+    _exit(_interruptible(validate_files, files, as_json, workers))
+
+
+def validate_files(files: list[str], as_json: bool, workers: int | None) -> int:
+    """``hh validate``'s work: the exit status (0 every hand valid, 1 not).
+
+    The files are cut as the workers take their chunks; the order of the
+    run's tables (which must wait for their last hand) is needed only once
+    the first hands are judged, and cutting the rest meanwhile gives it."""
+    from hh.crosshand import CrossChecker
+    from hh.output import Rendered, finish
+    from hh.parallel import WorkerDied, judged
+    from hh.sources import Plan
+
+    n = default_workers() if workers is None else workers
+    total = invalid = 0
+    with stdin_copied(find(files)) as (inputs, names), writing() as out:
+
+        def emit(final: list[tuple[object, list[Violation]]]) -> None:
+            nonlocal total, invalid
+            for item, extra in final:
+                text, valid = finish(cast(Rendered, item), extra, as_json)
+                out.write(text)
+                total += 1
+                invalid += not valid
+
+        work = Plan(inputs, n, names)
+        hands = judged(work, as_json, n)  # the workers start now
+        try:
+            order = work.order()  # cut to the end while they judge the first chunks
+            checker = CrossChecker(order.disordered, expected=order.hands)
+            for summary, rendered in hands:
+                emit(checker.add(summary, rendered))
+            emit(checker.finish())
+        except WorkerDied as error:
+            out.flush()
+            fail(str(error))
+        finally:
+            hands.close()  # stops the workers, should the output fail
+        if not as_json:
+            noun = "hand" if total == 1 else "hands"
+            out.write(f"{total} {noun}: {total - invalid} valid, {invalid} invalid\n")
+    return 1 if invalid else 0
+
+
+def _interruptible(work: Callable[..., int], *args: object) -> int:
+    """A command's work; Ctrl-C ends it with 130, as a shell reports it,
+    without a traceback."""
+    try:
+        return work(*args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _exit(code: int) -> None:
+    if code:
+        raise typer.Exit(code)
 
 
 # ------------------------------------------------------------- simulate
@@ -139,11 +250,10 @@ def _game(name: str) -> Game:
         if typed in names:
             return Game(game)
     valid = "; ".join(f"{names[0]} (or {', '.join(names[1:3])})" for names in _GAME_NAMES.values())
-    _fail(f"unknown game {name!r}: the games are {valid}")
+    fail(f"unknown game {name!r}: the games are {valid}")
 
 
 @app.command()
-@_exits
 def simulate(
     game: str = typer.Option(
         ...,
@@ -178,12 +288,12 @@ def simulate(
         from hh.parse import piece_pattern
 
         if not re.fullmatch(piece_pattern("NAME"), view):
-            _fail(
+            fail(
                 f"{view!r} cannot be a player's name: 1 to 32 characters, no : ( ) [ ] \" "
                 f"and no space at either end"
             )
     if players is not None and not rules.min_players <= players <= rules.max_players:
-        _fail(
+        fail(
             f"{which.label} is for {rules.min_players} to {rules.max_players} players, "
             f"not {players}"
         )
@@ -193,11 +303,11 @@ def simulate(
         try:
             sink = out.open("w", encoding="utf-8", newline="\n")
         except OSError as error:
-            _fail(f"cannot write {out}: {error.strerror or error}")
+            fail(f"cannot write {out}: {error.strerror or error}")
     progress = hands >= 2000 and sys.stderr is not None and sys.stderr.isatty()
     name = str(out) if out else "standard output"
     try:
-        with _writing(sink, name) as stream, _progress(progress, hands) as step:
+        with writing(sink, name) as stream, _progress(progress, hands) as step:
             for k, hand in enumerate(sim.hands(hands)):
                 stream.write(("\n" if k else "") + write_hand(hand) + "\n")
                 step()
@@ -205,7 +315,7 @@ def simulate(
             try:
                 sink.close()
             except OSError as error:
-                _fail(f"cannot write {name}: {error.strerror or error}")
+                fail(f"cannot write {name}: {error.strerror or error}")
     finally:
         if sink is not None and not sink.closed:
             with suppress(OSError):
@@ -232,9 +342,20 @@ def _progress(show: bool, total: int) -> Iterator[Callable[[], None]]:
 # DuckDB, reports, hh show) register their own commands through the
 # "hh.commands" entry point group, each ``module:register`` taking the typer
 # app. hh/ so never imports the layers above it, and ``hh validate`` does not
-# pay for loading them.
+# load them.
 
 _CORE = frozenset({"parse", "validate", "simulate"})
+
+# The extra of pyproject.toml that installs each optional dependency.
+_EXTRAS = {
+    "duckdb": "import",
+    "pyarrow": "import",
+    "watchfiles": "import",
+    "polars": "report",
+    "plotly": "report",
+    "dask": "lake",
+    "distributed": "lake",
+}
 
 
 def load_plugins(target: typer.Typer = app) -> None:
@@ -245,10 +366,27 @@ def load_plugins(target: typer.Typer = app) -> None:
         ep.load()(target)
 
 
+def missing_extra(error: ModuleNotFoundError) -> str | None:
+    """The message for a command whose optional dependency is not installed
+    (None when the missing module is none of them: a bug, shown as such)."""
+    top = (error.name or "").partition(".")[0]
+    extra = _EXTRAS.get(top)
+    if extra is None:
+        return None
+    command = " ".join(a for a in sys.argv[1:2] if not a.startswith("-")) or "this command"
+    return f"hh {command} needs {top}, which is not installed: pip install 'hh[{extra}]'"
+
+
 def main() -> None:
-    """The ``hh`` command under typer (``hh.console.main`` runs the plain
-    ``parse`` and ``validate`` invocations without it)."""
+    """The ``hh`` command."""
     args = sys.argv[1:]
-    if not args or args[0] not in _CORE:
-        load_plugins()
-    app()
+    try:
+        if not args or args[0] not in _CORE:
+            load_plugins()
+        app()
+    except ModuleNotFoundError as error:
+        message = missing_extra(error)
+        if message is None:
+            raise
+        print(f"hh: {message}", file=sys.stderr)
+        sys.exit(2)

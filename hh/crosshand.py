@@ -15,7 +15,7 @@ Two ways to run them:
   table the last hand's end state, per (site, id) a 64-bit digest and where
   it was first seen (about 21 bytes a hand). A table whose
   hands do not come in time order (known beforehand from a cheap scan, see
-  :func:`hh.order.scan_tables`) is held until its last hand has come.
+  :class:`hh.sources.Plan`) is held until its last hand has come.
 
 No hand can stop a run: a fault in these checks becomes an INTERNAL_ERROR
 on the hand being compared, as in the per-hand replay, and breaks the chain.
@@ -31,7 +31,7 @@ from typing import NamedTuple, Protocol
 
 from hh.games import RULES
 from hh.model import Game
-from hh.places import Place, TableKey, instant
+from hh.sources import Place, TableKey, instant
 
 
 def _instant(v: Verdict) -> int:
@@ -209,7 +209,7 @@ class Summary(NamedTuple):
 
 def summarize(v: Verdict, place: Place) -> Summary:
     """The summary of a judged hand; its place comes from its text (see
-    :func:`hh.places.placement`), so that it agrees with the scan."""
+    :func:`hh.sources.placement`), so that it agrees with the scan."""
     return Summary(
         v.file,
         v.line,
