@@ -21,7 +21,7 @@ FAST_TESTS := tests/test_compiled.py tests/test_rules_chiribito.py tests/test_ru
 	tests/test_pots_oracle.py tests/test_simulate.py tests/test_cli.py \
 	tests/test_parse_hardening.py tests/test_parse_errors.py tests/test_parse_files.py \
 	tests/test_referee_hardening.py tests/test_trace.py tests/test_parallel.py tests/test_crosshand.py \
-	tests/test_parse_memo.py tests/test_sources.py tests/test_order.py tests/test_evaluate_aces.py \
+	tests/test_parse_memo.py tests/test_sources.py tests/test_pool.py tests/test_evaluate_aces.py \
 	tests/test_evaluate_calatone.py tests/test_evaluate_chiribito.py tests/test_evaluate_lazy.py \
 	tests/test_model_init.py tests/test_regex_cache.py tests/test_output_json.py \
 	tests/test_codecache.py

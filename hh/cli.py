@@ -73,8 +73,8 @@ def parse(
 
 
 def _records(inputs: list[str | Unreadable]) -> Iterator[Record]:
-    from hh.sources import Unreadable
     from hh.parse import ParseError, Record, parse_file, parse_stream
+    from hh.sources import Unreadable
 
     def failure(path: str, reason: str) -> Record:
         message = f"cannot read this {'folder' if os.path.isdir(path) else 'file'}: {reason}"
@@ -117,6 +117,7 @@ def parse_files(files: list[str], as_json: bool) -> int:
             error = record.error
             failed = failed or error is not None
             if as_json:
+                obj: dict[str, object]
                 if error is None:
                     obj = {"file": record.file, "line": record.line}
                     obj.update(to_jsonable(record.hand))

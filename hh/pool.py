@@ -157,7 +157,7 @@ class Ordered(Generic[T, R]):
             item = next(self._items, _END)
             if item is _END:
                 return
-            self._pending.append((self._pool._submit(self._fn, item), item))  # type: ignore[arg-type]
+            self._pending.append((self._pool._submit(self._fn, item), item))
 
     def __iter__(self) -> Iterator[R]:
         return self

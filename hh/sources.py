@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date as _date
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple, cast
 
 if TYPE_CHECKING:
     from hh.parse import Record, Run
@@ -530,7 +530,7 @@ def _marks_gzip(f: _Reader) -> Iterator[Mark]:
     """The hands of a gzip file, line by line."""
     import gzip  # only for a compressed file
 
-    stream = gzip.GzipFile(fileobj=f)  # type: ignore[arg-type]
+    stream = gzip.GzipFile(fileobj=cast(BinaryIO, f))  # it reads through the hashing reader
     prev2: bytes | None = None  # None: before the file's first line (a blank)
     prev: bytes | None = None
     first = True
