@@ -348,12 +348,14 @@ class Order:
 
 
 class Cut(NamedTuple):
-    """What one pass over a file found: its chunks and size, and (when
-    asked) the SHA-256 of the whole file and of the bytes before the first
-    chunk (the import's check that a file only grew)."""
+    """What one pass over a file found: its chunks, size and lines (of the
+    text, in a compressed file), and (when asked) the SHA-256 of the whole
+    file and of the bytes before the first chunk (the import's check that a
+    file only grew)."""
 
     chunks: list[Chunk]
     size: int
+    lines: int
     sha256: str | None
     head_sha256: str | None
 
@@ -362,7 +364,17 @@ class _Reader:
     """A file's raw bytes as the pass reads them, hashed on the way: the whole
     file, and the bytes before ``head`` apart, their line ends counted."""
 
-    __slots__ = ("_f", "_head", "_pos", "head_lines", "head_sha", "sha")
+    __slots__ = (
+        "_f",
+        "_head",
+        "_pos",
+        "ended",
+        "head_lines",
+        "head_sha",
+        "newlines",
+        "sha",
+        "text_lines",
+    )
 
     def __init__(self, f: BinaryIO, digest: bool, head: int) -> None:
         self._f = f
@@ -371,6 +383,9 @@ class _Reader:
         self.sha = hashlib.sha256() if digest else None
         self.head_sha = hashlib.sha256() if digest and head == 0 else None
         self.head_lines = 0
+        self.newlines = 0  # in the bytes read
+        self.ended = True  # the bytes read end with a line end (or there are none)
+        self.text_lines = 0  # lines of the decompressed text (counted by _marks_gzip)
 
     def read(self, n: int = -1) -> bytes:
         return self._seen(self._f.read(n))
@@ -380,6 +395,9 @@ class _Reader:
 
     def _seen(self, data: bytes) -> bytes:
         pos, self._pos = self._pos, self._pos + len(data)
+        if data:
+            self.newlines += data.count(b"\n")
+            self.ended = data.endswith(b"\n")
         if pos < self._head:  # (the head is counted even without a digest)
             part = min(len(data), self._head - pos)
             self.head_lines += data.count(b"\n", 0, part)
@@ -463,10 +481,12 @@ def _cut(
             reader.drain()  # a compressed stream that broke: its bytes still count
         if not whole or start:
             yield Chunk(path, at, None, at_line or reader.head_lines + 1)
+        lines = reader.text_lines if compressed else reader.newlines + (not reader.ended)
         done.append(
             Cut(
                 [],
                 size,
+                lines,
                 reader.sha.hexdigest() if reader.sha is not None else None,
                 reader.head_sha.hexdigest() if reader.head_sha is not None else None,
             )
@@ -536,6 +556,7 @@ def _marks_gzip(f: _Reader) -> Iterator[Mark]:
     first = True
     offset = 0  # where ``prev`` begins
     for n, line in enumerate(stream):  # ``prev`` is line n
+        f.text_lines = n + 1
         if prev is not None and line.startswith(b"Table '"):
             found = _place(prev2, prev, line, first)
             if found is not None:

@@ -142,6 +142,7 @@ class _Plan:
     chunks: list[Chunk]
     sha256: str | None  # of the whole file, when it is read to its end
     size: int
+    lines: int  # as the cut counted them
     before: int = 0  # hands counted by earlier imports (a file read from where it stopped)
 
 
@@ -205,9 +206,9 @@ class Importer:
                 return None
             if grown and sha == read.head_sha256:  # it grew: read from where it stopped
                 whole = None if tail else read.sha256
-                return _Plan(name, path, read.chunks, whole, read.size, hands or 0)
+                return _Plan(name, path, read.chunks, whole, read.size, read.lines, hands or 0)
         read = cut(path, self.chunk_bytes, digest=not tail)
-        return _Plan(name, path, read.chunks, read.sha256, read.size)
+        return _Plan(name, path, read.chunks, read.sha256, read.size, read.lines)
 
     def _present(self, names: list[str]) -> set[str]:
         """Which of these files have hands or rejects stored (one scan for
@@ -366,7 +367,7 @@ class Importer:
             return FileRow(
                 plan.name, _sha256(plan.path, r.end), r.end, r.end_line - 1, hands, "partial"
             )
-        lines = r.task.chunk.first_line - 1 + r.lines
+        lines = r.task.chunk.first_line - 1 + r.lines if r.task.tail else plan.lines
         return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done")
 
     # ------------------------------------------------------------ after
