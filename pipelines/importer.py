@@ -47,17 +47,15 @@ GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
 # workers: spawning them costs about as much as judging a thousand hands.
 POOL_MIN_BYTES = 2 * 1024 * 1024
 # DuckDB checkpoints (compresses the WAL into the database file) when the WAL
-# passes this size. Its default, 16 MB, is less than one group's WAL (~35 MB),
-# so every commit checkpointed and each checkpoint rewrote the tables' last
-# row groups again: the writer cost ~60 us a hand (CPU, DuckDB's threads
-# included), ~40 with a checkpoint every two groups or so. What is not
-# checkpointed yet is held in DuckDB's memory, so this also bounds that.
+# passes this size. Its default, 16 MB, is less than one group's WAL, so every
+# commit checkpointed and each checkpoint rewrote the tables' last row groups
+# again. What is not checkpointed yet is held in DuckDB's memory, so this
+# also bounds that.
 CHECKPOINT_THRESHOLD = "64MB"
 # DuckDB's own memory (its buffers, tables not checkpointed yet, the
-# cross-hand checks' sorts; it spills to a temporary file beyond it). With
-# its default, 80% of the RAM, the import process grew to ~850 MB on a 1 GB
-# log; with this, it stays near 400 MB from a 100 MB log to a 1 GB one, at
-# the same speed (docs/performance.md).
+# cross-hand checks' sorts; it spills to a temporary file beyond it). Its
+# default, 80% of the RAM, let the import process grow with the log; with a
+# limit its memory stays flat whatever the log's size, at the same speed.
 MEMORY_LIMIT = "256MB"
 _HASH_BLOCK = 4 * 1024 * 1024
 
@@ -69,8 +67,9 @@ class ImportFailure(Exception):
 def find_files(paths: Iterable[str]) -> list[str]:
     """The files to read, in order: a folder gives its *.txt, *.log and *.gz
     files recursively, sorted; ``-`` is standard input. A missing path fails
-    before anything is read. (The same rules as ``hh validate``'s finder in
-    hh/cli.py; the two should become one.)"""
+    before anything is read. (The same rules as ``hh validate``'s finder,
+    ``hh.sources.find_inputs``, but for what it cannot read; the two should
+    become one.)"""
     files: list[str] = []
     for name in paths:
         if name == "-":
@@ -465,5 +464,6 @@ def _spool_stdin() -> str:
 
 
 def timed() -> Callable[[], float]:
+    """A clock started now: the seconds since, rounded to milliseconds."""
     start = time.perf_counter()
     return lambda: round(time.perf_counter() - start, 3)

@@ -1,4 +1,4 @@
-"""The per-chunk work: cut, hash, parse, validate, build the batch.
+"""The per-chunk work: read, hash, parse, validate, build the batch.
 
 :func:`process` is a pure function of its :class:`Task` (a byte range of a
 file, the content hashes already stored for it, the hh version): it reads
@@ -28,8 +28,8 @@ def worker_init() -> None:
     imported so far are frozen out of the garbage collector's sight, and it
     runs ten times less often. A chunk allocates millions of small objects,
     nearly all freed by reference counting; the default thresholds made the
-    collector walk the batch being built over and over (~5% of a worker's
-    time). Reference cycles are still collected, per 100,000 allocations."""
+    collector walk the batch being built over and over. Reference cycles are
+    still collected, per 100,000 allocations."""
     import gc
 
     import hh.parallel  # noqa: F401 - process() needs it: imported before freezing
