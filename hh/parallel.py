@@ -24,7 +24,7 @@ from typing import Protocol
 from hh.crosshand import Summary, summarize
 from hh.output import Rendered, render
 from hh.parse import Record
-from hh.pool import Pool, WorkerDied
+from hh.pool import Ordered, Pool, WorkerDied
 from hh.sources import Chunk, Place, Unreadable, placement, records
 from hh.validate import Verdict, Violation, parse_failure, validate
 
@@ -179,12 +179,13 @@ class _Judged:
         chain = _chain(first, items)
         if workers > 1 and size >= POOL_MIN_BYTES and len(first) >= 2:
             self._pool = Pool(workers, _init, (as_json,))
-            self._results: Iterator[Judged] = self._pooled(self._pool, chain)
+            batches = self._pool.map(_work, chain, _describe)  # the first tasks go out now
+            self._results: Iterator[Judged] = self._pooled(self._pool, batches)
         else:
             self._results = _serial(chain, as_json)
 
-    def _pooled(self, pool: Pool, items: Iterator[Chunk | Unreadable]) -> Iterator[Judged]:
-        batches = pool.map(_work, items, _describe)
+    @staticmethod
+    def _pooled(pool: Pool, batches: Ordered[Item, list[Judged]]) -> Iterator[Judged]:
         try:
             for batch in batches:
                 yield from batch
