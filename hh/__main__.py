@@ -1,5 +1,5 @@
 """``python -m hh`` is the ``hh`` command."""
 
-from hh.console import main
+from hh.cli import main
 
 main()

@@ -1,24 +1,33 @@
-"""The ``hh`` command line. Exit codes: 0 all good, 1 some hand failed, 2 usage."""
+"""The ``hh`` command line (typer). Exit codes: 0 all good, 1 some hand
+failed, 2 the command could not run, 141 the reader went away.
+
+The parser, the rules and the pool are imported inside the commands that
+need them; the layers above the referee (the import, reports, ``hh show``)
+add their commands through the ``hh.commands`` entry points, loaded only
+when the command asked for is not one of the referee's own.
+"""
 
 from __future__ import annotations
 
-import functools
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 import typer
 
-from hh import __version__, console
-from hh.console import fail as _fail
-from hh.console import writing as _writing
+from hh import __version__
+from hh.cli_support import default_workers, fail, find, stdin_copied, writing
 
-if TYPE_CHECKING:  # hh.parse loads Lark: imported only by the commands that parse
+if TYPE_CHECKING:
     from hh.collusion import Collusion
     from hh.model import Game
+    from hh.parse import Record
+    from hh.sources import Unreadable
+    from hh.validate import Violation
 
 app = typer.Typer(
     help="Hand histories of Chiribito, Aces Straights and Flushes, and Calatone.",
@@ -44,56 +53,103 @@ def _root(
     """Parse, validate and simulate hand histories."""
 
 
-# ---------------------------------------------------------------- commands
-
-
-def _exits(command: Callable[..., int | None]) -> Callable[..., None]:
-    """A command as typer runs it: the exit status it returns, and a
-    :class:`hh.console.Stop` from the helpers it shares with
-    :mod:`hh.console`, become typer's exit."""
-
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> None:
-        try:
-            code = command(*args, **kwargs)
-        except console.Stop as stop:
-            raise typer.Exit(stop.code) from None
-        if code:
-            raise typer.Exit(code)
-
-    return run
-
-
 # ---------------------------------------------------------------- parse
+
+_FILES_HELP = "Files or folders of hand histories (.gz allowed); - reads stdin."
 
 
 @app.command()
-@_exits
 def parse(
-    files: list[str] = typer.Argument(  # noqa: B008
-        ..., help="Files or folders of hand histories (.gz allowed); - reads stdin."
-    ),
+    files: list[str] = typer.Argument(..., help=_FILES_HELP),  # noqa: B008
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per hand and line: the model, or the error."
     ),
-) -> int:
+) -> None:
     """Read hand histories and report each hand: parsed, or where and why not.
 
     Exit 0 if every hand parsed, 1 if any did not (or a file could not be
     read), 2 if the command could not run.
     """
-    return console.parse_files(files, as_json)
+    _exit(_interruptible(parse_files, files, as_json))
+
+
+def _records(inputs: list[str | Unreadable]) -> Iterator[Record]:
+    from hh.parse import ParseError, Record, parse_file, parse_stream
+    from hh.sources import Unreadable
+
+    def failure(path: str, reason: str) -> Record:
+        message = f"cannot read this {'folder' if os.path.isdir(path) else 'file'}: {reason}"
+        return Record(path, 1, "", None, ParseError(message, 1, 1, ""), None, None)
+
+    for name in inputs:
+        if isinstance(name, Unreadable):
+            yield failure(name.path, name.reason)
+        elif name == "-":
+            yield from parse_stream(sys.stdin.buffer, file="-")
+        else:
+            try:
+                yield from parse_file(name)
+            except OSError as error:
+                yield failure(name, error.strerror or str(error))
+
+
+def _summary(record: Record) -> str:
+    hand = record.hand
+    assert hand is not None
+    header = hand.header
+    streets = sum(1 for s in hand.sections if s.marker.street != "SHOWDOWN")
+    where = f"{record.file or '-'}:{record.line}"
+    site = f"{header.site} " if header.site else ""
+    return (
+        f"{where}: {site}#{header.hand_id} {header.game.value} {header.date} {header.time}, "
+        f"{len(hand.seats)} seats, {streets} streets, total pot {hand.summary.total.total}"
+    )
+
+
+def parse_files(files: list[str], as_json: bool) -> int:
+    """``hh parse``'s work: the exit status (0 every hand parsed, 1 not)."""
+    from hh.output import dumps, quote, safe
+    from hh.serialize import to_jsonable
+
+    failed = False
+    inputs = find(files)
+    with writing() as out:
+        for record in _records(inputs):
+            error = record.error
+            failed = failed or error is not None
+            if as_json:
+                obj: dict[str, object]
+                if error is None:
+                    obj = {"file": record.file, "line": record.line}
+                    obj.update(to_jsonable(record.hand))
+                    obj.pop("type", None)
+                else:
+                    obj = {
+                        "file": record.file,
+                        "line": record.line,
+                        "hand_id": record.hand_id,
+                        "error": {
+                            "line": error.line,
+                            "column": error.column,
+                            "message": error.message,
+                        },
+                    }
+                out.write(dumps(obj) + "\n")
+            elif error is None:
+                out.write(safe(_summary(record)) + "\n")
+            else:
+                where = safe(record.file or "-")
+                out.write(f"{where}:{error.line}:{error.column}: {safe(error.message)}\n")
+                out.write(quote(error.text, error.column, indent=4))
+    return 1 if failed else 0
 
 
 # ------------------------------------------------------------- validate
 
 
 @app.command("validate")
-@_exits
 def validate_command(
-    files: list[str] = typer.Argument(  # noqa: B008
-        ..., help="Files or folders of hand histories (.gz allowed); - reads stdin."
-    ),
+    files: list[str] = typer.Argument(..., help=_FILES_HELP),  # noqa: B008
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per hand and line (FORMAT.md, Validation results)."
     ),
@@ -106,7 +162,7 @@ def validate_command(
     errors_only: bool = typer.Option(
         False, "--errors-only", "-q", help="Print only the invalid hands and the closing line."
     ),
-) -> int:
+) -> None:
     """Replay every hand through its game's rules and report what is wrong.
 
     Cross-hand checks (stacks carried over, dealer rotation, a hand id seen
@@ -117,38 +173,81 @@ def validate_command(
     run.
     """
     # ``is True``: called from Python without it, the default is typer's OptionInfo
-    return console.validate_files(files, as_json, workers, errors_only is True)
+    _exit(_interruptible(validate_files, files, as_json, workers, errors_only is True))
+
+
+def validate_files(
+    files: list[str], as_json: bool, workers: int | None, errors_only: bool = False
+) -> int:
+    """``hh validate``'s work: the exit status (0 every hand valid, 1 not).
+    ``errors_only``: print only the invalid hands (and the closing line).
+
+    The files are cut as the workers take their chunks; the order of the
+    run's tables (which must wait for their last hand) is needed only once
+    the first hands are judged, and cutting the rest meanwhile gives it."""
+    from hh.crosshand import CrossChecker
+    from hh.output import Rendered, finish
+    from hh.parallel import WorkerDied, judged
+    from hh.sources import Plan
+
+    n = default_workers() if workers is None else workers
+    total = invalid = 0
+    with stdin_copied(find(files)) as (inputs, names), writing() as out:
+
+        def emit(final: list[tuple[object, list[Violation]]]) -> None:
+            nonlocal total, invalid
+            for item, extra in final:
+                text, valid = finish(cast(Rendered, item), extra, as_json)
+                if not (errors_only and valid):
+                    out.write(text)
+                total += 1
+                invalid += not valid
+
+        work = Plan(inputs, n, names)
+        hands = judged(work, as_json, n)  # the workers start now
+        try:
+            order = work.order()  # cut to the end while they judge the first chunks
+            checker = CrossChecker(order.disordered, expected=order.hands)
+            for summary, rendered in hands:
+                emit(checker.add(summary, rendered))
+            emit(checker.finish())
+        except WorkerDied as error:
+            out.flush()
+            fail(str(error))
+        finally:
+            hands.close()  # stops the workers, should the output fail
+        if not as_json:
+            noun = "hand" if total == 1 else "hands"
+            out.write(f"{total} {noun}: {total - invalid} valid, {invalid} invalid\n")
+    return 1 if invalid else 0
+
+
+def _interruptible(work: Callable[..., int], *args: object) -> int:
+    """A command's work; Ctrl-C ends it with 130, as a shell reports it,
+    without a traceback."""
+    try:
+        return work(*args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _exit(code: int) -> None:
+    if code:
+        raise typer.Exit(code)
 
 
 # ------------------------------------------------------------- simulate
 
-# The names a user may type for each game (any case), the first the canonical one.
-_GAME_NAMES = {
-    "chiribito": ("chiribito", "ch"),
-    "aces-straights-flushes": (
-        "aces-straights-flushes",
-        "aces",
-        "asf",
-        "aces-straights-and-flushes",
-        "aces-straights",
-    ),
-    "calatone": ("calatone", "ca", "cal"),
-}
-
-
 def _game(name: str) -> Game:
-    from hh.model import Game
+    from hh.games.names import game_named, known_names
 
-    typed = name.strip().lower().replace("_", "-").replace(" ", "-")
-    for game, names in _GAME_NAMES.items():
-        if typed in names:
-            return Game(game)
-    valid = "; ".join(f"{names[0]} (or {', '.join(names[1:3])})" for names in _GAME_NAMES.values())
-    _fail(f"unknown game {name!r}: the games are {valid}")
+    game = game_named(name)
+    if game is None:
+        fail(f"unknown game {name!r}: the games are {known_names()}")
+    return game
 
 
 @app.command()
-@_exits
 def simulate(
     game: str = typer.Option(
         ...,
@@ -191,12 +290,12 @@ def simulate(
         from hh.parse import piece_pattern
 
         if not re.fullmatch(piece_pattern("NAME"), view):
-            _fail(
+            fail(
                 f"{view!r} cannot be a player's name: 1 to 32 characters, no : ( ) [ ] \" "
                 f"and no space at either end"
             )
     if players is not None and not rules.min_players <= players <= rules.max_players:
-        _fail(
+        fail(
             f"{which.label} is for {rules.min_players} to {rules.max_players} players, "
             f"not {players}"
         )
@@ -208,11 +307,11 @@ def simulate(
         try:
             sink = out.open("w", encoding="utf-8", newline="\n")
         except OSError as error:
-            _fail(f"cannot write {out}: {error.strerror or error}")
+            fail(f"cannot write {out}: {error.strerror or error}")
     progress = hands >= 2000 and sys.stderr is not None and sys.stderr.isatty()
     name = str(out) if out else "standard output"
     try:
-        with _writing(sink, name) as stream, _progress(progress, hands) as step:
+        with writing(sink, name) as stream, _progress(progress, hands) as step:
             for k, hand in enumerate(sim.hands(hands)):
                 stream.write(("\n" if k else "") + write_hand(hand) + "\n")
                 step()
@@ -220,7 +319,7 @@ def simulate(
             try:
                 sink.close()
             except OSError as error:
-                _fail(f"cannot write {name}: {error.strerror or error}")
+                fail(f"cannot write {name}: {error.strerror or error}")
     finally:
         if sink is not None and not sink.closed:
             with suppress(OSError):
@@ -236,12 +335,12 @@ def _collusions(colluders: list[str], modes: list[str], max_players: int, view: 
     texts = [t for value in colluders for t in value.split(";") if t.strip()]
     if not texts:
         if modes:
-            _fail("--collusion needs --colluders \"A,B\"")
+            fail("--collusion needs --colluders \"A,B\"")
         return ()
     if not modes:
-        _fail(f"--colluders needs --collusion ({', '.join(MODES)})")
+        fail(f"--colluders needs --collusion ({', '.join(MODES)})")
     if len(modes) not in (1, len(texts)):
-        _fail(f"--collusion: give one mode for all pairs or one per pair ({len(texts)}), "
+        fail(f"--collusion: give one mode for all pairs or one per pair ({len(texts)}), "
               f"not {len(modes)}")  # fmt: skip
     pairs = []
     seen: set[str] = set()
@@ -249,19 +348,19 @@ def _collusions(colluders: list[str], modes: list[str], max_players: int, view: 
         names = [n.strip() for n in text.split(",")]
         mode = modes[0] if len(modes) == 1 else modes[k]
         if len(names) != 2 or names[0] == names[1]:
-            _fail(f"--colluders {text!r}: expected two different names \"A,B\"")
+            fail(f"--colluders {text!r}: expected two different names \"A,B\"")
         for name in names:
             if not re.fullmatch(piece_pattern("NAME"), name):
-                _fail(f"--colluders: {name!r} cannot be a player's name: 1 to 32 characters, "
+                fail(f"--colluders: {name!r} cannot be a player's name: 1 to 32 characters, "
                       f"no : ( ) [ ] \" and no space at either end")  # fmt: skip
             if name == view:
-                _fail(f"--colluders: {name!r} is the --view player")
+                fail(f"--colluders: {name!r} is the --view player")
         if mode not in MODES:
-            _fail(f"--collusion {mode!r}: expected one of {', '.join(MODES)}")
+            fail(f"--collusion {mode!r}: expected one of {', '.join(MODES)}")
         seen.update(names)
         pairs.append(Collusion(names[0], names[1], mode))
     if len(seen) + (view is not None) >= max_players:
-        _fail(f"--colluders: {len(seen)} colluders leave no seat for anyone else "
+        fail(f"--colluders: {len(seen)} colluders leave no seat for anyone else "
               f"(at most {max_players} players)")  # fmt: skip
     return tuple(pairs)
 
@@ -286,9 +385,20 @@ def _progress(show: bool, total: int) -> Iterator[Callable[[], None]]:
 # DuckDB, reports, hh show) register their own commands through the
 # "hh.commands" entry point group, each ``module:register`` taking the typer
 # app. hh/ so never imports the layers above it, and ``hh validate`` does not
-# pay for loading them.
+# load them.
 
 _CORE = frozenset({"parse", "validate", "simulate"})
+
+# The extra of pyproject.toml that installs each optional dependency.
+_EXTRAS = {
+    "duckdb": "import",
+    "pyarrow": "import",
+    "watchfiles": "import",
+    "polars": "report",
+    "plotly": "report",
+    "dask": "lake",
+    "distributed": "lake",
+}
 
 
 def load_plugins(target: typer.Typer = app) -> None:
@@ -299,13 +409,30 @@ def load_plugins(target: typer.Typer = app) -> None:
         ep.load()(target)
 
 
+def missing_extra(error: ModuleNotFoundError) -> str | None:
+    """The message for a command whose optional dependency is not installed
+    (None when the missing module is none of them: a bug, shown as such)."""
+    top = (error.name or "").partition(".")[0]
+    extra = _EXTRAS.get(top)
+    if extra is None:
+        return None
+    command = " ".join(a for a in sys.argv[1:2] if not a.startswith("-")) or "this command"
+    return f"hh {command} needs {top}, which is not installed: pip install 'hh[{extra}]'"
+
+
 def main() -> None:
-    """The ``hh`` command under typer (``hh.console.main`` runs the plain
-    ``parse`` and ``validate`` invocations without it)."""
+    """The ``hh`` command."""
     args = sys.argv[1:]
-    if not args or args[0] not in _CORE:
-        load_plugins()
-    app()
+    try:
+        if not args or args[0] not in _CORE:
+            load_plugins()
+        app()
+    except ModuleNotFoundError as error:
+        message = missing_extra(error)
+        if message is None:
+            raise
+        print(f"hh: {message}", file=sys.stderr)
+        sys.exit(2)
 
 
 # help names values as users read them (N, TEXT, PATH), never Python types

@@ -26,11 +26,15 @@ untouched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from hh.model import Game
+
+# a betting decision as the simulator makes it: (verb, chips added, raise total)
+Verb = Literal["checks", "folds", "bets", "calls", "raises"]
+Decision = tuple[Verb, int, int | None]
 
 if TYPE_CHECKING:
     from hh.engine import Options, Player
@@ -101,8 +105,8 @@ class Ring:
             self.partners.setdefault(pair.second, []).append((pair.first, pair))
         self.names = tuple(self.partners)
 
-    def adjust(self, play: object, p: Player, opts: Options, verb: str, added: int,
-               total: int | None) -> tuple[str, int, int | None]:  # fmt: skip
+    def adjust(self, play: object, p: Player, opts: Options, verb: Verb, added: int,
+               total: int | None) -> Decision:  # fmt: skip
         """The colluder ``p``'s decision, given his honest one (``verb``,
         chips ``added``, raise ``total``), on the simulator's hand ``play``."""
         e = play.e  # type: ignore[attr-defined]
@@ -185,7 +189,11 @@ def _card_share(play, pair, p, q, others, opts, verb, added, total):  # type: ig
     return None
 
 
-_MODES = {"soft-play": _soft_play, "chip-dump": _chip_dump, "card-share": _card_share}
+_MODES: dict[str, Callable[..., Decision | None]] = {
+    "soft-play": _soft_play,
+    "chip-dump": _chip_dump,
+    "card-share": _card_share,
+}
 
 
 __all__ = ["MODES", "Collusion", "Ring", "standing"]

@@ -15,8 +15,8 @@ The pair check (:func:`_between`) and the chain that applies it
   soon as its checks are final. It keeps only what later hands need: per
   table the last hand's end state, per (site, id) a 64-bit digest and where
   it was first seen (about 21 bytes a hand). A table whose
-  hands do not come in time order (known beforehand from a scan, see
-  :func:`hh.order.scan_tables`) is held until its last hand has come;
+  hands do not come in time order (known beforehand from a cheap scan, see
+  :class:`hh.sources.Plan`) is held until its last hand has come;
 * the import and the lake (``hh.pipelines.crosshand``), which have DuckDB
   put the stored hands of the tables an import changed in each table's
   order and feed them to :class:`Chains` as :class:`Summary` records built
@@ -36,7 +36,7 @@ from typing import NamedTuple, Protocol
 
 from hh.games import RULES
 from hh.model import Game
-from hh.places import Place, TableKey, instant
+from hh.sources import Place, TableKey, instant
 
 
 def _instant(v: Verdict) -> int:
@@ -238,7 +238,7 @@ class Summary(NamedTuple):
 
 def summarize(v: Verdict, place: Place) -> Summary:
     """The summary of a judged hand; its place comes from its text (see
-    :func:`hh.places.placement`), so that it agrees with the scan."""
+    :func:`hh.sources.placement`), so that it agrees with the scan."""
     return Summary(
         v.file,
         v.line,

@@ -66,7 +66,7 @@ from hh.model import (
     TotalPot,
     Uncalled,
 )
-from hh.places import LOOKS_LIKE_HEADER
+from hh.sources import GZIP_MAGIC, LOOKS_LIKE_HEADER
 
 __all__ = [
     "HandSyntaxError",
@@ -1258,14 +1258,15 @@ def parse_stream(
 
 
 def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
-    """Parse a file, plain or gzip-compressed (by its ``.gz`` suffix or its
-    magic bytes), streaming. A file that cannot be opened raises OSError."""
+    """Parse a file, plain or gzip-compressed (by its magic bytes, as
+    :func:`hh.sources.is_compressed` decides), streaming. A file that
+    cannot be opened raises OSError."""
     name = os.fspath(path)
     f = open(name, "rb")  # noqa: SIM115 - closed by the generator below
 
     def records() -> Iterator[Record]:
         with f:
-            compressed = name.endswith(".gz") or f.peek(2)[:2] == b"\x1f\x8b"
+            compressed = f.peek(2)[:2] == GZIP_MAGIC  # by the bytes, not the name
             if compressed:
                 import gzip  # only for a compressed file
 

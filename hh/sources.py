@@ -1,44 +1,279 @@
-"""Where hands come from: the files of a run, and big files cut into parts.
+"""Where hands come from: the files of a run, where each hand sits, and the
+cut of files into chunks for the workers.
 
-Both ``hh validate --workers`` and the import spread work over processes;
-the unit of work is a :class:`Chunk`, a byte range of one file that begins
-at a hand's first line and ends where the next chunk begins. A big plain
-file is cut into several chunks so that one 2 GB log still uses every core;
-a compressed file cannot be entered in the middle, so it is one chunk.
-
-Cutting reads the file once, block by block, counting line ends so that each
-chunk knows the line number it starts at: hands parsed from a chunk carry the
-same line numbers as hands parsed from the whole file.
-
-Also here: finding the files of a run (:func:`find_inputs`, where what cannot
-be read is a result, not a gap) and planning the work (:func:`plan`). The
-parser is imported only to read a chunk's hands (:func:`runs`,
-:func:`records`): finding and planning come before it (see :mod:`hh.order`,
-the scan that tells which tables come out of time order).
+* Finding the files (:func:`find_inputs`): folders give their hand files;
+  what cannot be read is a result (:class:`Unreadable`), not a gap.
+* Places (:func:`placement`, :func:`instant`): a hand's site, table, time
+  and game read from its first two lines as written, without the parser,
+  so that a hand that did not parse still has its place among its table's
+  hands, and the cut and the cross-hand checks agree on it.
+* The cut (:func:`cut`, :class:`Plan`): one pass over a file finds each
+  hand (offset, line, place), and from it the chunks of the file (byte
+  ranges cut at hand boundaries, each knowing its first line number), the
+  order of the run's tables (which tables come out of time order, for
+  :class:`hh.crosshand.CrossChecker`) and, for the import, the file's
+  SHA-256: each file is read once for all of it. Whether a file is gzip
+  is decided here, by its magic bytes (:func:`is_compressed`), whatever its
+  name.
+* Reading a chunk's hands (:func:`runs`, :func:`records`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import os
+import re
+import zlib
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, BinaryIO
-
-from hh.inputs import GZIP_MAGIC, Unreadable, reason
-from hh.places import looks_like_header
+from datetime import date as _date
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple, cast
 
 if TYPE_CHECKING:
     from hh.parse import Record, Run
+
+SUFFIXES = (".txt", ".log", ".gz")
+
+# ------------------------------------------------------------ finding the files
+
+
+class Unreadable(NamedTuple):
+    """A file or folder of the run that cannot be read: a result of its own
+    (the other files are still judged), never a crash or a silent gap."""
+
+    path: str
+    reason: str
+
+
+class MissingPath(Exception):
+    """A path named on the command line does not exist (a usage error)."""
+
+
+def find_inputs(paths: Iterable[str]) -> list[str | Unreadable]:
+    """The files to read, in order: a folder gives its ``*.txt``, ``*.log`` and
+    ``*.gz`` files, recursively, sorted by path; ``-`` is standard input.
+
+    Inside folders, what cannot be read is reported in its place, not
+    skipped: a sub-folder that cannot be listed, a broken symbolic link
+    (dangling or looping, whatever its name: it may have pointed to a folder
+    of hands). A linked folder is followed once; a link back to a folder
+    being read is reported as a loop. Raises :class:`MissingPath` for a
+    path given that does not exist."""
+    out: list[str | Unreadable] = []
+    for name in paths:
+        if name == "-":
+            out.append(name)
+        elif os.path.isdir(name):
+            found: list[tuple[tuple[str, ...], str | Unreadable]] = []
+            _walk(name, found, set())
+            found.sort(key=lambda item: item[0])
+            out.extend(item for _, item in found)
+        elif os.path.lexists(name) and not os.path.exists(name):
+            out.append(Unreadable(name, _broken_link(name)))
+        elif os.path.exists(name):
+            out.append(name)
+        else:
+            raise MissingPath(name)
+    return out
+
+
+def _parts(path: str) -> tuple[str, ...]:
+    return tuple(p for p in path.split(os.sep) if p)
+
+
+def _walk(
+    folder: str,
+    found: list[tuple[tuple[str, ...], str | Unreadable]],
+    seen: set[tuple[int, int]],
+) -> None:
+    try:
+        st = os.stat(folder)
+        if (st.st_dev, st.st_ino) in seen:
+            found.append((_parts(folder), Unreadable(folder, "a link back to a folder being read")))
+            return
+        seen = seen | {(st.st_dev, st.st_ino)}
+        with os.scandir(folder) as it:
+            entries = list(it)
+    except OSError as error:
+        found.append((_parts(folder), Unreadable(folder, reason(error))))
+        return
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        try:
+            is_dir = entry.is_dir()
+            is_file = not is_dir and entry.is_file()
+        except OSError as error:  # a link that loops, on some systems
+            why = _broken_link(path) if entry.is_symlink() else reason(error)
+            found.append((_parts(path), Unreadable(path, why)))
+            continue
+        if is_dir:
+            _walk(path, found, seen)
+        elif is_file:
+            if entry.name.endswith(SUFFIXES):
+                found.append((_parts(path), path))
+        elif entry.is_symlink():
+            found.append((_parts(path), Unreadable(path, _broken_link(path))))
+
+
+def _broken_link(path: str) -> str:
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "a symbolic link that loops"
+        target = os.readlink(path)
+        return f"a broken symbolic link (to {target}, {reason(error).lower()})"
+    return "not a file"
+
+
+def reason(error: OSError) -> str:
+    """What went wrong, as the system says it ("Permission denied")."""
+    return error.strerror or str(error)
+
+
+# ------------------------------------------------------------ where a hand sits
+
+
+_ZONES = {
+    "UTC": 0,
+    "GMT": 0,
+    "WET": 0,
+    "WEST": 60,
+    "CET": 60,
+    "CEST": 120,
+    "EET": 120,
+    "EEST": 180,
+}
+_WHEN = re.compile(r"[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")
+# Day numbers by date: a run's hands share a few dates, and the calendar's
+# check is most of what an instant costs. -1: no such day. Bounded.
+_DAYS: dict[str, int] = {}
+_OFFSET = re.compile(r"([+-])([0-9]{2}):([0-9]{2})")
+# Before every real time: a date that is no date sorts first, as if unknown.
+NO_TIME = -(1 << 62)
+
+
+def instant(when: str | None, zone: str | None) -> int:
+    """The time ``when`` ("YYYY/MM/DD HH:MM:SS") in seconds, in UTC where the
+    zone is known (the listed abbreviations and ``+hh:mm`` offsets), as
+    written otherwise (FORMAT.md). Integers, not datetimes: the calendar's
+    edges (year 1 in CET, year 9999 at -01:00) move past what ``datetime``
+    holds; a zone that is no zone (``+0100``, ``-``) is "as written"."""
+    if when is None or _WHEN.fullmatch(when) is None:
+        return NO_TIME
+    day = _DAYS.get(when[:10])
+    if day is None:
+        day = _day(when[:10])
+    h, mi, s = int(when[11:13]), int(when[14:16]), int(when[17:19])  # where _WHEN put them
+    if day < 0 or h > 23 or mi > 59 or s > 59:
+        return NO_TIME
+    t = day * 86400 + h * 3600 + mi * 60 + s
+    if zone is None:
+        return t
+    if zone in _ZONES:
+        return t - _ZONES[zone] * 60
+    offset = _OFFSET.fullmatch(zone)
+    if offset is not None:
+        sign = 1 if offset.group(1) == "+" else -1
+        return t - sign * (int(offset.group(2)) * 3600 + int(offset.group(3)) * 60)
+    return t
+
+
+def _day(date: str) -> int:
+    """The day number of "YYYY/MM/DD" (proleptic Gregorian), -1 for no such day."""
+    try:
+        day = _date(int(date[:4]), int(date[5:7]), int(date[8:10])).toordinal()
+    except ValueError:
+        day = -1
+    if len(_DAYS) >= 4096:
+        _DAYS.clear()
+    _DAYS[date] = day
+    return day
+
+
+_GAME_TITLES = (
+    ("Chiribito No Limit", "chiribito"),
+    ("Aces, Straights and Flushes Limit", "aces-straights-flushes"),
+    ("Calatone Spread Limit", "calatone"),
+)
+_TABLE = re.compile(r"Table '([^']*)'")
+_HEAD_WHEN = re.compile(r" - ([0-9]{4}/[0-9]{2}/[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$")
+_SITE = re.compile(r"(?:(\S+) )?Hand #[A-Za-z0-9_-]")
+
+
+class Place(NamedTuple):
+    """Where a run of lines sits among the hands of a run, read from its
+    first two lines as written: the same for a hand that parsed and one that
+    did not, and the same for the cut that orders tables beforehand."""
+
+    site: str | None
+    table: str | None
+    when: str | None
+    zone: str | None
+    game: str | None
+
+    @property
+    def instant(self) -> int:
+        return instant(self.when, self.zone)
+
+
+def placement(first: str, second: str | None) -> Place:
+    """Read a run's site, table, time and game from its first two lines (a
+    header and a Table line when the run is a hand)."""
+    head = first.lstrip("\ufeff").rstrip(" \t\r")
+    m = _SITE.match(head)  # (a header whose id is unreadable names no site)
+    site = m.group(1) if m else None
+    table = _TABLE.match(second) if second is not None else None
+    game = None
+    for title, name in _GAME_TITLES:
+        if title in head:
+            game = name
+            break
+    when = _HEAD_WHEN.search(head)
+    if when is None:
+        return Place(site, table.group(1) if table else None, None, None, game)
+    date, clock, zone = when.groups()
+    return Place(site, table.group(1) if table else None, f"{date} {clock}", zone, game)
+
+
+# A table: the site (None when the header names none) and the table's name.
+TableKey = tuple[str | None, str]
+
+
+# A header: "Hand #" at the start or after the first word (the site).
+LOOKS_LIKE_HEADER = re.compile(r"(?:\S+ )?Hand #")
+
+
+def looks_like_header(line: str) -> bool:
+    """Whether a line begins a hand (FORMAT.md: a header inside a run starts
+    a new hand). Cheap: used to cut files at hand boundaries."""
+    return LOOKS_LIKE_HEADER.match(line) is not None
+
+
+# ------------------------------------------------------------ gzip
+
+GZIP_MAGIC = b"\x1f\x8b"  # how a compressed file begins, whatever its name
+
+
+def is_compressed(path: str) -> bool:
+    """Whether the file is gzip, by its first bytes (the magic number), not
+    its name: a ``.gz`` that is text is read as the text it is."""
+    with open(path, "rb") as f:
+        return f.read(2) == GZIP_MAGIC
+
+
+# ------------------------------------------------------------ the cut
 
 CHUNK_BYTES = 16 * 1024 * 1024
 MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its cost
 # A worker's results come back a chunk at a time: this bounds what is in flight.
 MAX_TASK_BYTES = 1024 * 1024
-_BLOCK = 1024 * 1024  # read to count lines: small, so that cutting adds no memory
-# Read to cut hands: big enough that a block's fixed cost vanishes (eight
-# hands or more), small enough that what a block holds (its bytes, text and lines,
-# ~4x its size) keeps a streamed run's memory flat.
+_BLOCK = 1024 * 1024  # read a block at a time: memory stays flat whatever the file's size
+# Read to cut hands in a worker: big enough that a block's fixed cost
+# vanishes, small enough that what a block holds keeps a run's memory flat.
 RUN_BLOCK = 16 * 1024
 
 
@@ -62,85 +297,400 @@ class Chunk:
         return Chunk, (self.path, self.start, self.end, self.first_line, self.name)
 
 
-def is_compressed(path: str) -> bool:
-    """By the suffix or the gzip magic bytes, as ``parse_file`` decides."""
-    if path.endswith(".gz"):
-        return True
+class Mark(NamedTuple):
+    """A hand the cut found: a run of lines (begun after a blank line, at the
+    file's start or at a header, as :func:`hh.parse.split_runs` cuts) whose
+    second line is a Table line. ``offset``: where its first line begins (in
+    the decompressed text, for a gzip file); ``header``: that line is a
+    header, so a chunk may begin there."""
+
+    offset: int
+    line: int
+    place: Place
+    header: bool
+
+
+class TableOrder(NamedTuple):
+    """The order of a run's tables: the tables whose hands do not come in
+    time order, each with its number of hands, and the number of hands with
+    a table line in all (to size the cross-hand checker's id table once)."""
+
+    disordered: dict[TableKey, int]
+    hands: int
+
+
+class Order:
+    """The order of tables, gathered from the places of a run's hands in
+    input order (:meth:`add`), across files."""
+
+    __slots__ = ("_count", "_last", "_out", "hands")
+
+    def __init__(self) -> None:
+        self._last: dict[TableKey, int] = {}
+        self._count: dict[TableKey, int] = {}
+        self._out: set[TableKey] = set()
+        self.hands = 0
+
+    def add(self, place: Place) -> None:
+        if place.table is None:
+            return
+        self.hands += 1
+        key = (place.site, place.table)
+        when = place.instant
+        last = self._last.get(key, when)
+        self._count[key] = self._count.get(key, 0) + 1
+        if when < last:
+            self._out.add(key)
+        self._last[key] = max(when, last)
+
+    def result(self) -> TableOrder:
+        return TableOrder({key: self._count[key] for key in self._out}, self.hands)
+
+
+class Cut(NamedTuple):
+    """What one pass over a file found: its chunks, size and lines (of the
+    text, in a compressed file), and (when asked) the SHA-256 of the whole
+    file and of the bytes before the first chunk (the import's check that a
+    file only grew)."""
+
+    chunks: list[Chunk]
+    size: int
+    lines: int
+    sha256: str | None
+    head_sha256: str | None
+
+
+class _Reader:
+    """A file's raw bytes as the pass reads them, hashed on the way: the whole
+    file, and the bytes before ``head`` apart, their line ends counted."""
+
+    __slots__ = (
+        "_f",
+        "_head",
+        "_pos",
+        "ended",
+        "head_lines",
+        "head_sha",
+        "newlines",
+        "sha",
+        "text_lines",
+    )
+
+    def __init__(self, f: BinaryIO, digest: bool, head: int) -> None:
+        self._f = f
+        self._pos = 0
+        self._head = head
+        self.sha = hashlib.sha256() if digest else None
+        self.head_sha = hashlib.sha256() if digest and head == 0 else None
+        self.head_lines = 0
+        self.newlines = 0  # in the bytes read
+        self.ended = True  # the bytes read end with a line end (or there are none)
+        self.text_lines = 0  # lines of the decompressed text (counted by _marks_gzip)
+
+    def read(self, n: int = -1) -> bytes:
+        return self._seen(self._f.read(n))
+
+    def readline(self) -> bytes:
+        return self._seen(self._f.readline())
+
+    def _seen(self, data: bytes) -> bytes:
+        pos, self._pos = self._pos, self._pos + len(data)
+        if data:
+            self.newlines += data.count(b"\n")
+            self.ended = data.endswith(b"\n")
+        if pos < self._head:  # (the head is counted even without a digest)
+            part = min(len(data), self._head - pos)
+            self.head_lines += data.count(b"\n", 0, part)
+            if self.sha is not None:
+                self.sha.update(data[:part])
+                if part < len(data) or self._pos == self._head:
+                    self.head_sha = self.sha.copy()
+                self.sha.update(data[part:])
+        elif self.sha is not None:
+            self.sha.update(data)
+        return data
+
+    def drain(self) -> None:
+        """Read (and hash) what is left of the file."""
+        while self.read(_BLOCK):
+            pass
+
+
+def cut(
+    path: str,
+    target: int = CHUNK_BYTES,
+    tail: int = 0,
+    *,
+    start: int = 0,
+    order: Order | None = None,
+    digest: bool = False,
+) -> Cut:
+    """One pass over a file: its chunks of about ``target`` bytes from byte
+    ``start`` on, cut where a hand begins with a header (the last ``tail``
+    bytes four times finer, see :class:`Plan`); a small or compressed file
+    is one chunk. The places of all its hands go to ``order``; with
+    ``digest``, the SHA-256 of the file and of its first ``start`` bytes.
+    A file that cannot be opened raises OSError."""
+    done: list[Cut] = []
+    parts = list(_cut(path, target, tail, start, order, digest, done))
+    return done[0]._replace(chunks=parts)
+
+
+def chunks(path: str, target: int = CHUNK_BYTES, tail: int = 0) -> list[Chunk]:
+    """The chunks of a file (see :func:`cut`)."""
+    return cut(path, target, tail).chunks
+
+
+def _cut(
+    path: str,
+    target: int,
+    tail: int,
+    start: int,
+    order: Order | None,
+    digest: bool,
+    done: list[Cut],
+) -> Iterator[Chunk]:
+    """:func:`cut`, a chunk at a time as the pass finds them (so that the
+    workers start on the first chunks while the rest is cut); the pass's
+    figures are appended to ``done`` at its end."""
     with open(path, "rb") as f:
-        return f.read(2) == GZIP_MAGIC
+        size = os.fstat(f.fileno()).st_size
+        compressed = f.read(2) == GZIP_MAGIC
+        f.seek(0)
+        reader = _Reader(f, digest, start)
+        whole = compressed or size - start <= target
+        if whole and start == 0:  # known at once: the workers need not wait for the pass
+            yield Chunk(path)
+        at, at_line = start, 0 if start else 1  # the chunk being cut (its line: once read)
+        try:
+            for mark in _marks_gzip(reader) if compressed else _marks_plain(reader):
+                if order is not None:
+                    order.add(mark.place)
+                if whole or not mark.header or mark.offset < start:
+                    continue
+                if not at_line:
+                    at_line = reader.head_lines + 1
+                step = target if size - at > tail else max(1, target // 4)
+                if mark.offset >= at + step:
+                    yield Chunk(path, at, mark.offset, at_line)
+                    at, at_line = mark.offset, mark.line
+        except (EOFError, OSError, zlib.error):
+            if not compressed:  # a plain file that cannot be read: the worker will say so
+                raise
+        if digest:
+            reader.drain()  # a compressed stream that broke: its bytes still count
+        if not whole or start:
+            yield Chunk(path, at, None, at_line or reader.head_lines + 1)
+        lines = reader.text_lines if compressed else reader.newlines + (not reader.ended)
+        done.append(
+            Cut(
+                [],
+                size,
+                lines,
+                reader.sha.hexdigest() if reader.sha is not None else None,
+                reader.head_sha.hexdigest() if reader.head_sha is not None else None,
+            )
+        )
 
 
-def chunks(path: str, target: int = CHUNK_BYTES, tail: int = 0, count: bool = True) -> list[Chunk]:
-    """Cut a file into chunks of about ``target`` bytes at hand boundaries
-    (a line that begins a hand). Small and compressed files are one chunk.
-    The last ``tail`` bytes are cut four times finer (see :func:`plan`).
-    ``count=False`` leaves the line numbers of all chunks but the first
-    uncounted (``first_line`` 0), for :func:`numbered` to count when each
-    chunk is handed out."""
-    size = os.path.getsize(path)
-    if size <= target or is_compressed(path):
-        return [Chunk(path)]
+def marks(path: str) -> Iterator[Mark]:
+    """Every hand of a file with its place, in file order (the pass
+    :func:`cut` makes); a compressed file is read up to where it breaks."""
     with open(path, "rb") as f:
-        offsets = [0]
-        while True:
-            step = target if size - offsets[-1] > tail else max(1, target // 4)
-            if offsets[-1] + step >= size:
-                break
-            at = _next_hand(f, offsets[-1] + step)
-            if at is None:
-                break
-            offsets.append(at)
-        out = []
-        line = 1
-        for k, start in enumerate(offsets):
-            end = offsets[k + 1] if k + 1 < len(offsets) else None
-            out.append(Chunk(path, start, end, line if count or k == 0 else 0))
-            if end is not None and count:
-                line += _count_lines(f, start, end)
-    return out
+        compressed = f.read(2) == GZIP_MAGIC
+        f.seek(0)
+        reader = _Reader(f, False, 0)
+        try:
+            yield from _marks_gzip(reader) if compressed else _marks_plain(reader)
+        except (EOFError, OSError, zlib.error):
+            if not compressed:
+                raise
 
 
-def numbered(items: list[Chunk | Unreadable], k: int) -> Chunk | Unreadable:
-    """Item ``k`` of a :func:`plan`, with its first line counted if it was not
-    (from the chunk before it, which is counted already: work is handed out
-    in order). Counting costs ~0.5 ms a megabyte (3.6 ms for a 7.7 MB file,
-    timed) besides reading it; done here, as each chunk goes to a worker,
-    it is no longer paid before the first worker can start."""
-    item = items[k]
-    if isinstance(item, Chunk) and item.first_line == 0:
-        before = items[k - 1] if k else None
-        if not (isinstance(before, Chunk) and before.path == item.path and before.first_line):
-            raise ValueError(f"chunk {k} of the plan is handed out before the one before it")
-        with open(item.path, "rb") as f:
-            lines = _count_lines(f, before.start, item.start)
-        item = items[k] = replace(item, first_line=before.first_line + lines)
-    return item
+# a literal search ("^" in multiline mode is tried at every byte)
+_TABLE_LINE = re.compile(rb"\nTable '")
 
 
-def _next_hand(f: BinaryIO, offset: int) -> int | None:
-    """The offset of the first line after ``offset`` that begins a hand."""
-    f.seek(offset - 1)
-    f.readline()  # to the start of the next line (none lost if offset began one)
+def _marks_plain(f: _Reader) -> Iterator[Mark]:
+    """The hands of a plain file, a block at a time: the regex engine finds
+    the Table lines, and only the lines around them are looked at. Each
+    block ends at a line end and is searched after the last two lines of
+    the one before, the context a Table line at its start needs."""
+    tail = b""  # the last two lines before the block
+    offset = 0  # where ``tail`` begins in the file
+    lines = 0  # line ends before ``tail``
     while True:
-        at = f.tell()
-        raw = f.readline()
-        if not raw:
-            return None
-        if looks_like_header(raw.decode("utf-8", "replace").lstrip("\ufeff")):
-            return at
-
-
-def _count_lines(f: BinaryIO, start: int, end: int) -> int:
-    f.seek(start)
-    n = 0
-    left = end - start
-    while left > 0:
-        block = f.read(min(_BLOCK, left))
+        block = f.read(_BLOCK)
         if not block:
-            break
-        n += block.count(b"\n")
-        left -= len(block)
-    return n
+            return
+        if not block.endswith(b"\n"):
+            block += f.readline()
+        data = tail + block
+        pos, n = 0, lines  # line ends before data[pos]
+        for m in _TABLE_LINE.finditer(data, max(len(tail) - 1, 0)):
+            at = m.start() + 1  # the file's first line is never found: no line before it
+            begin = data.rfind(b"\n", 0, at - 1) + 1
+            first = offset == 0 and begin == 0
+            prev2 = None if begin == 0 else data[data.rfind(b"\n", 0, begin - 1) + 1 : begin]
+            end = data.find(b"\n", at)
+            line = data[at : len(data) if end < 0 else end + 1]
+            found = _place(prev2, data[begin:at], line, first)
+            if found is not None:
+                n += data.count(b"\n", pos, begin)
+                pos = begin
+                yield Mark(offset + begin, n + 1, *found)
+        last = data.rfind(b"\n", 0, len(data) - 1)  # the end of the line before the last
+        keep = 0 if last < 0 else data.rfind(b"\n", 0, last) + 1
+        lines = n + data.count(b"\n", pos, keep)
+        offset += keep
+        tail = data[keep:]
+
+
+def _marks_gzip(f: _Reader) -> Iterator[Mark]:
+    """The hands of a gzip file, line by line."""
+    import gzip  # only for a compressed file
+
+    stream = gzip.GzipFile(fileobj=cast(BinaryIO, f))  # it reads through the hashing reader
+    prev2: bytes | None = None  # None: before the file's first line (a blank)
+    prev: bytes | None = None
+    first = True
+    offset = 0  # where ``prev`` begins
+    for n, line in enumerate(stream):  # ``prev`` is line n
+        f.text_lines = n + 1
+        if prev is not None and line.startswith(b"Table '"):
+            found = _place(prev2, prev, line, first)
+            if found is not None:
+                yield Mark(offset, n, *found)
+        if prev is not None:
+            first = False
+            offset += len(prev)
+        prev2, prev = prev, line
+
+
+def _place(prev2: bytes | None, prev: bytes, line: bytes, first: bool) -> tuple[Place, bool] | None:
+    """The place of the run whose Table line is ``line``, and whether it
+    begins with a header, when ``prev`` (the line before it) begins a run:
+    after a blank line or the file's start, or as a header."""
+    head = _text(prev, first_line=first)
+    header = looks_like_header(head.lstrip("\ufeff").rstrip(" \t"))
+    starts = prev2 is None or _blank(prev2) or header
+    if starts and not _blank(prev):
+        return placement(head, _text(line, first_line=False)), header
+    return None
+
+
+def _text(line: bytes, *, first_line: bool) -> str:
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    text = line.decode("utf-8", "replace")
+    return text[1:] if first_line and text.startswith("\ufeff") else text
+
+
+def _blank(line: bytes) -> bool:
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return not line.rstrip(b" \t")
+
+
+def table_order(paths: Iterable[str]) -> TableOrder:
+    """The order of the tables of a run's files (see :class:`Order`); a file
+    that cannot be read gives nothing."""
+    order = Order()
+    for path in paths:
+        try:
+            cut(path, order=order)
+        except OSError:
+            continue
+    return order.result()
+
+
+# ------------------------------------------------------------ planning work
+
+
+class Plan:
+    """The units of work of a run, in input order: chunks of files, the
+    unreadable ones as they are. Each file is cut as the iteration reaches
+    it, so that the first chunks go to the workers at once; :meth:`order`
+    cuts the rest (their chunks wait here) and gives the order of the run's
+    tables, which the cross-hand checks need before the first hand is final.
+
+    ``names`` renames files in the results (a temporary copy of standard
+    input is ``-``). With several workers a file is cut into about 8 parts
+    per worker (within ``smallest``, by default :data:`MIN_CHUNK_BYTES`, and
+    :data:`MAX_TASK_BYTES`), so that the workers stay busy to the end and
+    their results come back in small parts; the run's last file ends in
+    parts a quarter that size (a part per worker's worth of bytes), since
+    the run ends when its slowest worker does."""
+
+    def __init__(
+        self,
+        inputs: Iterable[str | Unreadable],
+        workers: int,
+        names: dict[str, str] | None = None,
+        smallest: int | None = None,
+    ) -> None:
+        items = list(inputs)
+        self._target = CHUNK_BYTES
+        if workers > 1:
+            total = 0
+            for item in items:
+                if isinstance(item, str):
+                    with contextlib.suppress(OSError):
+                        total += os.path.getsize(item)
+            least = MIN_CHUNK_BYTES if smallest is None else smallest
+            self._target = max(least, min(MAX_TASK_BYTES, total // (workers * 8) + 1))
+        self._workers = workers
+        self._last = max((k for k, x in enumerate(items) if isinstance(x, str)), default=-1)
+        self._items = iter(enumerate(items))
+        self._names = names or {}
+        self._ready: deque[Chunk | Unreadable] = deque()
+        self._file: Iterator[Chunk | Unreadable] | None = None  # the file being cut
+        self._order = Order()
+
+    def __iter__(self) -> Iterator[Chunk | Unreadable]:
+        while self._ready or self._more():
+            yield self._ready.popleft()
+
+    def _more(self) -> bool:
+        """Cut a little more (the next chunk of the file being cut, or the next
+        input): False when all is cut."""
+        while True:
+            if self._file is None:
+                step = next(self._items, None)
+                if step is None:
+                    return False
+                k, item = step
+                if isinstance(item, Unreadable):
+                    self._ready.append(item)
+                    return True
+                tail = self._target * self._workers if self._workers > 1 and k == self._last else 0
+                self._file = self._chunks(item, tail)
+            part = next(self._file, None)
+            if part is not None:
+                self._ready.append(part)
+                return True
+            self._file = None
+
+    def _chunks(self, path: str, tail: int) -> Iterator[Chunk | Unreadable]:
+        name = self._names.get(path)
+        try:
+            for part in _cut(path, self._target, tail, 0, self._order, False, []):
+                yield part if name is None else replace(part, name=name)
+        except OSError as error:
+            yield Unreadable(name or path, reason(error))
+
+    def order(self) -> TableOrder:
+        """The order of the run's tables (cutting what is left to cut)."""
+        while self._more():
+            pass
+        return self._order.result()
+
+
+# ------------------------------------------------------------ reading a chunk
 
 
 def _lines(path: str) -> Iterator[bytes]:
@@ -203,60 +753,6 @@ def records(chunk: Chunk) -> Iterator[Record]:
     """The hands of a chunk, parsed: the same records, with the same line
     numbers, as :func:`hh.parse.parse_file` gives for that part of the file.
     A file that cannot be opened raises OSError here, at the call."""
-    return _parsed(runs(chunk))
-
-
-def _parsed(cut: Iterator[Run]) -> Iterator[Record]:
-    """One at a time: the hands of a big file must not all be in memory."""
     from hh.parse import parse_run
 
-    for run in cut:
-        yield parse_run(run)
-
-
-# ------------------------------------------------------------ planning work
-
-
-def plan(
-    inputs: Iterable[str | Unreadable],
-    workers: int,
-    names: dict[str, str] | None = None,
-    smallest: int | None = None,
-) -> list[Chunk | Unreadable]:
-    """The units of work of a run, in input order: chunks of files, the
-    unreadable ones as they are. ``names`` renames files in the results (a
-    temporary copy of standard input is ``-``). With several workers a file
-    is cut into about 8 parts per worker (within ``smallest``, by default
-    :data:`MIN_CHUNK_BYTES`, and :data:`MAX_TASK_BYTES`), so that the workers
-    stay busy to the end and their results come back in small parts. The
-    run's last file ends in parts a quarter that size (a part per worker's
-    worth of bytes): the run ends when its slowest worker does, and a worker
-    that finished early idled for half a part on average (~40 ms of a
-    4,000-hand run on two cores, measured). The chunks' line numbers are
-    counted as they are handed out: take each through :func:`numbered`."""
-    items = list(inputs)
-    target = CHUNK_BYTES
-    if workers > 1:
-        total = 0
-        for item in items:
-            if isinstance(item, str):
-                with contextlib.suppress(OSError):
-                    total += os.path.getsize(item)
-        least = MIN_CHUNK_BYTES if smallest is None else smallest
-        target = max(least, min(MAX_TASK_BYTES, total // (workers * 8) + 1))
-    last = max((k for k, item in enumerate(items) if isinstance(item, str)), default=-1)
-    out: list[Chunk | Unreadable] = []
-    for k, item in enumerate(items):
-        if isinstance(item, Unreadable):
-            out.append(item)
-            continue
-        name = (names or {}).get(item)
-        try:
-            parts = chunks(
-                item, target, target * workers if workers > 1 and k == last else 0, count=False
-            )
-        except OSError as error:
-            out.append(Unreadable(name or item, reason(error)))
-            continue
-        out.extend(parts if name is None else [replace(c, name=name) for c in parts])
-    return out
+    return (parse_run(run) for run in runs(chunk))

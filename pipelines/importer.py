@@ -2,10 +2,12 @@
 the one writer in this process -> the cross-hand checks.
 
 Work is split by file and, for big plain files, by byte ranges cut at hand
-boundaries (``hh.sources.chunks``). Results come back in task order through
-a bounded window, so memory stays flat whatever the input's size and the
-database is written in input order: two imports of the same files, or an
-import killed and run again, give the same rows.
+boundaries: one pass over each file (``hh.sources.cut``) gives its chunks
+and its SHA-256 together. Results come back in task order through the
+bounded window of ``hh.pool.Pool`` (the pool ``hh validate`` uses), so
+memory stays flat whatever the input's size and the database is written in
+input order: two imports of the same files, or an import killed and run
+again, give the same rows.
 
 What is skipped, cheapest first:
 - a file already imported whole, with the same size and SHA-256: its hands
@@ -19,15 +21,12 @@ What is skipped, cheapest first:
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import shutil
 import sys
 import tempfile
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,26 +37,25 @@ from hh.pipelines import crosshand, schema
 from hh.pipelines.work import Result, Task, hh_version, process, worker_init
 from hh.pipelines.writer import Counts, FileRow, Writer
 
-from hh.sources import Chunk, chunks
+from hh.pool import Pool, WorkerDied
+from hh.sources import Chunk, cut
 
 SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
 # Less to read than this is imported in this process, without starting
-# workers: spawning two costs about half a second, ~1,500 hands' work.
+# workers: spawning them costs about as much as judging a thousand hands.
 POOL_MIN_BYTES = 2 * 1024 * 1024
 # DuckDB checkpoints (compresses the WAL into the database file) when the WAL
-# passes this size. Its default, 16 MB, is less than one group's WAL (~35 MB),
-# so every commit checkpointed and each checkpoint rewrote the tables' last
-# row groups again: the writer cost ~60 us a hand (CPU, DuckDB's threads
-# included), ~40 with a checkpoint every two groups or so. What is not
-# checkpointed yet is held in DuckDB's memory, so this also bounds that.
+# passes this size. Its default, 16 MB, is less than one group's WAL, so every
+# commit checkpointed and each checkpoint rewrote the tables' last row groups
+# again. What is not checkpointed yet is held in DuckDB's memory, so this
+# also bounds that.
 CHECKPOINT_THRESHOLD = "64MB"
 # DuckDB's own memory (its buffers, tables not checkpointed yet, the
-# cross-hand checks' sorts; it spills to a temporary file beyond it). With
-# its default, 80% of the RAM, the import process grew to ~850 MB on a 1 GB
-# log; with this, it stays near 400 MB from a 100 MB log to a 1 GB one, at
-# the same speed (docs/performance.md).
+# cross-hand checks' sorts; it spills to a temporary file beyond it). Its
+# default, 80% of the RAM, let the import process grow with the log; with a
+# limit its memory stays flat whatever the log's size, at the same speed.
 MEMORY_LIMIT = "256MB"
 _HASH_BLOCK = 4 * 1024 * 1024
 
@@ -69,8 +67,9 @@ class ImportFailure(Exception):
 def find_files(paths: Iterable[str]) -> list[str]:
     """The files to read, in order: a folder gives its *.txt, *.log and *.gz
     files recursively, sorted; ``-`` is standard input. A missing path fails
-    before anything is read. (The same rules as ``hh validate``'s finder in
-    hh/cli.py; the two should become one.)"""
+    before anything is read. (The same rules as ``hh validate``'s finder,
+    ``hh.sources.find_inputs``, but for what it cannot read; the two should
+    become one.)"""
     files: list[str] = []
     for name in paths:
         if name == "-":
@@ -137,6 +136,7 @@ class _Plan:
     chunks: list[Chunk]
     sha256: str | None  # of the whole file, when it is read to its end
     size: int
+    lines: int  # as the cut counted them
     before: int = 0  # hands counted by earlier imports (a file read from where it stopped)
 
 
@@ -170,7 +170,7 @@ class Importer:
             [self.run, self.version, command],
         )
         self.writer = Writer(con, self.run)
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool: Pool | None = None
         self.errors: list[str] = []
         self.counts = Counts()
 
@@ -191,28 +191,26 @@ class Importer:
         return rows[0] if rows else None
 
     def plan(self, name: str, path: str, tail: bool) -> _Plan | None:
-        """What to read of a file; None when it is known whole (counted here)."""
-        size = os.path.getsize(path)
+        """What to read of a file; None when it is known whole (counted here).
+        One pass over the file cuts it and hashes it; a file stored before
+        is cut from where the last import stopped, which is read only if
+        the bytes before it are the same (the file only grew)."""
         row = self._stored(name)
         if row is not None:
             sha, done_size, lines, hands, status = row
-            if status == "done" and done_size == size and sha == _sha256(path):
+            size = os.path.getsize(path)
+            grown = sha is not None and lines is not None and 0 < (done_size or 0) <= size
+            read = cut(path, self.chunk_bytes, start=done_size if grown else 0, digest=True)
+            if status == "done" and done_size == read.size and sha == read.sha256:
                 self.counts.files += 1
                 self.counts.hands += hands or 0
                 self.counts.duplicates += hands or 0
                 return None
-            if (
-                sha is not None
-                and done_size is not None
-                and lines is not None
-                and 0 < done_size <= size
-                and sha == _sha256(path, done_size)
-            ):  # it grew: read from where the last import stopped
-                rest = Chunk(path, done_size, None, lines + 1)
-                whole = None if tail else _sha256(path)
-                return _Plan(name, path, [rest], whole, size, hands or 0)
-        parts = chunks(path, self.chunk_bytes)
-        return _Plan(name, path, parts, None if tail else _sha256(path), size)
+            if grown and sha == read.head_sha256:  # it grew: read from where it stopped
+                whole = None if tail else read.sha256
+                return _Plan(name, path, read.chunks, whole, read.size, read.lines, hands or 0)
+        read = cut(path, self.chunk_bytes, digest=not tail)
+        return _Plan(name, path, read.chunks, read.sha256, read.size, read.lines)
 
     def _present(self, names: list[str]) -> set[str]:
         """Which of these files have hands or rejects stored (one scan for
@@ -267,23 +265,24 @@ class Importer:
         return self.map(process, tasks)
 
     def map(self, fn: Callable[[Any], Result], tasks: Iterable[Any]) -> Iterator[Result]:
-        """``fn`` over tasks in the workers; results in task order, at most
-        two per worker in flight (memory stays flat, writes stay in order)."""
+        """``fn`` over tasks in the workers (started with spawn: this process
+        holds DuckDB's threads); results in task order, at most two per
+        worker in flight (memory stays flat, writes stay in order). A worker
+        that dies ends the import with a message (exit 2): what is written
+        stays, and the same command again completes it."""
         if self.workers == 1:
             for t in tasks:
                 yield fn(t)
             return
         if self.pool is None:
-            # spawn, not fork: the parent holds DuckDB's threads
-            ctx = multiprocessing.get_context("spawn")
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=worker_init)
-        window: deque[Future[Result]] = deque()
-        for t in tasks:
-            window.append(self.pool.submit(fn, t))
-            if len(window) >= 2 * self.workers:
-                yield window.popleft().result()
-        while window:
-            yield window.popleft().result()
+            self.pool = Pool(self.workers, worker_init, start="spawn")
+        try:
+            yield from self.pool.map(fn, tasks, _describe)
+        except WorkerDied as died:
+            raise ImportFailure(
+                f"{died}; what was imported before is kept: run the same command again "
+                f"to complete the import"
+            ) from None
 
     def import_files(
         self, files: list[str], tail: bool = False, progress: ProgressFn | None = None
@@ -370,7 +369,7 @@ class Importer:
             return FileRow(
                 plan.name, _sha256(plan.path, r.end), r.end, r.end_line - 1, hands, "partial"
             )
-        lines = r.task.chunk.first_line - 1 + r.lines
+        lines = r.task.chunk.first_line - 1 + r.lines if r.task.tail else plan.lines
         return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done")
 
     # ------------------------------------------------------------ after
@@ -407,7 +406,7 @@ class Importer:
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
+            self.pool.close()
             self.pool = None
 
 
@@ -432,6 +431,14 @@ def after_import(con: Any, cache: str | None = None) -> None:
             ep.load()(con, cache)
         except Exception as error:  # a hook never fails the import
             print(f"hh: import hook {ep.name} failed: {error}", file=sys.stderr)
+
+
+def _describe(task: Any) -> str:
+    """What a task reads, for the message of a worker that died on it."""
+    if isinstance(task, Task):
+        line = task.chunk.first_line
+        return f"reading {task.name}" + (f" from line {line}" if line > 1 else "")
+    return "judging stored hands again"
 
 
 def _known_in(stored: pa.Table, first: int, end: int | None) -> frozenset[str]:
@@ -460,5 +467,6 @@ def _spool_stdin() -> str:
 
 
 def timed() -> Callable[[], float]:
+    """A clock started now: the seconds since, rounded to milliseconds."""
     start = time.perf_counter()
     return lambda: round(time.perf_counter() - start, 3)

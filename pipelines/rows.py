@@ -36,7 +36,7 @@ from hh.model import (
     Uncalled,
 )
 from hh.parse import Record
-from hh.places import NO_TIME, instant
+from hh.sources import NO_TIME, instant
 from hh.validate import ActionFigures, Verdict, description_category
 
 _STR = pa.string()
@@ -199,7 +199,7 @@ def content_hash(raw: str) -> str:
 
 def started_at(verdict: Verdict) -> dt.datetime | None:
     """The hand's instant exactly as the cross-hand checks order it
-    (``hh.places.instant``): UTC when the zone is known, as written
+    (``hh.sources.instant``): UTC when the zone is known, as written
     otherwise; None for a date that is not one (the Python order puts those
     first, as ``NULLS FIRST`` does in SQL) or that a zone moves past the
     calendar's end."""

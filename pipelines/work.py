@@ -1,4 +1,4 @@
-"""The per-chunk work: cut, hash, parse, validate, build the batch.
+"""The per-chunk work: read, hash, parse, validate, build the batch.
 
 :func:`process` is a pure function of its :class:`Task` (a byte range of a
 file, the content hashes already stored for it, the hh version): it reads
@@ -12,19 +12,15 @@ parsed: re-importing a file costs a hash per hand, not a parse.
 
 from __future__ import annotations
 
-import gzip
-import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
 
-from hh.parse import Run, lines_of_stream, parse_run, split_blocks, split_runs
-from hh.sources import Chunk, is_compressed
+from hh.parse import Run, lines_of_stream, parse_run, split_runs
+from hh.sources import Chunk, is_compressed, runs
 from hh.validate import ActionFigures, validate
-
-_BLOCK_MAX = 64 * 1024 * 1024  # a chunk read whole, at most (the import's are 4 MB)
 
 
 def worker_init() -> None:
@@ -32,8 +28,8 @@ def worker_init() -> None:
     imported so far are frozen out of the garbage collector's sight, and it
     runs ten times less often. A chunk allocates millions of small objects,
     nearly all freed by reference counting; the default thresholds made the
-    collector walk the batch being built over and over (~5% of a worker's
-    time). Reference cycles are still collected, per 100,000 allocations."""
+    collector walk the batch being built over and over. Reference cycles are
+    still collected, per 100,000 allocations."""
     import gc
 
     import hh.parallel  # noqa: F401 - process() needs it: imported before freezing
@@ -76,57 +72,34 @@ class Result:
     known: int = 0  # skipped before parsing: already stored
     end: int | None = None  # tail: byte offset where the held-back run begins
     end_line: int | None = None  # tail: its first line (the next line to read)
-    lines: int = 0  # lines read
+    lines: int = 0  # tail: lines read (else the cut counts them, hh.sources.Cut.lines)
     error: str | None = None  # the file could not be read
 
 
-def _byte_lines(chunk: Chunk, offsets: list[int] | None, result: Result) -> Iterator[bytes]:
-    """The chunk's raw lines, counted in ``result.lines``; with ``offsets``,
-    the byte offset of each line is appended to it as the line is read."""
+def _byte_lines(chunk: Chunk, offsets: list[int], result: Result) -> Iterator[bytes]:
+    """A file still being written (``tail``): the chunk's raw lines, counted
+    in ``result.lines``, the byte offset of each appended to ``offsets`` as
+    it is read (where to resume, should its last hand be held back)."""
     with open(chunk.path, "rb") as f:
-        if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
-            with gzip.GzipFile(fileobj=f) as z:
-                for line in z:
-                    result.lines += 1
-                    yield line
-            return
         f.seek(chunk.start)
         pos = chunk.start
         end = chunk.end
         for line in f:
             if end is not None and pos >= end:
                 return
-            if offsets is not None:
-                offsets.append(pos)
+            offsets.append(pos)
             pos += len(line)
             result.lines += 1
             yield line
-        if offsets is not None:
-            offsets.append(pos)
-
-
-def _block(chunk: Chunk, result: Result) -> bytes | None:
-    """The chunk's bytes read whole, its lines counted in ``result.lines``,
-    for :func:`hh.parse.split_blocks` (which cuts a block that decodes with
-    one regex search, and one that does not line by line, so that a bad
-    byte spoils only its own line); None when the chunk is too big to hold
-    whole."""
-    size = (os.path.getsize(chunk.path) if chunk.end is None else chunk.end) - chunk.start
-    if size > _BLOCK_MAX:
-        return None
-    with open(chunk.path, "rb") as f:
-        f.seek(chunk.start)
-        data = f.read(size)
-    result.lines = data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
-    return data
+        offsets.append(pos)
 
 
 def _runs(task: Task, offsets: list[int] | None, result: Result) -> Iterator[Run]:
+    """The chunk's runs, cut as ``hh validate`` cuts them (hh.sources.runs);
+    line by line, with their offsets, for a file still being written."""
     chunk = task.chunk
-    if offsets is None and not is_compressed(chunk.path):
-        data = _block(chunk, result)
-        if data is not None:
-            return split_blocks([data], task.name, chunk.first_line)
+    if offsets is None:
+        return runs(replace(chunk, name=task.name))
     source = lines_of_stream(_byte_lines(chunk, offsets, result))
     return split_runs(source, task.name, chunk.first_line)
 

@@ -140,23 +140,19 @@ def test_an_error_that_is_not_a_write_is_not_called_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An OSError raised while judging (here: no file descriptors left for
-    the scan) is told as what it is, exit 2, no traceback: not "cannot
-    write standard output", which once took every OSError of the run."""
+    cutting the files) is told as what it is, exit 2, no traceback: not
+    "cannot write standard output", which once took every OSError of the
+    run."""
     import errno
 
-    import hh.order
+    import hh.sources
 
     def no_descriptors(*args: object) -> None:
         raise OSError(errno.EMFILE, os.strerror(errno.EMFILE), "h.txt")
 
     hand = tmp_path / "h.txt"
     hand.write_text(CH, "utf-8")
-    monkeypatch.setattr(hh.order, "table_order", no_descriptors)
-    from hh.console import Stop, validate_files
-
-    with pytest.raises(Stop) as stop:
-        validate_files([str(hand)], False, 1)
-    assert stop.value.code == 2
+    monkeypatch.setattr(hh.sources.Plan, "order", no_descriptors)
     result = runner.invoke(app, ["validate", str(hand)])
     assert result.exit_code == 2
     assert result.output == f"hh: {os.strerror(errno.EMFILE)}: h.txt\n"
@@ -385,10 +381,10 @@ def test_an_unknown_game_lists_the_valid_names() -> None:
         assert name in result.output
 
 
-# ----------------------------------------------------------- startup
+# ----------------------------------------------------------- the command
 
 
-def test_the_quick_path_gives_what_typer_gives(tmp_path: Path) -> None:
+def test_the_installed_command_gives_what_the_app_gives(tmp_path: Path) -> None:
     good, bad = tmp_path / "g.txt", tmp_path / "b.txt"
     good.write_text(CH, "utf-8")
     bad.write_text(CH.replace("Lucía: raises 40 to 80", "Lucía: raises 20 to 60"), "utf-8")
@@ -400,9 +396,9 @@ def test_the_quick_path_gives_what_typer_gives(tmp_path: Path) -> None:
         ["parse", str(bad)],
         ["parse", "--json", str(good)],
     ):
-        quick = _hh(*args)  # python -m hh: main(), which takes the quick path
+        run = _hh(*args)  # python -m hh: main(), in a process of its own
         typed = runner.invoke(app, args)
-        assert (quick.returncode, quick.stdout) == (typed.exit_code, typed.output), args
-    # anything else goes to typer: help, usage errors
+        assert (run.returncode, run.stdout) == (typed.exit_code, typed.output), args
+    # help, usage errors
     assert "Usage: " in _hh("validate", "--workers", "0", str(good)).stderr
     assert "--workers" in _hh("validate", "--help").stdout

@@ -20,10 +20,9 @@ from typer.testing import CliRunner
 from hh.cli import validate_command
 from hh.crosshand import CrossChecker, Summary
 from hh.model import Game
-from hh.order import disordered_tables
 from hh.parse import parse_file, parse_text
-from hh.places import NO_TIME, instant, placement
 from hh.simulate import Simulator
+from hh.sources import NO_TIME, instant, placement, table_order
 from hh.validate import SeatStack, cross_check, validate
 from hh.write import write_hand
 
@@ -82,7 +81,7 @@ def test_streaming_gives_the_batch_verdicts(
     streamed = result.output.splitlines()
     batch = _batch(paths)
     assert sorted(streamed) == sorted(batch)
-    if not disordered_tables([str(p) for p in paths]):
+    if not table_order([str(p) for p in paths]).disordered:
         assert streamed == batch  # every table in time order: exactly the input order
 
 
@@ -98,7 +97,7 @@ def test_a_table_out_of_time_order_is_held_until_its_last_hand(tmp_path: Path) -
     order = [0, 1, 2, 5, 4, 3, 6, 7]
     path = tmp_path / "x.txt"
     path.write_text("\n\n".join(texts[k] for k in order) + "\n", "utf-8")
-    assert len(disordered_tables([str(path)])) == 1
+    assert len(table_order([str(path)]).disordered) == 1
     result = runner.invoke(app_validate(), ["--json", "--workers", "1", str(path)])
     assert result.exit_code == 0, result.output  # in time order, the chain holds
     ids = [json.loads(line)["hand_id"] for line in result.output.splitlines()]

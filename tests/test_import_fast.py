@@ -1,27 +1,32 @@
-"""The import's fast paths give what the plain paths give: a chunk read in
-one block cuts the same runs as a chunk read line by line, and known hands
-are skipped without a parse even when the files table forgot them."""
+"""What the import reads: a chunk cuts the same runs as the whole file read
+line by line, the cut counts the file's lines, and known hands are skipped
+without a parse even when the files table forgot them."""
 
 from __future__ import annotations
 
+import io
+from dataclasses import replace
 from pathlib import Path
 
 import hh.pipelines.work as work
 import pytest
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO
 from hh.pipelines.importer import Importer, connect, find_files
-from hh.pipelines.work import Result, Task
 from import_helpers import contents, session
 
 from hh.model import Game
-from hh.sources import Chunk, chunks
+from hh.parse import Run, lines_of_stream, split_runs
+from hh.sources import Chunk, chunks, cut, runs
 
 
-def _cut(path: Path, chunk: Chunk) -> tuple[list[work.Run], int]:
-    task = Task(chunk, str(path))
-    result = Result(task)
-    runs = list(work._runs(task, None, result))
-    return runs, result.lines
+def _cut(path: Path, chunk: Chunk) -> tuple[list[Run], int]:
+    """The runs of a chunk as the import reads them, and the file's lines as
+    the cut counts them."""
+    return list(runs(replace(chunk, name=str(path)))), cut(str(path)).lines
+
+
+def _line_by_line(path: Path) -> list[Run]:
+    return list(split_runs(lines_of_stream(io.BytesIO(path.read_bytes())), str(path)))
 
 
 def _awkward(folder: Path) -> Path:
@@ -35,16 +40,12 @@ def _awkward(folder: Path) -> Path:
     return path
 
 
-def test_block_read_cuts_the_same_runs_as_reading_line_by_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_chunks_cut_the_same_runs_as_reading_line_by_line(tmp_path: Path) -> None:
     path = _awkward(tmp_path)
     parts = [Chunk(str(path)), *chunks(str(path), 4096)]
     assert len(parts) > 3
     block = [_cut(path, c) for c in parts]
-    monkeypatch.setattr(work, "_BLOCK_MAX", -1)  # every chunk read line by line
-    stream = [_cut(path, c) for c in parts]
-    assert block == stream
+    assert block[0][0] == _line_by_line(path)
     whole, lines = block[0]
     assert lines == path.read_bytes().count(b"\n")
     assert len(whole) == 33 and whole[0].lines[0].startswith("chiribito.com Hand #CH-1")
@@ -54,14 +55,11 @@ def test_block_read_cuts_the_same_runs_as_reading_line_by_line(
 
 
 @pytest.mark.parametrize("text", [b"", b"\n", b"\xef\xbb\xbf", b"x", b"\n\nx\n\n", b" \r\n"])
-def test_block_read_of_tiny_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: bytes
-) -> None:
+def test_tiny_files(tmp_path: Path, text: bytes) -> None:
     path = tmp_path / "tiny.txt"
     path.write_bytes(text)
-    block = _cut(path, Chunk(str(path)))
-    monkeypatch.setattr(work, "_BLOCK_MAX", -1)
-    assert block == _cut(path, Chunk(str(path)))
+    lines = text.count(b"\n") + (bool(text) and not text.endswith(b"\n"))
+    assert _cut(path, Chunk(str(path))) == (_line_by_line(path), lines)
 
 
 def test_a_bad_byte_falls_back_to_reading_line_by_line(tmp_path: Path) -> None:

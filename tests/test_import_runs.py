@@ -192,3 +192,63 @@ def test_revalidate_and_two_workers(tmp_path: Path) -> None:
     code, s, _ = hh_import("--revalidate", "--db", str(one), "--workers", "1")
     assert s is not None and s["hands"] == 60 and s["imported"] == 60 and code == 0
     assert contents(one) == before
+
+
+def _workers(pid: int) -> list[int]:
+    """The pool's worker processes of ``pid`` (not multiprocessing's
+    resource tracker, a child too)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    out = []
+    for child in children:
+        try:
+            cmd = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmd and b"resource_tracker" not in cmd:
+            out.append(int(child))
+    return out
+
+
+def test_a_worker_that_dies_is_one_line_and_exit_2_and_a_rerun_completes(
+    tmp_path: Path,
+) -> None:
+    folder = _logs(tmp_path)
+    clean = tmp_path / "clean.duckdb"
+    hh_import(str(folder), "--db", str(clean), "--workers", "1")
+    db = tmp_path / "died.duckdb"
+    env = {**ENV, "HH_IMPORT_PAUSE_AFTER_COMMIT": "2", "HH_IMPORT_GROUP_HANDS": "1",
+           "HH_IMPORT_CHUNK_BYTES": "5000", "HH_IMPORT_POOL_MIN_BYTES": "0",
+           "HH_NO_IMPORT_HOOKS": "1"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(db), "--workers", "2"],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()  # paused after its first commit: the workers wait
+        assert b"committed" in line, line
+        workers = _workers(proc.pid)
+        assert len(workers) == 2
+        os.kill(workers[0], signal.SIGKILL)
+        rest = proc.stderr.read().decode()
+        code = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    messages = [x for x in rest.splitlines() if not x.startswith("hh-import: committed")]
+    assert code == 2, rest
+    assert len(messages) == 1, rest
+    assert re.fullmatch(
+        r"hh: a worker process ended abruptly while reading \S+ (from line \d+ )?\(killed, or "
+        r"out of memory\?\); what was imported before is kept: run the same command again "
+        r"to complete the import",
+        messages[0],
+    ), messages[0]
+    hh_import(str(folder), "--db", str(db), "--workers", "2")
+    assert contents(db) == contents(clean)

@@ -81,11 +81,18 @@ def test_truncated_gzip_is_an_error_record_after_the_hands_read(tmp_path: Path) 
 
 
 def test_corrupt_gzip(tmp_path: Path) -> None:
+    """gzip is known by its magic bytes: a stream that breaks is an error
+    where it breaks; a file named .gz that is text is read as text."""
     path = tmp_path / "bad.gz"
-    path.write_bytes(b"this is not gzip at all\n")
+    path.write_bytes(b"\x1f\x8bthis is not gzip at all\n")
     (record,) = parse_file(path)
     assert record.error is not None and record.line == 1
     assert "cannot be read to its end" in record.error.message
+    text = tmp_path / "text.gz"
+    text.write_bytes(b"this is not gzip at all\n")
+    (record,) = parse_file(text)
+    assert record.error is not None and record.line == 1
+    assert record.error.message.startswith("lines outside a hand")
 
 
 def test_invalid_utf8_is_an_error_at_its_line_and_column(tmp_path: Path) -> None:

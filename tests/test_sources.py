@@ -1,6 +1,7 @@
 """Chunks of a file: the same hands, with the same line numbers, as the whole file."""
 
 import gzip
+import hashlib
 import io
 from itertools import pairwise
 from pathlib import Path
@@ -12,7 +13,19 @@ from hypothesis import strategies as st
 from hh.model import Game
 from hh.parse import Run, lines_of_stream, parse_file, split_blocks, split_runs
 from hh.simulate import Simulator
-from hh.sources import Chunk, Unreadable, chunks, numbered, plan, records
+from hh.sources import (
+    Chunk,
+    Plan,
+    TableOrder,
+    Unreadable,
+    chunks,
+    cut,
+    is_compressed,
+    marks,
+    placement,
+    records,
+    table_order,
+)
 from hh.write import write_hand
 
 pytestmark = pytest.mark.compiled
@@ -49,36 +62,65 @@ def test_chunks_give_the_hands_of_the_whole_file(tmp_path: Path, target: int, ta
         assert a.end == b.start  # no byte lost or read twice
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(target=st.integers(min_value=1, max_value=40_000), tail=st.sampled_from([0, 5_000]))
-def test_chunks_counted_as_handed_out_get_the_same_lines(
-    tmp_path: Path, target: int, tail: int
-) -> None:
-    """``count=False`` leaves the line numbers for ``numbered`` to count when
-    each chunk is handed out (in order): the same numbers, every file of a
-    plan counted from its own first chunk."""
+def test_a_plan_cuts_every_file_of_the_run(tmp_path: Path) -> None:
+    """The chunks of a run's plan, line numbers counted by the one pass
+    over each file, give the hands of each whole file; what cannot be read
+    stays in its place."""
     path = _session(tmp_path)
-    counted = chunks(str(path), target, tail)
-    later = chunks(str(path), target, tail, count=False)
-    assert later[0] == counted[0] and all(c.first_line == 0 for c in later[1:])
-    assert [numbered(later, k) for k in range(len(later))] == counted
-    assert later == counted  # counted in place: a chunk is counted once
     other = tmp_path / "b.txt"
     other.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
-    work: list[Chunk | Unreadable] = plan([str(path), str(other)], 2, smallest=1)
-    work.insert(0, Unreadable("x", "no such file"))
-    got = [numbered(work, k) for k in range(len(work))]
+    gone = Unreadable("x", "no such file")
+    work = list(Plan([gone, str(path), str(other)], 2, smallest=1))
+    assert work[0] == gone
     for f in (path, other):
         whole = [(r.line, r.hand_id, r.raw, r.hand is None) for r in parse_file(f)]
-        parts = [c for c in got if isinstance(c, Chunk) and c.path == str(f)]
+        parts = [c for c in work if isinstance(c, Chunk) and c.path == str(f)]
         assert len(parts) > 2 and _key(f, parts) == whole
+
+
+def test_a_plan_gives_the_order_of_the_run_s_tables(tmp_path: Path) -> None:
+    """Which tables go back in time, across the files of a run, counted by
+    the same pass that cuts them (whether or not they were iterated yet)."""
+    texts = [write_hand(h) for h in Simulator(Game.CALATONE, 8, tables=2).hands(40)]
+    (tmp_path / "a.txt").write_text("\n\n".join(texts[20:]) + "\n", "utf-8")
+    (tmp_path / "b.txt").write_text("\n\n".join(texts[:20]) + "\n", "utf-8")
+    files = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    order = Plan(files, 2, smallest=1).order()
+    tables = {}
+    for text in texts:
+        place = placement(*text.split("\n")[:2])
+        tables[(place.site, place.table)] = tables.get((place.site, place.table), 0) + 1
+    assert len(tables) == 2
+    assert order == TableOrder(tables, 40)  # both tables go back at b.txt's start
+    assert order == table_order(files)
+    assert table_order([files[1], files[0]]) == TableOrder({}, 40)
+    assert table_order([files[0]]) == TableOrder({}, 20)
+
+
+def test_the_pass_hashes_the_file_and_its_head(tmp_path: Path) -> None:
+    """For the import: the file's SHA-256, and the SHA-256 of the bytes
+    before ``start`` with the chunks from there, their lines counted."""
+    path = _session(tmp_path)
+    data = path.read_bytes()
+    starts = [r.line for r in parse_file(path)]
+    lines = data.split(b"\n")
+    at = len(b"\n".join(lines[: starts[30] - 1])) + 1  # where hand 30 begins
+    for start in (0, at, len(data)):
+        read = cut(str(path), 2_000, start=start, digest=True)
+        assert read.size == len(data)
+        assert read.sha256 == hashlib.sha256(data).hexdigest()
+        assert read.head_sha256 == hashlib.sha256(data[:start]).hexdigest()
+        assert read.chunks[0].start == start and read.chunks[-1].end is None
+        assert read.chunks[0].first_line == data[:start].count(b"\n") + 1
+    rest = cut(str(path), 2_000, start=at).chunks
+    whole = [(r.line, r.hand_id, r.raw, r.hand is None) for r in parse_file(path)]
+    assert len(rest) > 2 and _key(path, rest) == whole[30:]
+    assert cut(str(path)).sha256 is None
 
 
 def test_a_run_ends_in_finer_parts(tmp_path: Path) -> None:
     """The run's last file is cut four times finer at its end, so that no
-    worker idles long while the last one finishes (hh.sources.plan)."""
+    worker idles long while the last one finishes (hh.sources.Plan)."""
     path = _session(tmp_path)
     size = path.stat().st_size
     target = size // 8
@@ -90,7 +132,7 @@ def test_a_run_ends_in_finer_parts(tmp_path: Path) -> None:
     # in a run of two files, only the second (the run's end) is cut finer
     other = tmp_path / "b.txt"
     other.write_bytes(path.read_bytes())
-    work = plan([str(path), str(other)], 2, smallest=1)
+    work = list(Plan([str(path), str(other)], 2, smallest=1))
     paths = [c.path for c in work if isinstance(c, Chunk)]
     assert paths.count(str(path)) == 8 and paths.count(str(other)) >= 8 + 3
 
@@ -119,14 +161,13 @@ def test_a_chunk_survives_pickling() -> None:
 
 
 @pytest.mark.parametrize("block", [None, 64, 200])
-def test_the_table_scan_reads_plain_and_gzip_files_alike(
+def test_the_pass_reads_plain_and_gzip_files_alike(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int | None
 ) -> None:
-    """The order scan (hh validate's first pass) finds Table lines with a
-    regex over a mapped plain file, and line by line in a gzip file: both
-    must find the same runs, edge cases included."""
+    """The pass over a file finds Table lines with a regex over blocks of a
+    plain file, and line by line in a gzip file: both must find the same
+    hands, at the same offsets and lines, edge cases included."""
     import hh.sources
-    from hh.order import scan_tables
 
     if block is not None:  # plain files are read in blocks: many small ones
         monkeypatch.setattr(hh.sources, "_BLOCK", block)
@@ -159,8 +200,13 @@ def test_the_table_scan_reads_plain_and_gzip_files_alike(
         plain.write_text(text, encoding="utf-8")
         packed = tmp_path / f"{k}.txt.gz"
         packed.write_bytes(gzip.compress(text.encode()))
-        assert [p.table for p in scan_tables(str(plain))] == tables, text
-        assert list(scan_tables(str(plain))) == list(scan_tables(str(packed)))
+        found = list(marks(str(plain)))
+        assert [m.place.table for m in found] == tables, text
+        assert found == list(marks(str(packed)))
+        data = plain.read_bytes()
+        for m in found:  # each hand begins where its mark says, on its line
+            assert data[: m.offset].count(b"\n") + 1 == m.line
+            assert m.offset == 0 or data[m.offset - 1 : m.offset] == b"\n"
 
 
 # Lines that test the cutter's edges: blank or not (spaces, tabs, CRs), headers
@@ -246,8 +292,18 @@ def test_cutting_blocks_of_a_session_gives_the_runs_of_cutting_lines(tmp_path: P
         assert _cut_blocks(data, size) == expected
 
 
-def test_a_chunk_cannot_be_counted_before_the_one_before_it(tmp_path: Path) -> None:
+def test_gzip_is_known_by_its_bytes_not_its_name(tmp_path: Path) -> None:
+    """A .gz file that is text is read as text; gzip named .txt is unpacked."""
     path = _session(tmp_path)
-    later = chunks(str(path), 2_000, count=False)
-    with pytest.raises(ValueError, match="handed out before"):
-        numbered(list(later), 2)
+    text_gz = tmp_path / "text.gz"
+    text_gz.write_bytes(path.read_bytes())
+    packed = tmp_path / "packed.txt"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    assert not is_compressed(str(text_gz)) and is_compressed(str(packed))
+    whole = [(r.line, r.hand_id, r.raw, r.hand is None) for r in parse_file(path)]
+    for f in (text_gz, packed):
+        assert [(r.line, r.hand_id, r.raw, r.hand is None) for r in parse_file(f)] == whole
+        assert _key(f, chunks(str(f), 2_000)) == whole
+    assert len(chunks(str(text_gz), 2_000)) > 2 and chunks(str(packed), 2_000) == [
+        Chunk(str(packed))
+    ]

@@ -1,0 +1,142 @@
+"""What the ``hh`` commands share: failing with a message (exit 2), writing
+the output (a reader gone is 141, any other write error one line), the
+inputs of a run, standard input copied to a file, the default workers.
+
+Exit codes, as scripts rely on them: 0 all good, 1 some hand failed, 2 the
+command could not run, 141 the reader went away (``hh validate ... | head``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn, TextIO
+
+import typer
+
+from hh.sources import MissingPath, Unreadable, find_inputs
+
+
+def fail(message: str) -> NoReturn:
+    """A command that cannot run: the reason on stderr, exit 2."""
+    if sys.stderr is not None:
+        print(f"hh: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+def find(paths: list[str]) -> list[str | Unreadable]:
+    """The inputs of a run (see :func:`hh.sources.find_inputs`); a missing
+    path is a usage error (exit 2), found before anything is printed."""
+    try:
+        found = find_inputs(paths)
+    except MissingPath as missing:
+        fail(f"no such file or folder: {missing}")
+    if "-" in found and sys.stdin is None:
+        fail("cannot read standard input: it is closed")
+    return found
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _silence(stream: TextIO) -> None:
+    """After a failed write, point the stream's descriptor at /dev/null, so
+    that the flush at exit does not fail again with a traceback."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # not a real file (a test's capture)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)
+
+
+class _WriteFailed(Exception):
+    """A write to the command's output failed: ``args[0]`` is the OSError."""
+
+
+class Output:
+    """What a command writes to. Its write errors are told apart from every
+    other error of the command: an OSError raised while judging (a file gone
+    missing, no file descriptors left) is not "cannot write standard
+    output", and the output stays open for the message."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> None:
+        try:
+            self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _WriteFailed(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _WriteFailed(error) from None
+
+
+@contextmanager
+def writing(stream: TextIO | None = None, name: str = "standard output") -> Iterator[Output]:
+    """Write to ``stream`` (standard output by default). A reader that went
+    away (``hh validate ... | head``) ends the command quietly with 141, the
+    status of a command killed by SIGPIPE, as ``cat`` or ``grep`` give; any
+    other write error (a full disk, a closed output) is ``hh: cannot write
+    NAME: reason``, exit 2. Any other OSError of the command is ``hh:
+    reason: file``, exit 2, without a traceback."""
+    out = sys.stdout if stream is None else stream
+    if out is None:
+        fail(f"cannot write {name}: it is closed")
+    output = Output(out)
+    try:
+        yield output
+        output.flush()
+    except BrokenPipeError:
+        _silence(out)
+        raise typer.Exit(141) from None
+    except _WriteFailed as failed:
+        _silence(out)
+        error = failed.args[0]
+        fail(f"cannot write {name}: {error.strerror or error}")
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            out.flush()  # what was judged before it stays written
+        where = f": {error.filename}" if error.filename else ""
+        fail(f"{error.strerror or error}{where}")
+
+
+@contextmanager
+def stdin_copied(
+    inputs: list[str | Unreadable],
+) -> Iterator[tuple[list[str | Unreadable], dict[str, str]]]:
+    """Standard input copied to a temporary file, so that it can be cut for
+    the workers (and its tables' order found) like any file; its results
+    still name it ``-``."""
+    if "-" not in inputs:
+        yield inputs, {}
+        return
+    import shutil
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(prefix="hh-stdin-", suffix=".txt") as copy:
+        try:
+            shutil.copyfileobj(sys.stdin.buffer, copy)
+            copy.flush()
+        except OSError as error:
+            fail(f"cannot read standard input: {error.strerror or error}")
+        yield [copy.name if x == "-" else x for x in inputs], {copy.name: "-"}
