@@ -269,8 +269,10 @@ class Lake:
             if result.error:
                 continue
             if read.task.chunk.end is None:  # the file's last chunk: its facts
-                read.lines = read.task.chunk.first_line - 1 + result.lines
-                read.sha256 = _sha256(path)
+                from hh.sources import cut
+
+                whole = cut(path, digest=True)  # the import's own pass: its lines and hash
+                read.lines, read.sha256 = whole.lines, whole.sha256
             results.append(result)
         if not any(r.tables for r in results):
             return written
