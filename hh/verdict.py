@@ -44,12 +44,13 @@ class PotResult:
     shares: tuple[int, ...] = field(default=(), compare=False)  # per winner, as ``winners``
 
 
-@dataclass(frozen=True, slots=True)
-class SeatStack:
+class SeatStack(NamedTuple):
     """One seat line and the chips its player has when the hand is over:
     what the next hand of the table must start from (STACK_CARRYOVER).
     ``end`` is ``start`` less what he put in plus what he won; a player not
-    dealt in ends as he started."""
+    dealt in ends as he started. A named tuple: it crosses to and from
+    worker processes inside the cross-hand summaries, and the compiled
+    build's frozen dataclasses do not unpickle."""
 
     seat: int
     name: str
