@@ -38,9 +38,8 @@ from hh.pipelines.work import Result, Task, hh_version, process, worker_init
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import Chunk, cut
+from hh.sources import SUFFIXES, Chunk, cut
 
-SUFFIXES = (".txt", ".log", ".gz")
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
 # Less to read than this is imported in this process, without starting

@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from hh.model import Hand
+from hh.sources import SUFFIXES
 from hh.validate import LineState, Verdict, Violation, cross_check, validate
-
-_SUFFIXES = (".txt", ".log", ".gz")
 
 
 class ShowError(Exception):
@@ -67,7 +66,7 @@ def expand(paths: Iterable[str]) -> list[str]:
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            found = (q for q in p.rglob("*") if q.is_file() and q.name.endswith(_SUFFIXES))
+            found = (q for q in p.rglob("*") if q.is_file() and q.name.endswith(SUFFIXES))
             out.extend(str(q) for q in sorted(found))
         elif p.exists():
             out.append(name)
