@@ -21,6 +21,7 @@ import typer
 
 from hh import __version__
 from hh.cli_support import default_workers, fail, find, stdin_copied, writing
+from hh.helptext import App
 
 if TYPE_CHECKING:
     from hh.collusion import Collusion
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from hh.sources import Unreadable
     from hh.validate import Violation
 
-app = typer.Typer(
+app = App(
     help="Hand histories of Chiribito, Aces Straights and Flushes, and Calatone.",
     no_args_is_help=True,
     add_completion=False,
@@ -435,5 +436,3 @@ def main() -> None:
         sys.exit(2)
 
 
-# help names values as users read them (N, TEXT, PATH), never Python types
-import hh.helptext  # noqa: E402, F401

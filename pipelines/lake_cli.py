@@ -11,7 +11,9 @@ from typing import Any
 
 import typer
 
-lake_app = typer.Typer(help="The Delta Lake written by `hh import --engine dask`.",
+from hh.helptext import App
+
+lake_app = App(help="The Delta Lake written by `hh import --engine dask`.",
                        no_args_is_help=True)
 
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from hh.helptext import App
+
 if TYPE_CHECKING:
     import polars as pl
     from hh.reports.db import Filters
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-report = typer.Typer(help="Player statistics and the referee's findings, from the database.",
+report = App(help="Player statistics and the referee's findings, from the database.",
                      no_args_is_help=True)  # fmt: skip
 
 _DB = typer.Option(None, "--db", help="The database (default: $HH_DB or hands.duckdb).")
@@ -486,7 +488,6 @@ def integrity_command(
 def register(app: typer.Typer) -> None:
     """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
     ``hh.commands`` entry point)."""
-    import hh.helptext  # noqa: F401 - help in users' words (N, TEXT, PATH)
 
     app.add_typer(report, name="report")
     app.command("hands")(hands_command)

@@ -16,7 +16,6 @@ import typer
 
 def register(app: typer.Typer) -> None:
     """Add ``hh show`` to the ``hh`` command line."""
-    import hh.helptext  # noqa: F401 - help in users' words (N, TEXT, PATH)
 
     @app.command("show")
     def show(
