@@ -753,6 +753,15 @@ def records(chunk: Chunk) -> Iterator[Record]:
     """The hands of a chunk, parsed: the same records, with the same line
     numbers, as :func:`hh.parse.parse_file` gives for that part of the file.
     A file that cannot be opened raises OSError here, at the call."""
+    return _parsed(runs(chunk))  # opened now; parsed as the caller reads
+
+
+def _parsed(found: Iterator[Run]) -> Iterator[Record]:
+    """Each run parsed as it is read. A generator function, not a generator
+    expression: compiled by mypyc, the expression returned above was
+    evaluated at once, and the whole chunk's hands were held before the
+    first was judged."""
     from hh.parse import parse_run
 
-    return (parse_run(run) for run in runs(chunk))
+    for run in found:
+        yield parse_run(run)

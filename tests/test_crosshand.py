@@ -147,11 +147,6 @@ def test_the_checker_keeps_a_few_bytes_a_hand() -> None:
     assert (large - small) / 18_000 < 128, (small, large)
 
 
-@pytest.mark.skipif(
-    bool(__import__("hh").compiled_modules()),
-    reason="open: under the compiled build this run holds ~6 KB more a hand at its peak "
-    "since this wave's merges (the pure build is flat); see the stop note",
-)
 def test_validate_memory_is_flat_in_the_number_of_hands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
