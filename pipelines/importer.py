@@ -26,7 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 from hh.pipelines import crosshand, schema
-from hh.pipelines.work import Result, Task, hh_version, process, worker_init
+from hh.pipelines.work import Result, Task, derive_hooks, hh_version, process, worker_init
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
@@ -250,7 +250,7 @@ class Importer:
                 known = frozenset()
                 if stored is not None and stored.num_rows:
                     known = _known_in(stored, c.first_line, end)
-                yield Task(c, plan.name, known, tail and last, self.version, seq, last)
+                yield Task(c, plan.name, known, tail and last, self.version, seq, last, True)
                 seq += 1
             del stored
 
@@ -332,6 +332,7 @@ class Importer:
             nonlocal group, files, hands
             if group or files:
                 self.counts.add(self.writer.write(group, _last_per_path(files)))
+                keep(self.con, group)
             group, files, hands = [], [], 0
 
         size = sum(
@@ -407,6 +408,21 @@ class Importer:
         if self.pool is not None:
             self.pool.close()
             self.pool = None
+
+
+def keep(con: Any, results: Sequence[Result]) -> None:
+    """After a group's commit: each ``hh.derive`` hook stores what the
+    workers derived from its batches (hh.pipelines.work.derive_hooks). A
+    hook that fails is said on standard error and does not fail the import:
+    what it lacks is computed later."""
+    for name, hook in derive_hooks():
+        derived = [r.derived[name] for r in results if name in r.derived]
+        if not derived:
+            continue
+        try:
+            hook.keep(con, derived)
+        except Exception as error:
+            print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
 
 
 def after_import(con: Any, cache: str | None = None) -> None:

@@ -12,8 +12,12 @@ parsed: re-importing a file costs a hash per hand, not a parse.
 
 from __future__ import annotations
 
+import functools
+import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
@@ -62,6 +66,7 @@ class Task:
     hh_version: str = ""
     seq: int = 0  # the task's place in the run (results are written in this order)
     last: bool = True  # the file's last chunk
+    derive: bool = False  # compute what the layers above keep of each hand (derive_hooks)
 
 
 @dataclass(slots=True)
@@ -74,6 +79,39 @@ class Result:
     end_line: int | None = None  # tail: its first line (the next line to read)
     lines: int = 0  # tail: lines read (else the cut counts them, hh.sources.Cut.lines)
     error: str | None = None  # the file could not be read
+    derived: dict[str, dict[str, pa.Table]] = field(default_factory=dict)  # by hook
+
+
+def derive_hooks() -> tuple[tuple[str, Any], ...]:
+    """The installed ``hh.derive`` entry points, by name: what the layers
+    above keep of each hand (the reports' counts and equity,
+    hh.reports.imported), computed in the workers from each batch
+    (``derive(tables)``) and stored by the writer's process after each
+    commit (``keep(con, derived)``), so that nothing is left to a second
+    pass over the database. Data still flows one way: the import knows
+    them only as names. ``HH_NO_IMPORT_HOOKS=1`` loads none."""
+    if os.environ.get("HH_NO_IMPORT_HOOKS"):
+        return ()
+    return _derive_hooks()
+
+
+@functools.cache
+def _derive_hooks() -> tuple[tuple[str, Any], ...]:
+    from importlib.metadata import entry_points
+
+    found = sorted(entry_points(group="hh.derive"), key=lambda e: e.name)
+    return tuple((ep.name, ep.load()) for ep in found)
+
+
+def _derive(result: Result) -> None:
+    """Each hook's rows for the result's batch; a hook that fails is said on
+    standard error and never fails the import (the rows are then computed
+    later, by the hook after the import or by a report)."""
+    for name, hook in derive_hooks():
+        try:
+            result.derived[name] = hook.derive(result.tables)
+        except Exception as error:
+            print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
 
 
 def _byte_lines(chunk: Chunk, offsets: list[int], result: Result) -> Iterator[bytes]:
@@ -136,6 +174,8 @@ def process(task: Task) -> Result:
         result.error = f"cannot read {task.name}: {e.strerror or e}"
         return result
     result.tables = batch.tables()
+    if task.derive:
+        _derive(result)
     return result
 
 

@@ -468,10 +468,12 @@ def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
 
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
                 progress: Callable[[str, int, int], None] | None = None,
-                limit: int | None = None) -> int:  # fmt: skip
+                limit: int | None = None, parallel: bool = True) -> int:  # fmt: skip
     """Compute and keep the all-in equity of the wanted hands the cache
-    lacks (hh.reports.cache); in worker processes when there are many, with
-    ``progress(stage, done, total)``. Returns the candidate hands computed.
+    lacks (hh.reports.cache); in worker processes when there are many (and
+    ``parallel``: not in a process that is itself one of the import's
+    workers), with ``progress(stage, done, total)``. Returns the candidate
+    hands computed.
     With ``limit``, nothing is computed (and -1 returned) when more than
     ``limit`` all-in hands lack it: the import hook's bound."""
     cache.ensure("equity", VERSION, EQUITY_COLUMNS)
@@ -481,7 +483,7 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     tasks = frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
     if limit is not None and len(tasks) > limit:
         return -1
-    rows = _compute(tasks, progress)
+    rows = _compute(tasks, progress, parallel)
     df = pl.DataFrame(rows, schema={"hk": pl.UInt64, "player": pl.String,  # noqa: F841
                                     "expected_won": pl.Float64, "se": pl.Float64},
                       orient="row")  # fmt: skip
@@ -492,10 +494,10 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     return len(tasks)
 
 
-def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None
-             ) -> list[tuple[int, str, float, float]]:  # fmt: skip
+def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None,
+             parallel: bool = True) -> list[tuple[int, str, float, float]]:  # fmt: skip
     total = len(tasks)
-    if total < PARALLEL_FROM:
+    if total < PARALLEL_FROM or not parallel:
         out = []
         for k, task in enumerate(tasks):
             out += hand_equity(task)

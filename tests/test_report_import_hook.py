@@ -1,7 +1,8 @@
-"""The reports' per-hand counts filled by the import (the ``hh.imported``
-entry point, run by hh.pipelines.importer.after_import): a report after an
-import computes nothing, a later import computes only its new hands, and
-the figures are those of a report that computes everything itself."""
+"""The reports' per-hand counts and all-in equity filled by the import (the
+``hh.derive`` entry point, hh.reports.imported, in the import's workers;
+``hh.imported`` after it for what is missing): a report after an import
+computes nothing, a later import computes only its new hands, and the
+figures are those of a report that computes everything itself."""
 
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
     monkeypatch.setattr(hh.reports.counts, "card_counts", counted)
     _import(db, _logs(tmp_path, seed=11, hands=10))
     total = _hands(db)
-    assert todo == [total - first] and total > first
+    assert sum(todo) == total - first and total > first  # batch by batch, each hand once
     assert _cached(db, "counts_hands") == total
     con = connect(db)
     assert_frame_equal(players(con, Filters(), cache=f"{db}.reports.duckdb"),
@@ -95,18 +96,20 @@ def test_no_hooks_when_told(tmp_path: Path, monkeypatch) -> None:
     assert not Path(f"{db}.reports.duckdb").exists()
 
 
-def test_equity_beyond_the_hook_limit_is_left_to_the_report(tmp_path: Path,
-                                                            monkeypatch) -> None:  # fmt: skip
+def test_equity_missing_from_the_cache_is_left_to_the_report(tmp_path: Path) -> None:
     import json
 
     import typer
     from hh.reports.cli import register
     from typer.testing import CliRunner
 
-    monkeypatch.setattr(hh.reports.counts, "IMPORT_EQUITY_LIMIT", 0)
     db = tmp_path / "h.duckdb"
     _import(db, _logs(tmp_path, seed=3))
     assert _cached(db, "counts_hands") == _hands(db)
+    # as if the import could not keep it (its cache file held by a report)
+    con = duckdb.connect(f"{db}.reports.duckdb")
+    con.execute("DELETE FROM equity; DELETE FROM equity_hands")
+    con.close()
     assert _cached(db, "equity_hands") == 0
     app = typer.Typer()
     register(app)
@@ -137,3 +140,44 @@ def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch
     assert calls == []
     _import(db, _logs(tmp_path, seed=21, hands=3))
     assert len(calls) == 1
+
+
+def _cache_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{db}.reports.duckdb' AS c (READ_ONLY)")
+    out = {t: sorted(con.execute(f"SELECT * FROM c.{t}").fetchall(), key=repr)
+           for t in ("counts", "counts_hands", "equity", "equity_hands")}  # fmt: skip
+    con.close()
+    return out
+
+
+def test_what_the_workers_derive_is_what_a_pass_over_the_database_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two workers (several chunks a file), the same hand twice in the run
+    # and a conflict: each stored hand kept once, with the figures computed
+    # from the database itself
+    monkeypatch.setenv("HH_IMPORT_CHUNK_BYTES", "20000")
+    monkeypatch.setenv("HH_IMPORT_POOL_MIN_BYTES", "0")
+    files = _logs(tmp_path, seed=5, hands=60)
+    text = Path(files[0]).read_text("utf-8")
+    first = text.split("\n\n")[0]
+    other = first.replace(" 00:00:00 UTC", " 00:00:01 UTC", 1)  # same id, other text
+    assert other != first
+    (tmp_path / "again.txt").write_text(first + "\n\n" + other + "\n", "utf-8")
+    (tmp_path / "other.txt").write_text(other + "\n", "utf-8")  # first of its batch
+    db = tmp_path / "h.duckdb"
+    code, summary, err = hh_import(*files, str(tmp_path / "again.txt"),
+                                   str(tmp_path / "other.txt"), "--db", str(db),
+                                   "--workers", "2")  # fmt: skip
+    assert summary is not None, err
+    assert (code, summary["duplicates"], summary["conflicts"]) == (1, 1, 2), summary
+    assert _cached(db, "counts_hands") == _hands(db) == _cached(db, "equity_hands")
+    assert _cached(db, "equity") > 0
+    derived = _cache_tables(db)
+    Path(f"{db}.reports.duckdb").unlink()
+    monkeypatch.setattr(hh.reports.counts, "IMPORT_EQUITY_LIMIT", 10**9)
+    con = duckdb.connect(str(db))
+    hh.reports.counts.after_import(con)  # every hand, by SQL over the database
+    con.close()
+    assert _cache_tables(db) == derived

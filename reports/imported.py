@@ -1,0 +1,156 @@
+"""The reports' per-hand data (counts and all-in equity), computed where the
+import judges the hands: the ``hh.derive`` entry point.
+
+A report needs, for every hand, its per-player counts (hh.reports.counts)
+and, for an all-in hand, each contender's expected share
+(hh.reports.equity), kept in the reports' cache beside the database
+(hh.reports.cache). Both depend on the hand alone, so the import computes
+them in its worker processes, from the batch of rows it has just built, with
+the same SQL a report runs (over the batch's Arrow tables in an in-memory
+DuckDB): :func:`derive`. The writer's process, after committing a group,
+stores them in the cache file: :func:`keep`. Every report after an import
+then finds every hand computed, however many were all-in.
+
+Only the hands the writer stored are kept: not a conflict (the same id with
+other text); a duplicate has the key of the hand stored, and is kept once.
+Should the import stop between a commit and :func:`keep`, or the cache file
+be held by another process, the hook after the import
+(hh.reports.counts.after_import) or the next report computes what is
+missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from hh.reports import counts, equity
+from hh.reports.cache import Cache, default_path
+
+# what the batch must hold (the import's tables, hh.pipelines.rows)
+_TABLES = ("hands", "seats", "actions", "pots", "hand_text")
+# the cache's tables this computes, with the kinds they belong to
+KINDS = ("counts", "equity")
+_con: duckdb.DuckDBPyConnection | None = None
+
+
+def _connection() -> duckdb.DuckDBPyConnection:
+    """One in-memory DuckDB per worker process, on one thread: the worker is
+    one of as many processes as there are cores."""
+    global _con
+    if _con is None:
+        _con = duckdb.connect(":memory:", config={"threads": 1})
+    return _con
+
+
+def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
+    """The cache rows of a batch's hands: ``<kind>`` and ``<kind>_hands``
+    for each of :data:`KINDS`. A hand the batch holds twice (same site and
+    id) counts once, as its first copy: the writer stores no other."""
+    hands = tables["hands"]
+    if not hands.num_rows:
+        return {}
+    con = _connection()
+    batch = {f"b_{t}": tables[t] for t in _TABLES}
+    for name, table in batch.items():
+        con.register(name, table)
+    try:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
+            "QUALIFY row_number() OVER (PARTITION BY site, hand_id ORDER BY _ord) = 1"
+        )
+        for t in _TABLES:
+            con.execute(
+                f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t} "
+                "SEMI JOIN _first USING (_ord)"
+            )
+        store = Cache(con, None)
+        try:
+            store.want("TRUE", [])
+            counts.fill(con, store)
+            equity.fill_equity(con, store, parallel=False)
+            return {
+                t: con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
+                for kind in KINDS
+                for t in (kind, f"{kind}_hands")
+            }
+        finally:
+            store.close()
+    finally:
+        for name in batch:
+            con.unregister(name)
+        for t in _TABLES:
+            con.execute(f"DROP VIEW IF EXISTS {t}")
+        con.execute("DROP TABLE IF EXISTS _first; DROP TABLE IF EXISTS _want; "
+                    "DROP TABLE IF EXISTS _todo; DROP TABLE IF EXISTS _cards")  # fmt: skip
+
+
+def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
+    """Store what :func:`derive` gave for a group of batches just committed
+    into the cache file of ``con``'s database; the hands it already holds
+    are left as they are. An in-memory database, or a cache file another
+    process holds, keeps nothing (the next report computes)."""
+    parts = [d for d in derived if d]
+    if not parts:
+        return
+    row = con.execute("SELECT path FROM duckdb_databases() "
+                      "WHERE database_name = current_database()").fetchall()  # fmt: skip
+    if not row or not row[0][0]:
+        return
+    store = Cache(con, default_path(row[0][0]))
+    try:
+        if not store.persistent:
+            return
+        store.ensure("counts", counts.VERSION, counts.SEAT_TABLE, counts.HAND_TABLE)
+        store.ensure("equity", equity.VERSION, equity.EQUITY_COLUMNS)
+        con.register("d_hands", pa.concat_tables(p["counts_hands"].select(["site", "hand_id"])
+                                                 for p in parts))  # fmt: skip
+        try:  # the keys of the hands the writer stored (not a conflict's)
+            stored = con.sql(
+                "SELECT hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk FROM hands h "
+                "SEMI JOIN d_hands d ON d.site = h.site AND d.hand_id = h.hand_id"
+            ).to_arrow_table()
+        finally:
+            con.unregister("d_hands")
+        con.register("d_stored", stored)
+        try:
+            for kind in KINDS:
+                _append(con, store, kind, parts)
+        finally:
+            con.unregister("d_stored")
+    finally:
+        store.close()
+
+
+def _append(con: Any, store: Cache, kind: str, parts: Sequence[Mapping[str, pa.Table]]) -> None:
+    """Append one kind's rows of several batches, each hand once: the keys
+    new to the cache, from the first batch that holds them."""
+    keys = pa.concat_tables(
+        p[f"{kind}_hands"].append_column("_part", pa.array([k] * p[f"{kind}_hands"].num_rows,
+                                                           pa.int32()))
+        for k, p in enumerate(parts)
+    )
+    rows = pa.concat_tables(
+        p[kind].append_column("_part", pa.array([k] * p[kind].num_rows, pa.int32()))
+        for k, p in enumerate(parts)
+    )
+    con.register("d_keys", keys)
+    con.register("d_rows", rows)
+    fresh = (f"WITH new AS (SELECT * FROM d_keys WHERE hk IN (SELECT hk FROM d_stored) "
+             f"AND hk NOT IN (SELECT hk FROM {store.table(kind + '_hands')}) "
+             "QUALIFY row_number() OVER (PARTITION BY hk ORDER BY _part) = 1) ")  # fmt: skip
+    try:
+        con.execute("BEGIN TRANSACTION")
+        con.execute(f"INSERT INTO {store.table(kind)} {fresh}SELECT r.* EXCLUDE (_part) FROM "
+                    "d_rows r SEMI JOIN new n ON n.hk = r.hk AND n._part = r._part")  # fmt: skip
+        con.execute(f"INSERT INTO {store.table(kind + '_hands')} {fresh}"
+                    "SELECT * EXCLUDE (_part) FROM new")  # fmt: skip
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    finally:
+        con.unregister("d_keys")
+        con.unregister("d_rows")
