@@ -397,28 +397,32 @@ LIMIT = 500  # a table's hands shown at most (its last ones)
 def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each table whose hands come from a watched folder: the players
     seated in its last hand, each with his hands, VPIP, PFR, AF and WTSD in
-    that game (``stats``: the players list over all hands)."""
+    that game at the table's stakes (``stats``: the players list over all
+    hands, a row per player, game and stakes)."""
     import os
+
+    from hh.reports.counts import STAKES
 
     if not folders:
         return []
     prefixes = [os.path.join(os.path.abspath(f), "") for f in folders]
     cond = " OR ".join("starts_with(h.file, ?)" for _ in prefixes)
-    last = _rows(con, "SELECT site, table_name, game, hand_id, started_at FROM ("
-                 "SELECT h.*, row_number() OVER (PARTITION BY h.site, h.table_name "
+    last = _rows(con, "SELECT site, table_name, game, stakes, hand_id, started_at FROM ("
+                 f"SELECT h.*, {STAKES} AS stakes, row_number() OVER ("
+                 "PARTITION BY h.site, h.table_name "
                  "ORDER BY h.started_at DESC NULLS LAST, h.file DESC, h.line DESC) AS k "
                  f"FROM hands h WHERE {cond}) h WHERE k = 1 "
                  "ORDER BY started_at DESC NULLS LAST, site, table_name", prefixes)  # fmt: skip
     if not last:
         return []
-    by = {(r["player"], r["game"]): r for r in stats}
+    by = {(r["player"], r["game"], r["stakes"]): r for r in stats}
     out = []
     for t in last:
         seated = _rows(con, "SELECT seat, player, stack_start, sitting_out FROM seats "
                        "WHERE site = ? AND hand_id = ? ORDER BY seat",
                        [t["site"], t["hand_id"]])  # fmt: skip
         for s in seated:
-            row = by.get((s["player"], t["game"]), {})
+            row = by.get((s["player"], t["game"], t["stakes"]), {})
             s.update({k: row.get(k) for k in ("hands", "vpip", "pfr", "af", "wtsd")})
         out.append({**t, "seated": seated})
     return out
