@@ -132,6 +132,10 @@ def test_every_page_and_endpoint_answers(client: TestClient) -> None:
     ("/api/hands", {"since": "yesterday"}, 400, "since='yesterday'"),
     ("/api/hands", {"page": "99999999999"}, 400, "page=99999999999"),
     ("/api/hands", {"page": "5000"}, 404, "page=5000: there are"),
+    ("/api/hands", {"player": "Nobody", "page": "2"}, 404,
+     "page=2: there are 1 pages of 50 hands (0 hands)"),
+    ("/api/hands", {"game": "calatone", "page": "x"}, 400, "page='x': expected a whole number"),
+    ("/api/hands", {"code": "RAISE_SIZE", "per": "501"}, 400, "per=501"),
     ("/api/hands", {"per": "-1"}, 400, "per=-1"),
     ("/api/hands", {"min_pot": "lots"}, 400, "min_pot='lots'"),
     ("/api/hands", {"game": "poker"}, 400, "game='poker'"),
@@ -425,3 +429,29 @@ def test_off_loopback_hh_serve_makes_up_a_token_and_prints_it(db: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_large_results_are_kept_within_a_bound(db: Path, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:  # fmt: skip
+    """Searches' results (counted in rows) are kept up to HEAVY_ROWS in all:
+    past it the oldest is forgotten and computed again when asked."""
+    from hh.reports.web import source as src
+
+    monkeypatch.setattr(src, "HEAVY_ROWS", 10)
+    source = src.Source(str(db))
+    runs: list[str] = []
+
+    def rows(name: str) -> object:
+        def compute(con: object) -> list[int]:
+            runs.append(name)
+            return list(range(6))
+
+        return compute
+
+    try:
+        for name in ("a", "b", "b", "a", "a"):
+            got = source.cached((name,), rows(name), rows=len)  # type: ignore[arg-type]
+            assert got == list(range(6))
+    finally:
+        source.close()
+    assert runs == ["a", "b", "a"]

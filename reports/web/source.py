@@ -224,16 +224,20 @@ class Source:
                 self._heavy[full] = (key, rows(value))
                 while len(self._heavy) > 1 and sum(n for _, n in self._heavy.values()
                                                    ) > HEAVY_ROWS:  # fmt: skip
-                    gone, (gone_key, _) = self._heavy.popitem(last=False)
-                    old = self._results.pop(gone, None)
-                    if old is not None and self._latest.get(gone_key) is old:
-                        del self._latest[gone_key]
+                    self._drop(next(iter(self._heavy)))
             if len(self._latest) > 4 * _CACHED:
                 self._latest.clear()
             while len(self._results) > _CACHED:
-                gone, _ = self._results.popitem(last=False)
-                self._heavy.pop(gone, None)
+                self._drop(next(iter(self._results)))
         return value
+
+    def _drop(self, full: tuple[Any, ...]) -> None:
+        """Forget a result (the caller holds ``_results_lock``); a large one
+        is not kept as the last result of its key either."""
+        value = self._results.pop(full, None)
+        heavy = self._heavy.pop(full, None)
+        if heavy is not None and value is not None and self._latest.get(heavy[0]) is value:
+            del self._latest[heavy[0]]
 
     # ------------------------------------------------------------ reading
 
