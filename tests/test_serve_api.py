@@ -132,6 +132,10 @@ def test_every_page_and_endpoint_answers(client: TestClient) -> None:
     ("/api/hands", {"since": "yesterday"}, 400, "since='yesterday'"),
     ("/api/hands", {"page": "99999999999"}, 400, "page=99999999999"),
     ("/api/hands", {"page": "5000"}, 404, "page=5000: there are"),
+    ("/api/hands", {"player": "Nobody", "page": "2"}, 404,
+     "page=2: there are 1 pages of 50 hands (0 hands)"),
+    ("/api/hands", {"game": "calatone", "page": "x"}, 400, "page='x': expected a whole number"),
+    ("/api/hands", {"code": "RAISE_SIZE", "per": "501"}, 400, "per=501"),
     ("/api/hands", {"per": "-1"}, 400, "per=-1"),
     ("/api/hands", {"min_pot": "lots"}, 400, "min_pot='lots'"),
     ("/api/hands", {"game": "poker"}, 400, "game='poker'"),
@@ -223,3 +227,231 @@ def test_a_lake_is_served_read_only_with_the_same_figures(tmp_path: Path) -> Non
                             ("/api/player", {"name": want[0]["player"]}),
                             ("/hand", {"site": hand["site"], "id": hand["hand_id"]})):  # fmt: skip
             assert c.get(url, params=params).status_code == 200, url
+
+
+@pytest.mark.parametrize("search", [
+    {},
+    {"game": "chiribito"},
+    {"player": HOSTILE},
+    {"player": HOSTILE, "min_pot": "40"},
+])  # fmt: skip
+def test_search_pages_make_the_whole_list(client: TestClient, db: Path, search: dict) -> None:
+    """Paged 7 at a time, a search gives every hand of its filter once,
+    newest first, as an independent SQL query lists them; past the last
+    page a 404 that says how many pages there are."""
+    import duckdb
+
+    cond = ["TRUE"]
+    params: list[object] = []
+    if "game" in search:
+        cond.append("h.game = ?")
+        params.append(search["game"])
+    if "player" in search:
+        cond.append("(h.site, h.hand_id) IN (SELECT site, hand_id FROM seats WHERE player = ?)")
+        params.append(search["player"])
+    if "min_pot" in search:
+        cond.append("h.total_pot >= ?")
+        params.append(int(search["min_pot"]))
+    con = duckdb.connect(str(db), read_only=True)
+    want = con.execute(f"SELECT h.site, h.hand_id FROM hands h WHERE {' AND '.join(cond)} "
+                       "ORDER BY h.started_at DESC, h.site DESC, h.hand_id DESC",
+                       params).fetchall()  # fmt: skip
+    con.close()
+    want = [tuple(w) for w in want]
+    assert len(want) > 7
+    got: list[tuple[str, str]] = []
+    pages = -(-len(want) // 7)
+    for page in range(1, pages + 1):
+        r = client.get("/api/hands", params={**search, "per": "7", "page": str(page)})
+        assert r.status_code == 200 and int(r.headers["X-Total-Count"]) == len(want)
+        assert len(r.json()) == (7 if page < pages else len(want) - 7 * (pages - 1))
+        got += [(h["site"], h["hand_id"]) for h in r.json()]
+    assert got == want
+    past = client.get("/api/hands", params={**search, "per": "7", "page": str(pages + 1)})
+    assert past.status_code == 404
+    assert past.json()["error"] == (f"page={pages + 1}: there are {pages} pages of 7 hands "
+                                    f"({len(want):,} hands)")  # fmt: skip
+
+
+def test_the_version_changes_with_the_data_not_with_every_write(tmp_path: Path) -> None:
+    """A write that stores nothing new (what a cycle of the watch over a hand
+    not yet complete does) keeps what the pages computed; another import
+    makes a new version, and the pages show its hands."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from hh.reports.web.source import IDLE, Source
+    from import_helpers import session
+
+    from hh.model import Game
+
+    db = build_db(tmp_path)
+    source = Source(str(db))
+    try:
+        counted = source.cached(("n",), lambda con: con.execute(
+            "SELECT count(*) FROM hands").fetchall()[0][0])  # fmt: skip
+        before = source.version()
+        files = [(os.stat(db).st_mtime_ns, os.stat(db).st_size)]
+        time.sleep(IDLE + 0.5)  # the server lets go of the file when idle
+        write = ("import duckdb, sys; con = duckdb.connect(sys.argv[1]); "
+                 "con.execute('CREATE TABLE scratch AS SELECT range AS x FROM range(50000)'); "
+                 "con.execute('DROP TABLE scratch'); con.execute('CHECKPOINT'); con.close()")
+        subprocess.run([sys.executable, "-c", write, str(db)], check=True, timeout=60)
+        files.append((os.stat(db).st_mtime_ns, os.stat(db).st_size))
+        assert files[0] != files[1]  # the file was written
+        assert source.refresh() == before
+        assert source.cached(("n",), lambda con: -1) == counted  # kept, not computed again
+        more = tmp_path / "more.txt"
+        more.write_text(session(Game.ACES, 5, 99, tables=1), encoding="utf-8")
+        time.sleep(IDLE + 0.5)
+        r = subprocess.run([sys.executable, "-m", "hh", "import", str(more), "--db", str(db),
+                            "--workers", "1"], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert source.refresh() != before
+        assert source.cached(("n",), lambda con: con.execute(
+            "SELECT count(*) FROM hands").fetchall()[0][0]) == counted + 5  # fmt: skip
+    finally:
+        source.close()
+
+
+def test_a_computation_asked_twice_at_once_runs_once(db: Path) -> None:
+    import threading
+    import time
+
+    from hh.reports.web.source import Source
+
+    source = Source(str(db))
+    runs: list[int] = []
+
+    def slow(con: object) -> int:
+        runs.append(1)
+        time.sleep(0.5)
+        return 42
+
+    got: list[int] = []
+    threads = [threading.Thread(target=lambda: got.append(source.cached(("slow",), slow)))
+               for _ in range(4)]  # fmt: skip
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+    finally:
+        source.close()
+    assert got == [42, 42, 42, 42] and runs == [1]
+
+
+def test_the_live_view_shows_the_reports_figures_at_the_tables_stakes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Two watched Chiribito tables at blinds 20 and 40 that share players
+    (Ramón and Luca sit in the last hand of both): each seated player shows
+    his row of ``hh report players`` for that game at that table's stakes."""
+    import time
+
+    from hh.pipelines.importer import connect
+    from import_helpers import session
+
+    from hh import simulate
+    from hh.model import Game, Stakes
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    (folder / "low.txt").write_text(session(Game.CHIRIBITO, 30, 5, tables=1), encoding="utf-8")
+    monkeypatch.setitem(simulate.SETUPS, Game.CHIRIBITO, simulate.Setup(Stakes(40), 2000))
+    (folder / "high.txt").write_text(session(Game.CHIRIBITO, 30, 8, tables=1), encoding="utf-8")
+    db = tmp_path / "hands.duckdb"
+    connect(str(db)).close()
+    app = create_app(Config(db=str(db), watch=[str(folder)], quiet=0.3))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        deadline = time.monotonic() + 60
+        while c.get("/api/status").json()["watch"]["imported"] < 60:
+            assert time.monotonic() < deadline, c.get("/api/status").json()
+            time.sleep(0.2)
+        live = c.get("/api/live").json()["tables"]
+    want = {(r["player"], r["stakes"]): r for r in _report_json(db)}
+    assert sorted(t["stakes"] for t in live) == ["20", "40"]
+    shared = 0
+    for t in live:
+        for s in t["seated"]:
+            row = want[(s["player"], t["stakes"])]
+            assert {k: s[k] for k in ("hands", "vpip", "pfr", "af", "wtsd")} == {
+                k: row[k] for k in ("hands", "vpip", "pfr", "af", "wtsd")}
+            other = "40" if t["stakes"] == "20" else "20"
+            shared += (s["player"], other) in want
+    assert shared == 4  # Ramón and Luca, at each table
+
+
+def test_off_loopback_hh_serve_makes_up_a_token_and_prints_it(db: Path) -> None:
+    """``hh serve --host 0.0.0.0`` without ``--token``: a token is made up
+    and printed in the address; every request without it gets 401."""
+    import re
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    from serve_helpers import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "hh", "serve", "--db", str(db), "--host",
+                             "0.0.0.0", "--port", str(port)], stderr=subprocess.PIPE,
+                            text=True)  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        found = re.search(rf"at http://0\.0\.0\.0:{port}/\?token=([A-Za-z0-9_-]{{20,}})$",
+                          first.strip())  # fmt: skip
+        assert found, first
+        token = found.group(1)
+        base = f"http://127.0.0.1:{port}"
+
+        def status(url: str, headers: dict[str, str] | None = None) -> int:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(urllib.request.Request(
+                            base + url, headers=headers or {}), timeout=30) as r:  # fmt: skip
+                        return int(r.status)
+                except urllib.error.HTTPError as e:
+                    return int(e.code)
+                except OSError:  # not listening yet
+                    assert time.monotonic() < deadline
+                    time.sleep(0.2)
+
+        assert status("/api/tables") == 401
+        assert status("/") == 401
+        assert status("/api/tables?token=wrong") == 401
+        assert status(f"/api/tables?token={token}") == 200
+        assert status("/api/players", {"Authorization": f"Bearer {token}"}) == 200
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def test_large_results_are_kept_within_a_bound(db: Path, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:  # fmt: skip
+    """Searches' results (counted in rows) are kept up to HEAVY_ROWS in all:
+    past it the oldest is forgotten and computed again when asked."""
+    from hh.reports.web import source as src
+
+    monkeypatch.setattr(src, "HEAVY_ROWS", 10)
+    source = src.Source(str(db))
+    runs: list[str] = []
+
+    def rows(name: str) -> object:
+        def compute(con: object) -> list[int]:
+            runs.append(name)
+            return list(range(6))
+
+        return compute
+
+    try:
+        for name in ("a", "b", "b", "a", "a"):
+            got = source.cached((name,), rows(name), rows=len)  # type: ignore[arg-type]
+            assert got == list(range(6))
+    finally:
+        source.close()
+    assert runs == ["a", "b", "a"]

@@ -114,6 +114,59 @@ def _q(text: str) -> str:
     return quote_plus(text)
 
 
+def test_filters_search_pages_and_a_table(browser: object,
+                                          served: tuple[str, Path, Path]) -> None:  # fmt: skip
+    """The players page's game filter, the hand search by player and its
+    pages, a table's page from a hand's table."""
+    import json
+    import urllib.request
+
+    url, _, _ = served
+    pg, problems = _open(browser, url + "/players")
+    pg.wait_for_selector("#players tbody tr")
+    pg.select_option("#filters select[name='game']", "chiribito")
+    pg.click("#filters button")
+    pg.wait_for_url("**/players?game=chiribito")
+    pg.wait_for_selector("#players tbody tr")
+    games = pg.eval_on_selector_all("#players tbody tr td:nth-child(3)",
+                                    "tds => tds.map(t => t.textContent)")  # fmt: skip
+    assert set(games) == {"chiribito"}
+
+    with urllib.request.urlopen(url + "/api/hands?per=500") as r:
+        every = json.loads(r.read())
+    assert 50 < len(every) <= 100  # two pages of 50
+    pg.goto(url + "/hands")
+    pg.wait_for_selector("#hands tbody tr")
+    assert pg.text_content("#count") == f"{len(every)} hands, newest first"
+    assert pg.text_content("#page") == "page 1 of 2"
+    first = pg.eval_on_selector_all("#hands tbody tr td:nth-child(2)",
+                                    "tds => tds.map(t => t.textContent)")  # fmt: skip
+    pg.click("#next")
+    pg.wait_for_url("**/hands?page=2")
+    pg.wait_for_selector("#hands tbody tr")
+    second = pg.eval_on_selector_all("#hands tbody tr td:nth-child(2)",
+                                     "tds => tds.map(t => t.textContent)")  # fmt: skip
+    assert first + second == [h["hand_id"] for h in every]
+    assert pg.text_content("#page") == "page 2 of 2" and pg.is_hidden("#next")
+
+    pg.fill("#search input[name='player']", HOSTILE)
+    pg.click("#search button")
+    pg.wait_for_url("**/hands?player=*")
+    pg.wait_for_selector("#hands tbody tr")
+    mine = [h for h in every if h["hand_id"] in pg.eval_on_selector_all(
+        "#hands tbody tr td:nth-child(2)", "tds => tds.map(t => t.textContent)")]
+    assert pg.text_content("#count") == f"{len(mine)} hands, newest first" and mine
+    table = mine[0]["table_name"]
+    pg.click("#hands tbody tr:first-child td:nth-child(5) a")
+    pg.wait_for_selector("#sessions tbody tr")
+    assert table in pg.text_content("#title")
+    pg.wait_for_selector("#chart-stacks .main-svg")
+    times = pg.eval_on_selector_all("#hands tbody tr td:nth-child(1)",
+                                    "tds => tds.map(t => t.textContent)")  # fmt: skip
+    assert times == sorted(times) and len(times) > 5
+    assert pg.evaluate("window.x") == 0 and problems == []
+
+
 def test_a_hand_appended_shows_live(browser: object, served: tuple[str, Path, Path]) -> None:
     url, folder, live = served
     pg, problems = _open(browser, url + "/")

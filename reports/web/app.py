@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+import anyio.to_thread
 from hh.reports.web import data
 from hh.reports.web.source import Busy, Source
 from starlette.applications import Starlette
@@ -231,8 +232,14 @@ def create_app(config: Config) -> Starlette:
     @_guarded
     def api_hands(request: Request) -> Response:
         query = _query(request)
-        key = ("hands", tuple(sorted((k, tuple(v)) for k, v in query.items() if k != "token")))
-        rows, total = source.cached(key, lambda con: data.search(con, query))
+        s = data.parse_search(query)
+        if s.filtered:  # every hand of the filter kept: each page is a slice
+            found = source.cached(("search", s.where, s.params),
+                                  lambda con: data.matching(con, s), rows=lambda t: t.num_rows)
+            rows, total = data.page_of(found, s)
+        else:  # the newest hands: ORDER BY ... LIMIT, a top-N over the hands alone
+            rows, total = source.cached(("hands", s.page, s.per),
+                                        lambda con: data.search(con, query))
         return JSONResponse(rows, headers={"X-Total-Count": str(total)})
 
     @_guarded
@@ -263,15 +270,20 @@ def create_app(config: Config) -> Starlette:
         tables = source.cached(("live",), lambda con: data.live(con, config.watch, stats))
         return JSONResponse({"tables": tables, "watch": status.json()})
 
-    async def api_status(request: Request) -> Response:
-        return JSONResponse({"watch": status.json(), "version": list(source.version())})
+    @_guarded
+    def api_status(request: Request) -> Response:
+        return JSONResponse({"watch": status.json(), "version": list(source.refresh())})
 
     async def api_events(request: Request) -> Response:
         async def events() -> AsyncIterator[str]:
             seen = None
             beat = time.monotonic()
             while not stop.is_set():
-                now = (source.version(), status.updated)
+                try:
+                    version = await anyio.to_thread.run_sync(source.refresh)
+                except Busy:
+                    version = source.version()
+                now = (version, status.updated)
                 if now != seen:
                     seen = now
                     beat = time.monotonic()
@@ -314,8 +326,6 @@ def create_app(config: Config) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        import anyio.to_thread
-
         # requests waiting for a report computation must not take every
         # thread from the quick ones
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS

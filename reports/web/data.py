@@ -194,11 +194,26 @@ HAND_FIELDS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.players
                "h.total_pot, h.valid, h.n_violations")  # fmt: skip
 
 
-def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str, Any]], int]:
-    """Hands matching the search, newest first, one page: (rows, total).
-    ``id`` (a prefix of the hand id), ``player``, ``table``, ``site``,
-    ``game``, ``since``/``until``, ``code`` (a violation), ``invalid``,
-    ``min_pot``/``max_pot``, ``page`` (from 1) and ``per``."""
+@dataclass(frozen=True)
+class Search:
+    """A hand search read from a request's parameters: its filter (SQL over
+    ``hands h``, every value a parameter) and the page asked for."""
+
+    where: str
+    params: tuple[Any, ...]
+    page: int
+    per: int
+
+    @property
+    def filtered(self) -> bool:
+        return self.where != "TRUE"
+
+
+def parse_search(query: Mapping[str, Sequence[str]]) -> Search:
+    """The search of ``id`` (a prefix of the hand id), ``player``, ``table``,
+    ``site``, ``game``, ``since``/``until``, ``code`` (a violation),
+    ``invalid``, ``min_pot``/``max_pot``, ``page`` (from 1) and ``per``;
+    400 for a value that cannot be used."""
     _unknown(query, SEARCH_KEYS)
     parts: list[str] = []
     params: list[Any] = []
@@ -237,16 +252,47 @@ def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str,
         params.append(_int(value["max_pot"], "max_pot"))
     page = _int(value["page"], "page", 1, MAX_PAGE) if value["page"] else 1
     per = _int(value["per"], "per", 1, MAX_PER) if value["per"] else 50
-    where = " AND ".join(parts) or "TRUE"
-    total = int(con.execute(f"SELECT count(*) FROM hands h WHERE {where}", params
+    return Search(" AND ".join(parts) or "TRUE", tuple(params), page, per)
+
+
+NEWEST = "ORDER BY h.started_at DESC NULLS LAST, h.site DESC, h.hand_id DESC"
+
+
+def _past_end(s: Search, total: int) -> None:
+    if s.page > 1 and (s.page - 1) * s.per >= total:
+        raise NotFound(f"page={s.page}: there are {max(1, -(-total // s.per))} pages of "
+                       f"{s.per} hands ({total:,} hands)")  # fmt: skip
+
+
+def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str, Any]], int]:
+    """Hands matching the search (:func:`parse_search`), newest first, one
+    page: (rows, total), by a count and an ``ORDER BY ... LIMIT`` query."""
+    s = parse_search(query)
+    total = int(con.execute(f"SELECT count(*) FROM hands h WHERE {s.where}", list(s.params)
                             ).fetchall()[0][0])  # fmt: skip
-    if page > 1 and (page - 1) * per >= total:
-        raise NotFound(f"page={page}: there are {max(1, -(-total // per))} pages of {per} "
-                       f"hands ({total:,} hands)")  # fmt: skip
-    rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE {where} "
-                 "ORDER BY h.started_at DESC NULLS LAST, h.site DESC, h.hand_id DESC "
-                 "LIMIT ? OFFSET ?", [*params, per, (page - 1) * per])  # fmt: skip
+    _past_end(s, total)
+    rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE {s.where} {NEWEST} "
+                 "LIMIT ? OFFSET ?", [*s.params, s.per, (s.page - 1) * s.per])  # fmt: skip
     return rows, total
+
+
+def matching(con: Any, s: Search) -> Any:
+    """Every hand of the search's filter, newest first, as an Arrow table of
+    ``HAND_FIELDS``: the server keeps it per version of the data, so the
+    total and every further page cost a slice, not another pass over the
+    hands and their seats."""
+    return con.sql(f"SELECT {HAND_FIELDS} FROM hands h WHERE {s.where} {NEWEST}",
+                   params=list(s.params) or None).to_arrow_table()  # fmt: skip
+
+
+def page_of(found: Any, s: Search) -> tuple[list[dict[str, Any]], int]:
+    """One page of :func:`matching`'s table: (rows, total), as :func:`search`."""
+    from hh.reports.files import _plain
+
+    total = int(found.num_rows)
+    _past_end(s, total)
+    rows = found.slice((s.page - 1) * s.per, s.per).to_pylist()
+    return [{k: _plain(v) for k, v in r.items()} for r in rows], total
 
 
 def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -351,28 +397,32 @@ LIMIT = 500  # a table's hands shown at most (its last ones)
 def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each table whose hands come from a watched folder: the players
     seated in its last hand, each with his hands, VPIP, PFR, AF and WTSD in
-    that game (``stats``: the players list over all hands)."""
+    that game at the table's stakes (``stats``: the players list over all
+    hands, a row per player, game and stakes)."""
     import os
+
+    from hh.reports.counts import STAKES
 
     if not folders:
         return []
     prefixes = [os.path.join(os.path.abspath(f), "") for f in folders]
     cond = " OR ".join("starts_with(h.file, ?)" for _ in prefixes)
-    last = _rows(con, "SELECT site, table_name, game, hand_id, started_at FROM ("
-                 "SELECT h.*, row_number() OVER (PARTITION BY h.site, h.table_name "
+    last = _rows(con, "SELECT site, table_name, game, stakes, hand_id, started_at FROM ("
+                 f"SELECT h.*, {STAKES} AS stakes, row_number() OVER ("
+                 "PARTITION BY h.site, h.table_name "
                  "ORDER BY h.started_at DESC NULLS LAST, h.file DESC, h.line DESC) AS k "
                  f"FROM hands h WHERE {cond}) h WHERE k = 1 "
                  "ORDER BY started_at DESC NULLS LAST, site, table_name", prefixes)  # fmt: skip
     if not last:
         return []
-    by = {(r["player"], r["game"]): r for r in stats}
+    by = {(r["player"], r["game"], r["stakes"]): r for r in stats}
     out = []
     for t in last:
         seated = _rows(con, "SELECT seat, player, stack_start, sitting_out FROM seats "
                        "WHERE site = ? AND hand_id = ? ORDER BY seat",
                        [t["site"], t["hand_id"]])  # fmt: skip
         for s in seated:
-            row = by.get((s["player"], t["game"]), {})
+            row = by.get((s["player"], t["game"], t["stakes"]), {})
             s.update({k: row.get(k) for k in ("hands", "vpip", "pfr", "af", "wtsd")})
         out.append({**t, "seated": seated})
     return out

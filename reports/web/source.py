@@ -15,10 +15,14 @@ reports' cache file (attached while they run) take turns with each other
 and with the watch's import hooks (``report_lock``, :meth:`Source.hooks`).
 
 What the pages compute is kept per version of the data
-(:meth:`Source.cached`): the version is the database's files' sizes and
-times, so an import from another terminal counts as well as this server's
-watch. While the watch writes, or while another request computes the same
-thing, a page asked for again gets its last result rather than waiting.
+(:meth:`Source.cached`): a new version when the database's files changed
+and, read again, its counts of hands, rejects, violations and imports did
+too (``FINGERPRINT``), so an import from another terminal counts as well as
+this server's watch, and a write that stored nothing new (a cycle of the
+watch over a hand not yet complete) does not make every page compute
+again. While the watch writes, or while another request computes the same
+thing, a page asked for again gets its last result rather than waiting
+(or, with none yet, waits for that computation instead of repeating it).
 """
 
 from __future__ import annotations
@@ -38,6 +42,12 @@ T = TypeVar("T")
 IDLE = 0.5  # seconds without a request after which the read connection is closed
 READ_WAIT = 15.0  # how long a page waits for a database another process writes
 _CACHED = 64  # results kept (all versions together)
+HEAVY_ROWS = 1_000_000  # rows of the large results (searches) kept, all together
+# what the pages show changes only if one of these does (a new version)
+FINGERPRINT = ("SELECT (SELECT count(*) FROM hands), (SELECT sum(n_violations) FROM hands), "
+               "(SELECT count(*) FROM rejects), (SELECT count(*) FROM hand_violations), "
+               "(SELECT count(*) FROM cross_violations), (SELECT max(import_run) FROM imports), "
+               "(SELECT count(finished_at) FROM imports)")  # fmt: skip
 
 
 class Busy(Exception):
@@ -104,10 +114,15 @@ class Source:
         self.report_lock = threading.Lock()  # one computation at a time fills the cache file
         self._con: Any = None
         self._used = 0.0
-        self._bump = 0
+        self._version = 0
+        self._files_seen: tuple[Any, ...] | None = None
+        self._fingerprint: tuple[Any, ...] | None = None
+        self._refresh_lock = threading.Lock()
         self._results: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._latest: dict[tuple[Any, ...], Any] = {}  # by key, whatever the version
         self._computing: set[tuple[Any, ...]] = set()
+        self._pending: dict[tuple[Any, ...], threading.Event] = {}  # by version and key
+        self._heavy: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], int]] = OrderedDict()
         self._results_lock = threading.Lock()
         self._closing = threading.Event()
         self._reaper: threading.Thread | None = None
@@ -121,12 +136,10 @@ class Source:
 
     # ----------------------------------------------------------- versions
 
-    def version(self) -> tuple[Any, ...]:
-        """Changes whenever the data may have: the files' sizes and times."""
-        if self.db is None:
-            return (self._bump,)
-        out: list[Any] = [self._bump]
-        for path in (self.db, self.db + ".wal"):
+    def _files(self) -> tuple[Any, ...]:
+        """The database's files' sizes and times: they change with any write."""
+        out: list[Any] = []
+        for path in (self.db, f"{self.db}.wal"):
             try:
                 st = os.stat(path)
                 out += [st.st_size, st.st_mtime_ns]
@@ -134,18 +147,51 @@ class Source:
                 out += [None, None]
         return tuple(out)
 
+    def version(self) -> tuple[Any, ...]:
+        """The version of the data the results are kept for: it changes when
+        hands, rejects, violations or imports changed (:data:`FINGERPRINT`),
+        not at every write (a cycle of the watch that completed no hand, a
+        checkpoint). Cheap: the files are looked at by :meth:`refresh`."""
+        return (self._version,)
+
+    def refresh(self) -> tuple[Any, ...]:
+        """Look again at the database: when its files changed since the last
+        look, read the data's fingerprint (:data:`FINGERPRINT`), and a new
+        fingerprint is a new version. Returns the version."""
+        if self.db is None:
+            return self.version()
+        files = self._files()
+        if files == self._files_seen:
+            return self.version()
+        with self._refresh_lock:
+            if files != self._files_seen:
+                try:
+                    with self.reading() as con:
+                        found = tuple(con.execute(FINGERPRINT).fetchall()[0])
+                except Busy:
+                    found = None  # not read: a new version, to be safe
+                except Exception:  # a database without the tables: its files say
+                    found = files
+                if found is None or found != self._fingerprint:
+                    self._version += 1
+                self._fingerprint, self._files_seen = found, files
+        return self.version()
+
     def changed(self) -> None:
-        """This process wrote the database (its watch)."""
-        self._bump += 1
+        """This process wrote the database (its watch): look again."""
+        self._files_seen = None
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T],
-               report: bool = False) -> T:  # fmt: skip
+               report: bool = False, rows: Callable[[T], int] | None = None) -> T:  # fmt: skip
         """``compute(con)`` for this version of the data, computed once;
         ``report``: it fills the reports' cache file (one at a time, in turn
         with the watch's cycles). While another request computes the same,
         or a report must wait its turn, the last result of ``key`` if there
-        is one (pages are live: the next change event asks again)."""
-        full = (self.version(), *key)
+        is one (pages are live: the next change event asks again); with none,
+        the request waits for that computation rather than doing it again.
+        ``rows``: the result is large (a search's every hand), counted in
+        rows against ``HEAVY_ROWS``."""
+        full = (self.refresh(), *key)
         with self._results_lock:
             if full in self._results:
                 self._results.move_to_end(full)
@@ -153,7 +199,13 @@ class Source:
             if key in self._latest and (key in self._computing
                                         or (report and self.report_lock.locked())):
                 return self._latest[key]  # type: ignore[no-any-return]
-            self._computing.add(key)
+            pending = self._pending.get(full)
+            if pending is None:
+                self._pending[full] = threading.Event()
+                self._computing.add(key)
+        if pending is not None:  # the same is being computed: wait for it
+            pending.wait()
+            return self.cached(key, compute, report, rows)
         try:
             if report:
                 with self.report_lock, self.reading() as con:
@@ -164,14 +216,28 @@ class Source:
         finally:
             with self._results_lock:
                 self._computing.discard(key)
+                self._pending.pop(full).set()
         with self._results_lock:
             self._results[full] = value
             self._latest[key] = value
+            if rows is not None:
+                self._heavy[full] = (key, rows(value))
+                while len(self._heavy) > 1 and sum(n for _, n in self._heavy.values()
+                                                   ) > HEAVY_ROWS:  # fmt: skip
+                    self._drop(next(iter(self._heavy)))
             if len(self._latest) > 4 * _CACHED:
                 self._latest.clear()
             while len(self._results) > _CACHED:
-                self._results.popitem(last=False)
+                self._drop(next(iter(self._results)))
         return value
+
+    def _drop(self, full: tuple[Any, ...]) -> None:
+        """Forget a result (the caller holds ``_results_lock``); a large one
+        is not kept as the last result of its key either."""
+        value = self._results.pop(full, None)
+        heavy = self._heavy.pop(full, None)
+        if heavy is not None and value is not None and self._latest.get(heavy[0]) is value:
+            del self._latest[heavy[0]]
 
     # ------------------------------------------------------------ reading
 

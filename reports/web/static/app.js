@@ -257,7 +257,7 @@ PAGES.live = async () => {
   for (const t of d.tables) {
     const sec = el("section", {"class": "live", "data-table": t.table_name});
     const h = el("h2");
-    h.append(el("a", {href: tableUrl(t.site, t.table_name)}, t.table_name), " · " + t.game + " · last hand ");
+    h.append(el("a", {href: tableUrl(t.site, t.table_name)}, t.table_name), " · " + t.game + " " + t.stakes + " · last hand ");
     h.append(el("a", {href: handUrl(t.site, t.hand_id)}, "#" + t.hand_id));
     sec.append(h);
     const table = el("table");
