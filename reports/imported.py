@@ -1,15 +1,21 @@
-"""The reports' per-hand data (counts and all-in equity), computed where the
-import judges the hands: the ``hh.derive`` entry point.
+"""The reports' all-in equity, computed where the import judges the hands:
+the ``hh.derive`` entry point.
 
-A report needs, for every hand, its per-player counts (hh.reports.counts)
-and, for an all-in hand, each contender's expected share
+A report needs, for an all-in hand, each contender's expected share
 (hh.reports.equity), kept in the reports' cache beside the database
-(hh.reports.cache). Both depend on the hand alone, so the import computes
-them in its worker processes, from the batch of rows it has just built, with
-the same SQL a report runs (over the batch's Arrow tables in an in-memory
-DuckDB): :func:`derive`. The writer's process, after committing a group,
-stores them in the cache file: :func:`keep`. Every report after an import
-then finds every hand computed, however many were all-in.
+(hh.reports.cache). It depends on the hand alone and costs milliseconds of
+Python a hand, so the import computes it in its worker processes, from the
+batch of rows it has just built, with the code a report runs (over the
+batch's Arrow tables in an in-memory DuckDB): :func:`derive`. The writer's
+process, after committing a group, stores it in the cache file:
+:func:`keep`. Every report after an import then finds every all-in hand
+computed, however many there are.
+
+The per-hand counts (hh.reports.counts) are not computed here: they are
+one SQL statement whose cost is mostly fixed per statement, so a statement
+per batch cost about twice the CPU of one statement over the new hands
+after the import (hh.reports.counts.after_import), and the import's
+workers already keep every core busy (docs/decisions.md).
 
 Only the hands the writer stored are kept: not a conflict (the same id with
 other text); a duplicate has the key of the hand stored, and is kept once.
@@ -26,13 +32,13 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-from hh.reports import counts, equity
+from hh.reports import equity
 from hh.reports.cache import Cache, default_path
 
 # what the batch must hold (the import's tables, hh.pipelines.rows)
 _TABLES = ("hands", "seats", "actions", "pots", "hand_text")
-# the cache's tables this computes, with the kinds they belong to
-KINDS = ("counts", "equity")
+# the kinds of cached data this computes (each: ``<kind>`` and ``<kind>_hands``)
+KINDS = ("equity",)
 _con: duckdb.DuckDBPyConnection | None = None
 
 
@@ -47,8 +53,9 @@ def _connection() -> duckdb.DuckDBPyConnection:
 
 def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     """The cache rows of a batch's hands: ``<kind>`` and ``<kind>_hands``
-    for each of :data:`KINDS`. A hand the batch holds twice (same site and
-    id) counts once, as its first copy: the writer stores no other."""
+    for each of :data:`KINDS`, and ``hands``, their keys. A hand the batch
+    holds twice (same site and id) counts once, as its first copy: the
+    writer stores no other."""
     hands = tables["hands"]
     if not hands.num_rows:
         return {}
@@ -69,13 +76,14 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
         store = Cache(con, None)
         try:
             store.want("TRUE", [])
-            counts.fill(con, store)
             equity.fill_equity(con, store, parallel=False)
-            return {
+            out = {
                 t: con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
                 for kind in KINDS
                 for t in (kind, f"{kind}_hands")
             }
+            out["hands"] = con.sql("SELECT site, hand_id FROM hands").to_arrow_table()
+            return out
         finally:
             store.close()
     finally:
@@ -103,10 +111,8 @@ def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
     try:
         if not store.persistent:
             return
-        store.ensure("counts", counts.VERSION, counts.SEAT_TABLE, counts.HAND_TABLE)
         store.ensure("equity", equity.VERSION, equity.EQUITY_COLUMNS)
-        con.register("d_hands", pa.concat_tables(p["counts_hands"].select(["site", "hand_id"])
-                                                 for p in parts))  # fmt: skip
+        con.register("d_hands", pa.concat_tables(p["hands"] for p in parts))
         try:  # the keys of the hands the writer stored (not a conflict's)
             stored = con.sql(
                 "SELECT hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk FROM hands h "

@@ -1,6 +1,7 @@
 """The reports' per-hand counts and all-in equity filled by the import (the
-``hh.derive`` entry point, hh.reports.imported, in the import's workers;
-``hh.imported`` after it for what is missing): a report after an import
+equity by the ``hh.derive`` entry point, hh.reports.imported, in the
+import's workers; the counts by ``hh.imported`` after it, which fills any
+equity still missing too): a report after an import
 computes nothing, a later import computes only its new hands, and the
 figures are those of a report that computes everything itself."""
 
@@ -82,7 +83,7 @@ def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
     monkeypatch.setattr(hh.reports.counts, "card_counts", counted)
     _import(db, _logs(tmp_path, seed=11, hands=10))
     total = _hands(db)
-    assert sum(todo) == total - first and total > first  # batch by batch, each hand once
+    assert todo == [total - first] and total > first
     assert _cached(db, "counts_hands") == total
     con = connect(db)
     assert_frame_equal(players(con, Filters(), cache=f"{db}.reports.duckdb"),
