@@ -367,6 +367,7 @@ class _Reader:
     __slots__ = (
         "_f",
         "_head",
+        "_limit",
         "_pos",
         "ended",
         "head_lines",
@@ -376,8 +377,9 @@ class _Reader:
         "text_lines",
     )
 
-    def __init__(self, f: BinaryIO, digest: bool, head: int) -> None:
+    def __init__(self, f: BinaryIO, digest: bool, head: int, limit: int = -1) -> None:
         self._f = f
+        self._limit = limit  # read no further (-1: to the end)
         self._pos = 0
         self._head = head
         self.sha = hashlib.sha256() if digest else None
@@ -388,10 +390,16 @@ class _Reader:
         self.text_lines = 0  # lines of the decompressed text (counted by _marks_gzip)
 
     def read(self, n: int = -1) -> bytes:
-        return self._seen(self._f.read(n))
+        return self._seen(self._f.read(self._bound(n)))
 
     def readline(self) -> bytes:
-        return self._seen(self._f.readline())
+        return self._seen(self._f.readline(self._bound(-1)))
+
+    def _bound(self, n: int) -> int:
+        if self._limit < 0:
+            return n
+        left = max(0, self._limit - self._pos)
+        return left if n < 0 else min(n, left)
 
     def _seen(self, data: bytes) -> bytes:
         pos, self._pos = self._pos, self._pos + len(data)
@@ -457,7 +465,8 @@ def _cut(
         size = os.fstat(f.fileno()).st_size
         compressed = f.read(2) == GZIP_MAGIC
         f.seek(0)
-        reader = _Reader(f, digest, start)
+        # the file as it is now: a client may append to it while it is read
+        reader = _Reader(f, digest, start, size)
         whole = compressed or size - start <= target
         if whole and start == 0:  # known at once: the workers need not wait for the pass
             yield Chunk(path)

@@ -125,6 +125,8 @@ def _import(db: str, files: list[str], workers: int, as_json: bool) -> dict[str,
     finally:
         importer.close()
         con.close()
+    for note in importer.notes:
+        typer.echo(f"hh: {_safe(note)}", err=True)
     for e in importer.errors:
         typer.echo(f"hh: {_safe(e)}", err=True)
     if importer.errors:

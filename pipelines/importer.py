@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from hh.pipelines.work import Result, Task, hh_version, process, worker_init
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import SUFFIXES, Chunk, cut
+from hh.sources import SUFFIXES, Chunk, cut, is_compressed
 
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -138,6 +138,14 @@ class _Plan:
     lines: int  # as the cut counted them
     before: int = 0  # hands counted by earlier imports (a file read from where it stopped)
 
+    def __post_init__(self) -> None:
+        # A plain file is read up to the size the cut saw, not to its end as
+        # the worker finds it: what is recorded (size, SHA-256, lines) is
+        # what was read, though a client appends to the file meanwhile.
+        last = self.chunks[-1]
+        if last.end is None and not is_compressed(self.path):
+            self.chunks[-1] = replace(last, end=self.size)
+
 
 ProgressFn = Callable[[int, int, int], None]  # (bytes done, files done, hands done)
 
@@ -171,6 +179,7 @@ class Importer:
         self.writer = Writer(con, self.run)
         self.pool: Pool | None = None
         self.errors: list[str] = []
+        self.notes: list[str] = []  # for the user, not failures (exit 0)
         self.counts = Counts()
 
     def use(self, con: Any) -> None:
@@ -349,6 +358,11 @@ class Importer:
             hands += r.tables["hands"].num_rows + r.tables["rejects"].num_rows
             chunk = r.task.chunk
             done_bytes += (chunk.end if chunk.end is not None else plan.size) - chunk.start
+            if r.task.last and r.end is not None and not r.task.tail:
+                self.notes.append(
+                    f"{plan.name}: the hand at line {r.end_line} is unfinished (it stops "
+                    f"before its end): held back until the file is completed"
+                )
             if r.task.last:
                 done_files += 1
                 self.counts.files += 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import BinaryIO
 
 import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
@@ -21,6 +22,8 @@ from hh.pipelines.rows import Batch, content_hash
 from hh.parse import Run, lines_of_stream, parse_run, split_runs
 from hh.sources import Chunk, is_compressed, runs
 from hh.validate import ActionFigures, validate
+
+_SCAN_BLOCK = 1024 * 1024
 
 
 def worker_init() -> None:
@@ -70,8 +73,8 @@ class Result:
     tables: dict[str, pa.Table] = field(default_factory=dict)
     runs: int = 0  # hands and rejected runs read (known ones included)
     known: int = 0  # skipped before parsing: already stored
-    end: int | None = None  # tail: byte offset where the held-back run begins
-    end_line: int | None = None  # tail: its first line (the next line to read)
+    end: int | None = None  # byte offset where the held-back run begins (tail, or unfinished)
+    end_line: int | None = None  # its first line (the next line to read)
     lines: int = 0  # tail: lines read (else the cut counts them, hh.sources.Cut.lines)
     error: str | None = None  # the file could not be read
 
@@ -126,6 +129,14 @@ def process(task: Task) -> Result:
                 assert offsets is not None
                 result.end = offsets[pending.start - chunk.first_line]
                 result.end_line = pending.start
+            elif (
+                task.last
+                and chunk.end is not None
+                and content_hash(pending.raw) not in task.known
+                and (at := _unfinished(pending, chunk)) is not None
+            ):
+                # a hand cut at the end of the file: pending, read again when it grows
+                result.end, result.end_line = at, pending.start
             else:
                 _one(pending, task, batch, result, version, _failed)
         elif tail:
@@ -137,6 +148,55 @@ def process(task: Task) -> Result:
         return result
     result.tables = batch.tables()
     return result
+
+
+def _unfinished(run: Run, chunk: Chunk) -> int | None:
+    """Where ``run`` begins, when it is a hand cut at the end of the file
+    (docs/decisions.md, "A hand cut at the end of a file"): the file's last
+    run, nothing after it (not even a blank line), and it does not parse
+    because it stops before its end: its last line has no line end, or the
+    parser wanted more lines than it has. None otherwise (stored as read).
+    ``chunk`` is the file's last chunk, bounded by the size the import
+    recorded."""
+    if run.corrupt is not None or not run.lines:
+        return None
+    record = parse_run(run)
+    if record.hand is not None or record.error is None:
+        return None
+    last = run.start + len(run.lines) - 1
+    assert chunk.end is not None
+    with open(chunk.path, "rb") as f:
+        at = _line_offset(f, chunk.start, chunk.end, run.start - chunk.first_line)
+        if at is None:
+            return None
+        f.seek(at)
+        rest = f.read(chunk.end - at)
+    ends = rest.count(b"\n")
+    if ends > len(run.lines) or (ends == len(run.lines) and not rest.endswith(b"\n")):
+        return None  # lines follow the run: it ended, at a blank line
+    open_line = ends < len(run.lines)
+    return at if open_line or record.error.line > last else None
+
+
+def _line_offset(f: BinaryIO, start: int, end: int, skip: int) -> int | None:
+    """The offset of the line ``skip`` lines after the one at ``start``
+    (None: not before ``end``)."""
+    f.seek(start)
+    pos = start
+    while skip > 0:
+        block = f.read(min(_SCAN_BLOCK, end - pos))
+        if not block:
+            return None
+        k = -1
+        while skip > 0:
+            k = block.find(b"\n", k + 1)
+            if k < 0:
+                break
+            skip -= 1
+        if skip == 0:
+            return pos + k + 1
+        pos += len(block)
+    return pos
 
 
 def _one(  # type: ignore[no-untyped-def]

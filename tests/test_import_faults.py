@@ -1,0 +1,137 @@
+"""hh import at the edges (issue 23): a hand cut at the end of a file, a
+line without end, a damaged database, a full disk, a file reached twice, a
+symbolic link that loops, and many rejects. Each through the command line,
+each compared with a clean import of the same files where it can be."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from import_helpers import contents, hh_import, query, session
+
+from hh.model import Game
+
+ENV = {**os.environ, "PYTHONUTF8": "1", "HH_NO_IMPORT_HOOKS": "1"}
+
+
+def _hands(game: Game, n: int, seed: int) -> list[str]:
+    return session(game, n, seed, tables=1).strip("\n").split("\n\n")
+
+
+def _clean(tmp: Path, *paths: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table of a clean import of ``paths`` as they are now."""
+    db = tmp / "clean.duckdb"
+    if db.exists():
+        db.unlink()
+    hh_import(*map(str, paths), "--db", str(db), "--workers", "1")
+    return contents(db)
+
+
+@pytest.mark.parametrize("where", ["mid-line", "line end", "header only"])
+def test_a_hand_cut_at_the_end_of_a_file_is_pending_then_stored_whole(
+    tmp_path: Path, where: str
+) -> None:
+    hands = _hands(Game.CHIRIBITO, 8, 41)
+    whole = "\n\n".join(hands) + "\n"
+    head = "\n\n".join(hands[:5]) + "\n\n"
+    fifth = hands[5]
+    if where == "mid-line":
+        cut = fifth[: len(fifth) // 2]
+        assert not cut.endswith("\n")
+    elif where == "line end":
+        cut = fifth[: fifth.index("\n", len(fifth) // 2) + 1]
+    else:
+        cut = fifth[: fifth.index("\n") // 2]  # half of its header line
+    log = tmp_path / "table.txt"
+    log.write_text(head + cut, encoding="utf-8")
+    db = tmp_path / "hands.duckdb"
+    code, s, err = hh_import(str(log), "--db", str(db), "--workers", "1")
+    assert code == 0, err
+    assert s is not None and (s["hands"], s["imported"], s["rejected"]) == (5, 5, 0)
+    line = head.count("\n") + 1
+    assert err == (
+        f"hh: {log}: the hand at line {line} is unfinished (it stops before its end): "
+        "held back until the file is completed\n"
+    )
+    assert query(db, "SELECT status, hands, lines FROM files") == [("partial", 5, line - 1)]
+    again = hh_import(str(log), "--db", str(db), "--workers", "1")  # read from the cut
+    assert again[0] == 0 and again[1] is not None and again[1]["hands"] == 0
+    assert query(db, "SELECT count(*) FROM rejects") == [(0,)]
+    log.write_text(whole, encoding="utf-8")  # the client wrote the rest
+    code, s, err = hh_import(str(log), "--db", str(db), "--workers", "1")
+    assert code == 0 and err == ""
+    assert s is not None and (s["hands"], s["imported"], s["duplicates"]) == (3, 3, 0)
+    assert contents(db) == _clean(tmp_path, log)
+    assert query(db, "SELECT status, hands, lines FROM files") == [
+        ("done", 8, whole.count("\n"))
+    ]
+
+
+def test_a_last_hand_that_is_wrong_before_its_end_is_a_reject(tmp_path: Path) -> None:
+    hands = _hands(Game.ACES, 3, 42)
+    lines = hands[2].split("\n")
+    lines[3] = "Seat 9 is not a line of a hand"
+    log = tmp_path / "t.txt"
+    log.write_text("\n\n".join([*hands[:2], "\n".join(lines)]) + "\n", encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    code, s, err = hh_import(str(log), "--db", str(db), "--workers", "1")
+    assert code == 1 and err == ""
+    assert s is not None and (s["imported"], s["rejected"]) == (2, 1)
+    assert query(db, "SELECT status FROM files") == [("done",)]
+
+
+def test_a_complete_last_hand_without_a_line_end_is_stored(tmp_path: Path) -> None:
+    hands = _hands(Game.CALATONE, 3, 43)
+    log = tmp_path / "t.txt"
+    log.write_text("\n\n".join(hands), encoding="utf-8")  # no line end at all at the end
+    db = tmp_path / "h.duckdb"
+    code, s, err = hh_import(str(log), "--db", str(db), "--workers", "1")
+    assert code == 0 and err == ""
+    assert s is not None and s["imported"] == 3
+    assert query(db, "SELECT status, hands FROM files") == [("done", 3)]
+
+
+def test_watch_holds_a_cut_hand_when_the_writer_pauses_longer_than_quiet(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from hh.pipelines.watch import watch
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    hands = _hands(Game.CHIRIBITO, 6, 44)
+    log = folder / "table.txt"
+    whole = "\n\n".join(hands) + "\n"
+    cut = len("\n\n".join(hands[:3])) + 2 + len(hands[3]) // 2  # the fourth hand, mid-line
+    log.write_text(whole[:cut], encoding="utf-8")
+    db = str(tmp_path / "live.duckdb")
+    stop = threading.Event()
+    seen: list[dict[str, object]] = []
+    out: list[dict[str, object]] = []
+    thread = threading.Thread(
+        target=lambda: out.append(watch(db, [str(folder)], 1, quiet=0.3, stop=stop,
+                                        on_cycle=seen.append))
+    )
+
+    def cycles_after(n: int) -> None:
+        deadline = time.monotonic() + 30
+        while len(seen) <= n and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    thread.start()
+    try:
+        cycles_after(1)  # the first import, then the quiet one: the cut hand is pending
+        assert len(seen) >= 2 and seen[-1]["imported"] == 3 and seen[-1]["rejected"] == 0
+        with log.open("a", encoding="utf-8") as f:
+            f.write(whole[cut:])
+        deadline = time.monotonic() + 30
+        while int(seen[-1]["imported"]) < 6 and time.monotonic() < deadline:  # type: ignore[call-overload]
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(30)
+    assert out and out[0]["imported"] == 6 and out[0]["rejected"] == 0
+    assert query(db, "SELECT status, hands FROM files") == [("done", 6)]
+    assert contents(db) == _clean(tmp_path, log)
