@@ -20,6 +20,7 @@ What is skipped, cheapest first:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -28,7 +29,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -38,7 +38,7 @@ from hh.pipelines.work import Result, Task, hh_version, process, worker_init
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import SUFFIXES, Chunk, cut, is_compressed
+from hh.sources import Chunk, cut, is_compressed
 
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -63,25 +63,36 @@ class ImportFailure(Exception):
     """The import could not run (exit 2): the message says why, for users."""
 
 
-def find_files(paths: Iterable[str]) -> list[str]:
-    """The files to read, in order: a folder gives its *.txt, *.log and *.gz
-    files recursively, sorted; ``-`` is standard input. A missing path fails
-    before anything is read. (The same rules as ``hh validate``'s finder,
-    ``hh.sources.find_inputs``, but for what it cannot read; the two should
-    become one.)"""
+def find_files(paths: Iterable[str], problems: list[str] | None = None) -> list[str]:
+    """The files to read, in order, as ``hh validate`` finds them
+    (:func:`hh.sources.find_inputs`: a folder gives its *.txt, *.log and
+    *.gz files recursively, sorted; ``-`` is standard input), by absolute
+    path. A file reached twice (named and in a folder, through a link) is
+    read once, where it is first reached. What cannot be read (a link that
+    loops or points nowhere, a folder that cannot be listed) is left out
+    and said in ``problems``, a line each. A missing path fails before
+    anything is read."""
+    from hh.sources import MissingPath, Unreadable, find_inputs
+
+    try:
+        found = find_inputs(paths)
+    except MissingPath as missing:
+        raise ImportFailure(f"no such file or folder: {missing}") from None
     files: list[str] = []
-    for name in paths:
-        if name == "-":
-            files.append(name)
+    seen: set[tuple[int, int]] = set()
+    for item in found:
+        if isinstance(item, Unreadable):
+            if problems is not None:
+                problems.append(f"cannot read {item.path}: {item.reason}")
             continue
-        path = Path(name)
-        if path.is_dir():
-            found = (p for p in path.rglob("*") if p.is_file() and p.name.endswith(SUFFIXES))
-            files.extend(os.path.abspath(p) for p in sorted(found))
-        elif path.exists():
-            files.append(os.path.abspath(name))
-        else:
-            raise ImportFailure(f"no such file or folder: {name}")
+        if item != "-":
+            with contextlib.suppress(OSError):  # gone since it was found: said when read
+                st = os.stat(item)
+                if (st.st_dev, st.st_ino) in seen:
+                    continue
+                seen.add((st.st_dev, st.st_ino))
+            item = os.path.abspath(item)
+        files.append(item)
     return files
 
 

@@ -25,13 +25,14 @@ from typing import Any
 
 from hh.pipelines import crosshand
 from hh.pipelines.importer import (
-    SUFFIXES,
     Importer,
     after_import,
     connect,
     find_files,
     timed,
 )
+
+from hh.sources import SUFFIXES
 
 Lease = Callable[[], AbstractContextManager[Any]]
 

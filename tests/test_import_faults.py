@@ -135,3 +135,37 @@ def test_watch_holds_a_cut_hand_when_the_writer_pauses_longer_than_quiet(tmp_pat
     assert out and out[0]["imported"] == 6 and out[0]["rejected"] == 0
     assert query(db, "SELECT status, hands FROM files") == [("done", 6)]
     assert contents(db) == _clean(tmp_path, log)
+
+
+def test_a_file_reached_twice_in_one_run_is_read_once(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    log = folder / "a.txt"
+    log.write_text(session(Game.ACES, 12, 45), encoding="utf-8")
+    (folder / "link.txt").symlink_to(log)
+    db = tmp_path / "h.duckdb"
+    code, s, err = hh_import(str(folder), str(log), str(folder / "link.txt"), "--db", str(db))
+    assert code == 0 and err == ""
+    assert s is not None and (s["files"], s["hands"], s["imported"]) == (1, 12, 12)
+    assert query(db, "SELECT path, hands FROM files") == [(str(log), 12)]
+    assert contents(db) == _clean(tmp_path, log)
+
+
+def test_a_symbolic_link_that_loops_is_said_in_a_folder_and_named(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    good = folder / "a.txt"
+    good.write_text(session(Game.CHIRIBITO, 5, 46), encoding="utf-8")
+    loop = folder / "loop.txt"
+    loop.symlink_to(loop)
+    (folder / "back").symlink_to(folder)  # a folder linked into itself
+    db = tmp_path / "h.duckdb"
+    code, s, err = hh_import(str(folder), "--db", str(db), "--workers", "1")
+    assert code == 2
+    assert err.splitlines() == [
+        f"hh: cannot read {folder}/back: a link back to a folder being read",
+        f"hh: cannot read {loop}: a symbolic link that loops",
+    ]
+    assert s is not None and s["imported"] == 5
+    code, s, err = hh_import(str(loop), "--db", str(db), "--workers", "1")
+    assert (code, s, err) == (2, None, f"hh: cannot read {loop}: a symbolic link that loops\n")
