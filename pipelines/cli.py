@@ -107,6 +107,14 @@ def import_command(
     except ImportFailure as e:
         typer.echo(f"hh: {_safe(str(e))}", err=True)
         raise typer.Exit(2) from None
+    except Exception as e:  # a full disk, an I/O error: one line, not a traceback
+        from hh.pipelines.dbhealth import failure
+
+        message = failure(e, path) if engine == "local" else None
+        if message is None:
+            raise
+        typer.echo(f"hh: {_safe(message)}", err=True)
+        raise typer.Exit(2) from None
     _report(summary, as_json, "revalidated" if revalidate else "imported")
     errors = summary.pop("_errors", None)
     if errors:

@@ -6,6 +6,8 @@ each compared with a clean import of the same files where it can be."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -169,3 +171,48 @@ def test_a_symbolic_link_that_loops_is_said_in_a_folder_and_named(tmp_path: Path
     assert s is not None and s["imported"] == 5
     code, s, err = hh_import(str(loop), "--db", str(db), "--workers", "1")
     assert (code, s, err) == (2, None, f"hh: cannot read {loop}: a symbolic link that loops\n")
+
+
+def _unshare() -> list[str] | None:
+    """A command prefix giving a mount namespace of our own (to mount a
+    small tmpfs without touching the machine), or None where it is refused."""
+    for prefix in (["unshare", "--mount"], ["unshare", "--user", "--map-root-user", "--mount"]):
+        try:
+            ok = subprocess.run([*prefix, "true"], capture_output=True, timeout=10).returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            ok = False
+        if ok:
+            return prefix
+    return None
+
+
+def test_a_full_disk_is_one_line_exit_2_and_a_rerun_completes(tmp_path: Path) -> None:
+    prefix = _unshare()
+    if prefix is None:
+        pytest.skip("no mount namespace here (unshare refused)")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.txt").write_text(session(Game.CHIRIBITO, 1500, 47), encoding="utf-8")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    hh = f"{sys.executable} -m hh import {folder} --db {disk}/h.duckdb --workers 1"
+    script = f"""
+    set -u
+    mount -t tmpfs -o size=1m tmpfs {disk} || exit 99
+    {hh} > /dev/null 2> {out}/first.err; echo $? > {out}/first.rc
+    mount -o remount,size=64m {disk}
+    {hh} > /dev/null 2> {out}/second.err; echo $? > {out}/second.rc
+    cp {disk}/h.duckdb {out}/h.duckdb
+    """
+    done = subprocess.run([*prefix, "sh", "-c", script], env=ENV, timeout=600)
+    if done.returncode == 99:
+        pytest.skip("tmpfs cannot be mounted here")
+    assert (out / "first.rc").read_text().strip() == "2"
+    assert (out / "first.err").read_text() == (
+        f"hh: cannot write the database {disk}/h.duckdb: No space left on device; what was "
+        "imported before is kept: free some space and run the same command again\n"
+    )
+    assert (out / "second.rc").read_text().strip() == "0", (out / "second.err").read_text()
+    assert contents(out / "h.duckdb") == _clean(tmp_path, folder)
