@@ -131,7 +131,7 @@ def _safe(text: str) -> str:
 def _import(
     db: str, files: list[str], workers: int, as_json: bool, problems: list[str]
 ) -> dict[str, Any]:
-    from hh.pipelines.importer import Importer, connect, timed
+    from hh.pipelines.importer import Importer, closed, connect, timed
 
     clock = timed()
     con = connect(db)
@@ -144,9 +144,12 @@ def _import(
         summary: dict[str, Any] = importer.finish()
         summary["seconds"] = clock()
         importer.record(summary)
-    finally:
+    except BaseException:
         importer.close()
         con.close()
+        raise
+    importer.close()
+    closed(con, db)
     for note in importer.notes:
         typer.echo(f"hh: {_safe(note)}", err=True)
     for e in importer.errors:
@@ -163,15 +166,17 @@ def _watch(db: str, paths: list[str], workers: int, quiet: float, as_json: bool)
 
 
 def _revalidate(db: str, workers: int) -> dict[str, Any]:
-    from hh.pipelines.importer import connect, timed
+    from hh.pipelines.importer import closed, connect, timed
     from hh.pipelines.revalidate import revalidate
 
     clock = timed()
     con = connect(db)
     try:
         summary = revalidate(con, workers)
-    finally:
+    except BaseException:
         con.close()
+        raise
+    closed(con, db)
     summary["seconds"] = clock()
     return summary
 

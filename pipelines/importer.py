@@ -99,12 +99,17 @@ def find_files(paths: Iterable[str], problems: list[str] | None = None) -> list[
 def connect(db: str, wait: float | None = None, say: Callable[[str], None] | None = None) -> Any:
     """Open (or create) the database; while another process holds it, wait
     up to ``wait`` seconds (None: ``$HH_DB_WAIT`` or 30; negative: forever;
-    hh.pipelines.dblock), then fail with a message."""
+    hh.pipelines.dblock), then fail with a message. A damaged file fails
+    before anything is written (hh.pipelines.dbhealth). Whoever closes the
+    connection after writing calls :func:`closed`."""
     import duckdb
+    from hh.pipelines.dbhealth import DatabaseDamaged
     from hh.pipelines.dblock import DatabaseBusy, open_db
 
     try:
         con = open_db(db, timeout=wait, say=say)
+    except DatabaseDamaged as e:
+        raise ImportFailure(str(e)) from None
     except DatabaseBusy as e:
         raise ImportFailure(f"{e}, or import into another file with --db") from None
     except duckdb.IOException as e:
@@ -120,6 +125,16 @@ def connect(db: str, wait: float | None = None, say: Callable[[str], None] | Non
         con.close()
         raise ImportFailure(f"cannot use the database {db}: {e}") from None
     return con
+
+
+def closed(con: Any, db: str) -> None:
+    """Close a connection that wrote ``db`` without a failure: the file is
+    as hh left it, and the next command need not scan it
+    (hh.pipelines.dbhealth.stamp)."""
+    from hh.pipelines.dbhealth import stamp
+
+    con.close()
+    stamp(db)
 
 
 def _sha256(path: str, size: int | None = None) -> str:

@@ -27,6 +27,7 @@ from hh.pipelines import crosshand
 from hh.pipelines.importer import (
     Importer,
     after_import,
+    closed,
     connect,
     find_files,
     timed,
@@ -139,8 +140,10 @@ def _for_a_cycle(db: str, say: Callable[[str], None] | None) -> Iterator[Any]:
     con = connect(db, wait=-1, say=say)
     try:
         yield con
-    finally:
+    except BaseException:
         con.close()
+        raise
+    closed(con, db)
 
 
 def _held(importer: Importer, name: str) -> bool:

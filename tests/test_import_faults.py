@@ -216,3 +216,60 @@ def test_a_full_disk_is_one_line_exit_2_and_a_rerun_completes(tmp_path: Path) ->
     )
     assert (out / "second.rc").read_text().strip() == "0", (out / "second.err").read_text()
     assert contents(out / "h.duckdb") == _clean(tmp_path, folder)
+
+
+def _damage(db: Path) -> None:
+    """Flip bytes in the middle of a block of ``hand_text``'s data (DuckDB's
+    layout: three 4 KiB headers, then blocks of 256 KiB)."""
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        blocks = con.execute(
+            "SELECT DISTINCT block_id FROM pragma_storage_info('hand_text') "
+            "WHERE persistent AND block_id >= 0 ORDER BY 1"
+        ).fetchall()
+        size = con.execute("PRAGMA database_size").fetchall()[0][2]
+    finally:
+        con.close()
+    block = blocks[len(blocks) // 2][0]
+    at = 3 * 4096 + block * size + 4096
+    with open(db, "r+b") as f:
+        f.seek(at)
+        data = f.read(64)
+        f.seek(at)
+        f.write(bytes(b ^ 0xFF for b in data))
+
+
+def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for k, game in enumerate(Game):
+        (folder / f"{game.value}.txt").write_text(session(game, 400, 50 + k), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    assert hh_import(str(folder), "--db", str(db), "--workers", "1")[0] == 0
+    _damage(db)
+    damaged = db.read_bytes()
+    more = tmp_path / "more.txt"
+    more.write_text(session(Game.ACES, 5, 60), encoding="utf-8")
+    commands = {
+        "hh": [["import", str(more)], ["import", "--revalidate"], ["show", "CH-1"]],
+        "hh report": [["report", "players"], ["report", "violations"], ["hands"]],
+        "hh serve": [["serve", "--port", "0"]],
+    }
+    for who, runs in commands.items():
+        for args in runs:
+            done = subprocess.run(
+                [sys.executable, "-m", "hh", *args, "--db", str(db)],
+                env=ENV, capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert done.returncode == 2, (args, done.stderr)
+            assert done.stdout == "", args
+            lines = done.stderr.splitlines()
+            assert len(lines) == 1, (args, done.stderr)
+            assert lines[0].startswith(f"{who}: the database {db} is damaged (Corrupt database "
+                                       "file: "), (args, lines)  # fmt: skip
+            assert lines[0].endswith("): hh neither reads nor writes it; restore it from a copy, "
+                                     "or import again into a new file with --db"), lines  # fmt: skip
+    assert db.read_bytes() == damaged  # nothing was written
+    assert not Path(f"{db}.wal").exists()
