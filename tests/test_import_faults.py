@@ -267,9 +267,9 @@ def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Pa
             assert done.stdout == "", args
             lines = done.stderr.splitlines()
             assert len(lines) == 1, (args, done.stderr)
-            assert lines[0].startswith(f"{who}: the database {db} is damaged (Corrupt database "
-                                       "file: "), (args, lines)  # fmt: skip
-            assert lines[0].endswith("): hh neither reads nor writes it; restore it from a copy, "
-                                     "or import again into a new file with --db"), lines  # fmt: skip
+            head = f"{who}: the database {db} is damaged (Corrupt database file: "
+            tail = ("): hh neither reads nor writes it; restore it from a copy, or import "
+                    "again into a new file with --db")  # fmt: skip
+            assert lines[0].startswith(head) and lines[0].endswith(tail), lines
     assert db.read_bytes() == damaged  # nothing was written
     assert not Path(f"{db}.wal").exists()
