@@ -273,3 +273,80 @@ def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Pa
             assert lines[0].startswith(head) and lines[0].endswith(tail), lines
     assert db.read_bytes() == damaged  # nothing was written
     assert not Path(f"{db}.wal").exists()
+
+
+def test_a_line_too_long_is_a_reject_with_its_beginning_and_the_run_goes_on(
+    tmp_path: Path,
+) -> None:
+    from hh.sources import MAX_LINE, looks_like_header
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    good = session(Game.CALATONE, 6, 48)
+    (folder / "a.txt").write_text(good, encoding="utf-8")
+    (folder / "b.txt").write_bytes(b"x" * (3 * 1024 * 1024))  # no line end at all
+    hands = _hands(Game.ACES, 4, 49)
+    long_line = "Ana said, '" + "y" * (MAX_LINE * 2) + "'"
+    second = hands[1].split("\n")
+    second.insert(4, long_line)
+    text = "\n\n".join([hands[0], "\n".join(second), *hands[2:]]) + "\n"
+    (folder / "c.txt").write_text(text, encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    code, s, err = hh_import(str(folder), "--db", str(db), "--workers", "1")
+    assert code == 1 and err == ""
+    assert s is not None and (s["imported"], s["rejected"]) == (6 + 3, 2)
+    message = (
+        f"a line longer than {MAX_LINE:,} bytes: hand-history lines are far shorter (the file "
+        f"may be no hand history); its first {MAX_LINE:,} bytes are kept"
+    )
+    line = hands[0].count("\n") + 3  # the second hand's first line
+    rejects = query(db, "SELECT file, line, raw_text, error, error_line FROM rejects ORDER BY 1")
+    assert rejects == [
+        (str(folder / "b.txt"), 1, "x" * MAX_LINE, message, 1),
+        (str(folder / "c.txt"), line,
+         "\n".join([*second[:4], long_line[:MAX_LINE], *second[5:]]), message, line + 4),
+    ]  # fmt: skip
+    # the hands after it are where they are in the file
+    starts = [k + 1 for k, x in enumerate(text.split("\n")) if looks_like_header(x)]
+    c = str(folder / "c.txt")
+    stored = query(db, "SELECT line FROM hands WHERE file = ? ORDER BY line", [c])
+    assert [r[0] for r in stored] == [starts[0], *starts[2:]]
+    assert query(db, "SELECT path, status FROM files ORDER BY 1") == [
+        (str(folder / n), "done") for n in ("a.txt", "b.txt", "c.txt")
+    ]
+
+
+@pytest.mark.parametrize("extra", [0, 1, 2, 5000, 16 * 1024, 200_000])
+@pytest.mark.parametrize("packed", [False, True])
+def test_long_lines_are_cut_alike_by_every_reader(tmp_path: Path, extra: int, packed: bool) -> None:
+    """The worker's blocks, the gzip reader and the cut's pass see a line
+    too long as its first MAX_LINE bytes, with the line numbers of the file."""
+    import gzip
+
+    from hh.sources import MAX_LINE, Chunk, cut, marks, runs
+
+    hands = _hands(Game.CHIRIBITO, 4, 51)
+    long_line = "Info " + "z" * (MAX_LINE - 5 + extra)
+    second = hands[1].split("\n")
+    second.insert(3, long_line)
+    parts = [hands[0], "\n".join(second), long_line, *hands[2:]]
+    text = "\n\n".join(parts) + "\n"
+    short = text.replace(long_line, long_line[:MAX_LINE])
+    path, ref = tmp_path / "long.txt", tmp_path / "short.txt"
+    if packed:
+        path.write_bytes(gzip.compress(text.encode()))
+        ref.write_bytes(gzip.compress(short.encode()))
+    else:
+        path.write_text(text, encoding="utf-8")
+        ref.write_text(short, encoding="utf-8")
+    long: list[int] = []
+    got = [(r.start, r.lines) for r in runs(Chunk(str(path)), long)]
+    want = [(r.start, r.lines) for r in runs(Chunk(str(ref)))]
+    assert got == want
+    numbers = [k + 1 for k, x in enumerate(text.split("\n")) if x == long_line]
+    assert long == (numbers if extra > 0 else [])
+    assert [m.line for m in marks(str(path))] == [m.line for m in marks(str(ref))]
+    if not packed:  # the chunks of a plain file, cut at hands, read the same runs
+        pieces = cut(str(path), 2048).chunks
+        assert len(pieces) > 1
+        assert [(r.start, r.lines) for c in pieces for r in runs(c)] == want
