@@ -350,3 +350,31 @@ def test_long_lines_are_cut_alike_by_every_reader(tmp_path: Path, extra: int, pa
         pieces = cut(str(path), 2048).chunks
         assert len(pieces) > 1
         assert [(r.start, r.lines) for c in pieces for r in runs(c)] == want
+
+
+def test_many_rejects_each_say_their_own_words(tmp_path: Path) -> None:
+    """Rejects whose lines differ only by their hand id, or not at all,
+    each get the message of their own text (the import and hh validate
+    alike), in any order they come."""
+    from import_helpers import referee
+
+    ids = [f"R-{k}" for k in (7, 123, 45, 7000, 7, 2)]
+    header = "Hand #{}: Chiribito No Limit (5/10) - 2024/01/01 10:00:00 UTC"
+    runs = [f"{header.format(i)}\nTable 'T' 6-max Seat #1 is the button" for i in ids]
+    runs.append("Hand #R-9: Chiribito No Limit (blind 10) - 2024/01/01 10:00:00 UTC\nTable 'T'")
+    runs += ["not a hand at all"] * 3
+    log = tmp_path / "rejects.txt"
+    log.write_text("\n\n".join(runs) + "\n", encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    code, s, _ = hh_import(str(log), "--db", str(db), "--workers", "1")
+    assert code == 1 and s is not None and s["rejected"] == len(runs)
+    stored = query(db, "SELECT line, hand_id, error FROM rejects ORDER BY line")
+    expected = [
+        (1 + 3 * k, i, "expected 'Chiribito No Limit (blind <n>)', 'Aces, Straights and Flushes "
+         "Limit (ante <n>, bets <n>/<n>)' or 'Calatone Spread Limit (ante <n>, bets <n>-<n>)' "
+         f"after 'Hand #{i}: ', found 'Chiribito'")
+        for k, i in enumerate(ids)
+    ]  # fmt: skip
+    assert stored[: len(ids)] == expected
+    verdicts = referee([str(log)])
+    assert [(v.line, v.violations[0].message) for v in verdicts] == [(r[0], r[2]) for r in stored]
