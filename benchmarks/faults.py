@@ -304,11 +304,12 @@ def trial(inputs: Inputs, root: Path, mode: str, at: float, rnd: random.Random,
     return result
 
 
-def run(quick: bool = False, trials: int | None = None, seed: int = 1,
-        workers: int = 2, say: Any = print) -> list[Trial]:  # fmt: skip
-    """The trials, each mode in turn; ``say`` hears a line per trial."""
+def run(quick: bool = False, trials: int | None = None, seed: int = 1, workers: int = 2,
+        say: Any = print, hands: int | None = None) -> list[Trial]:  # fmt: skip
+    """The trials, each mode in turn; ``say`` hears a line per trial
+    (``hands``: per game, else 300 quick, 1,500 otherwise)."""
     rnd = random.Random(seed)
-    hands = 300 if quick else 1500
+    hands = hands or (300 if quick else 1500)
     count = trials if trials is not None else (6 if quick else 30)
     root = Path(tempfile.mkdtemp(prefix="hh-faults-"))
     try:

@@ -54,7 +54,7 @@ def failure(error: BaseException, db: str) -> str | None:
         )
     if "Corrupt database file" in text or "checksum" in text.lower():
         return damaged(db, text)
-    if isinstance(error, (duckdb.IOException, OSError)) or "database has been invalidated" in text:
+    if isinstance(error, duckdb.IOException) or "database has been invalidated" in text:
         first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
         return f"cannot use the database {db}: {first}"
     return None

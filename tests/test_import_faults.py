@@ -378,3 +378,17 @@ def test_many_rejects_each_say_their_own_words(tmp_path: Path) -> None:
     assert stored[: len(ids)] == expected
     verdicts = referee([str(log)])
     assert [(v.line, v.violations[0].message) for v in verdicts] == [(r[0], r[2]) for r in stored]
+
+
+def test_killed_imports_leave_nothing_running_and_reruns_equal_a_clean_import() -> None:
+    """A small run of benchmarks/faults.py: the parent, a worker and the
+    whole group killed at random moments, each rerun compared table by
+    table with a clean import."""
+    from benchmarks.faults import run
+
+    said: list[str] = []
+    trials = run(trials=3, seed=7, hands=60, say=said.append)
+    assert [t.mode for t in trials] == ["parent", "worker", "group"]
+    for t in trials:
+        assert t.survivors == [] and t.differ == [] and t.rerun in (0, 1), said
+        assert t.ok, said
