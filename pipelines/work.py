@@ -162,7 +162,7 @@ def process(task: Task) -> Result:
 
 def _unfinished(run: Run, chunk: Chunk) -> int | None:
     """Where ``run`` begins, when it is a hand cut at the end of the file
-    (docs/decisions.md, "A hand cut at the end of a file"): the file's last
+    (docs/decisions.md, "Import under faults"): the file's last
     run, nothing after it (not even a blank line), and it does not parse
     because it stops before its end: its last line has no line end, or the
     parser wanted more lines than it has. None otherwise (stored as read).
