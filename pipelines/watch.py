@@ -74,6 +74,7 @@ def watch(
                 files = [f for f in find_files(paths) if _held(importer, f)]
             before = _progress(importer)
             counts = importer.import_files(files, tail=tail)
+            importer.notes.clear()  # an unfinished last hand: what a watch waits for anyway
             crosshand.check(con)
             if counts.imported:  # the reports' counts, as after an import
                 hooks(con)
