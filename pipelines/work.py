@@ -229,8 +229,9 @@ def _long_reject(run: Run, line: int) -> Record:
         f"a line longer than {MAX_LINE:,} bytes: hand-history lines are far shorter (the "
         f"file may be no hand history); its first {MAX_LINE:,} bytes are kept"
     )
-    text = run.lines[line - run.start][:80]
-    return replace(record, hand=None, error=ParseError(message, line, 1, text))
+    error = ParseError(message, line, 1, run.lines[line - run.start][:80])
+    # (built, not dataclasses.replace: the compiled build's records are not dataclasses)
+    return Record(record.file, record.line, record.raw, None, error, record.hand_id, record.site)
 
 
 def _one(  # type: ignore[no-untyped-def]
