@@ -313,6 +313,8 @@ class _Diagnoser:
         self.parser = Lark(
             twin, start=[*lines, "name_line", "line"], parser="earley", lexer="dynamic"
         )
+        self._failures: dict[tuple[str, str], tuple[int, list[tuple[Any, int]]] | None] = {}
+        self._templates: dict[str, str] = {}
         self.pieces = {k.lower(): k for k in composite}
         self.literals = {
             t.name: t.pattern.value for t in self.parser.terminals if t.pattern.type == "str"
@@ -340,9 +342,9 @@ class _Diagnoser:
     def template(self, name: str) -> str:
         """A composite piece written out: literals as they are, pieces as
         placeholders, optional and repeated parts left out."""
-        tokens = self.defs[name]
-        text, _ = self._alternatives(tokens, 0)
-        return text
+        if name not in self._templates:
+            self._templates[name], _ = self._alternatives(self.defs[name], 0)
+        return self._templates[name]
 
     def _alternatives(self, tokens: list[tuple[str, str]], i: int) -> tuple[str, int]:
         options = []
@@ -407,20 +409,44 @@ class _Diagnoser:
                 1,
             )
         start = "name_line" if kind == "NAME_LINE" else kind.lower()
+        shape = _shape(text)
+        failure = self._failure(start, shape)
+        if failure is None:  # the twin accepts what the line terminal refused: should not happen
+            return (f"this line does not have the form of {_WORDS.get(kind, 'a line')}", 1)
+        pos, items = failure
+        return self._words(text, start, pos, items, game, shape)
+
+    def _failure(self, start: str, text: str) -> tuple[int, list[tuple[Any, int]]] | None:
+        """Where Earley stops on ``text`` and what it expected there (None: it
+        accepts the line). Earley is what a reject costs (several times the
+        judging of a whole hand), and the rejects of one file repeat their
+        lines, so its answers are remembered (bounded): a function of the
+        text, whatever was seen before."""
+        key = (start, text)
+        if key in self._failures:
+            return self._failures[key]
+        if len(self._failures) >= _FAILURES_KEPT:
+            self._failures.clear()
+        found: tuple[int, list[tuple[Any, int]]] | None
         try:
             self.parser.parse(text, start=start)
         except UnexpectedCharacters as e:
-            pos = e.pos_in_stream or 0
-            items = [(i.rule, i.ptr) for i in e.considered_rules or ()]
+            found = (e.pos_in_stream or 0, [(i.rule, i.ptr) for i in e.considered_rules or ()])
         except UnexpectedEOF as e:
-            pos = len(text)
-            items = [s for s in e.state if isinstance(s, tuple)]
-        else:  # the twin accepts what the line terminal refused: should not happen
-            return (f"this line does not have the form of {_WORDS.get(kind, 'a line')}", 1)
-        return self._words(text, start, pos, items, game)
+            found = (len(text), [s for s in e.state if isinstance(s, tuple)])
+        else:
+            found = None
+        self._failures[key] = found
+        return found
 
     def _words(
-        self, text: str, start: str, pos: int, items: list[tuple[Any, int]], game: _Game | None
+        self,
+        text: str,
+        start: str,
+        pos: int,
+        items: list[tuple[Any, int]],
+        game: _Game | None,
+        shape: str,
     ) -> tuple[str, int]:
         expected: dict[str, int] = {}  # text -> order
         literal_of: dict[str, str] = {}  # expected text -> the literal that begins it
@@ -460,7 +486,7 @@ class _Diagnoser:
                 wanted = [w for w in wanted if w in cut]
                 ends_early = True
                 column = len(text) + 1
-        if not ends_early and self._complete(text[:pos], start):
+        if not ends_early and self._complete(shape[:pos], start):
             wanted.append("the end of the line")
         message = f"expected {_either(wanted)} {_context(text, pos)}"
         if ends_early:
@@ -540,11 +566,35 @@ class _Diagnoser:
         return None
 
     def _complete(self, text: str, start: str) -> bool:
-        try:
-            self.parser.parse(text, start=start)
-        except UnexpectedInput:
-            return False
-        return True
+        """Whether ``text`` is a whole line of its kind (remembered as
+        :meth:`_failure` remembers)."""
+        key = ("complete " + start, text)
+        if key not in self._failures:
+            if len(self._failures) >= _FAILURES_KEPT:
+                self._failures.clear()
+            try:
+                self.parser.parse(text, start=start)
+            except UnexpectedInput:
+                self._failures[key] = None
+            else:
+                self._failures[key] = (0, [])
+        return self._failures[key] is not None
+
+
+_FAILURES_KEPT = 4096  # Earley's answers remembered (lines of at most _LONGEST_EXPLAINED)
+# A header's hand id: each hand has its own, and Earley reads any id alike
+_HEADER_ID = re.compile(r"((?:\S+ )?Hand #)([A-Za-z0-9_-]+)(?=: )")
+
+
+def _shape(text: str) -> str:
+    """The line as Earley is asked about it: a header's hand id (when it is
+    one: the error is elsewhere) as zeros of its length, so that the
+    rejects of a file share their answers; the words of the message are
+    made from the line itself."""
+    m = _HEADER_ID.match(text)
+    if m is None:
+        return text
+    return m.group(1) + "0" * len(m.group(2)) + text[m.end() :]
 
 
 _LONGEST_EXPLAINED = 4000  # a Deck line of 53 cards and a long salt is under 300

@@ -27,7 +27,7 @@ import os
 import re
 import zlib
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date as _date
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple, cast
@@ -271,6 +271,12 @@ CHUNK_BYTES = 16 * 1024 * 1024
 MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its cost
 # A worker's results come back a chunk at a time: this bounds what is in flight.
 MAX_TASK_BYTES = 1024 * 1024
+# The longest line read (bytes, its line end left out): hand-history lines are a
+# few hundred bytes at most. A longer line (a file that is no hand history,
+# or a log with no line end at all) is cut there and the rest of it read and
+# dropped, so that memory stays flat whatever the line: the import keeps its
+# beginning as a reject (docs/decisions.md, "Import under faults").
+MAX_LINE = 64 * 1024
 _BLOCK = 1024 * 1024  # read a block at a time: memory stays flat whatever the file's size
 # Read to cut hands in a worker: big enough that a block's fixed cost
 # vanishes, small enough that what a block holds keeps a run's memory flat.
@@ -367,6 +373,7 @@ class _Reader:
     __slots__ = (
         "_f",
         "_head",
+        "_limit",
         "_pos",
         "ended",
         "head_lines",
@@ -376,8 +383,9 @@ class _Reader:
         "text_lines",
     )
 
-    def __init__(self, f: BinaryIO, digest: bool, head: int) -> None:
+    def __init__(self, f: BinaryIO, digest: bool, head: int, limit: int = -1) -> None:
         self._f = f
+        self._limit = limit  # read no further (-1: to the end)
         self._pos = 0
         self._head = head
         self.sha = hashlib.sha256() if digest else None
@@ -388,10 +396,16 @@ class _Reader:
         self.text_lines = 0  # lines of the decompressed text (counted by _marks_gzip)
 
     def read(self, n: int = -1) -> bytes:
-        return self._seen(self._f.read(n))
+        return self._seen(self._f.read(self._bound(n)))
 
-    def readline(self) -> bytes:
-        return self._seen(self._f.readline())
+    def readline(self, n: int = -1) -> bytes:
+        return self._seen(self._f.readline(self._bound(n)))
+
+    def _bound(self, n: int) -> int:
+        if self._limit < 0:
+            return n
+        left = max(0, self._limit - self._pos)
+        return left if n < 0 else min(n, left)
 
     def _seen(self, data: bytes) -> bytes:
         pos, self._pos = self._pos, self._pos + len(data)
@@ -457,7 +471,8 @@ def _cut(
         size = os.fstat(f.fileno()).st_size
         compressed = f.read(2) == GZIP_MAGIC
         f.seek(0)
-        reader = _Reader(f, digest, start)
+        # the file as it is now: a client may append to it while it is read
+        reader = _Reader(f, digest, start, size)
         whole = compressed or size - start <= target
         if whole and start == 0:  # known at once: the workers need not wait for the pass
             yield Chunk(path)
@@ -523,8 +538,11 @@ def _marks_plain(f: _Reader) -> Iterator[Mark]:
         block = f.read(_BLOCK)
         if not block:
             return
+        skipped = 0  # bytes of a too long last line read and dropped
         if not block.endswith(b"\n"):
-            block += f.readline()
+            block += f.readline(MAX_LINE + 1)
+            if not block.endswith(b"\n"):
+                skipped = _drop_line(f.readline)[0]
         data = tail + block
         pos, n = 0, lines  # line ends before data[pos]
         for m in _TABLE_LINE.finditer(data, max(len(tail) - 1, 0)):
@@ -539,11 +557,50 @@ def _marks_plain(f: _Reader) -> Iterator[Mark]:
                 n += data.count(b"\n", pos, begin)
                 pos = begin
                 yield Mark(offset + begin, n + 1, *found)
+        if skipped:  # what follows a long line: a new block, nothing before it
+            lines = n + data.count(b"\n", pos) + 1
+            offset += len(data) + skipped
+            tail = b""
+            continue
         last = data.rfind(b"\n", 0, len(data) - 1)  # the end of the line before the last
         keep = 0 if last < 0 else data.rfind(b"\n", 0, last) + 1
         lines = n + data.count(b"\n", pos, keep)
         offset += keep
         tail = data[keep:]
+
+
+def _drop_line(readline: Callable[[int], bytes]) -> tuple[int, bool]:
+    """Read the rest of a line that is too long, to its line end: the
+    bytes read, and whether a line end ended them (not the file's end)."""
+    dropped = 0
+    while True:
+        more = readline(_BLOCK)
+        dropped += len(more)
+        if not more or more.endswith(b"\n"):
+            return dropped, bool(more)
+
+
+def bounded_lines(
+    readline: Callable[[int], bytes], first_line: int = 1, long: list[int] | None = None
+) -> Iterator[tuple[bytes, int]]:
+    """The lines ``readline`` gives, each with the bytes it took in the
+    file; a line of more than :data:`MAX_LINE` bytes (line end left out) is
+    cut there, its line end kept and the rest dropped, and its number
+    appended to ``long``."""
+    n = first_line
+    while True:
+        line = readline(MAX_LINE + 1)
+        if not line:
+            return
+        size = len(line)
+        if size > MAX_LINE and not line.endswith(b"\n"):
+            dropped, ended = _drop_line(readline)
+            size += dropped
+            line = line[:MAX_LINE] + (b"\n" if ended else b"")
+            if long is not None:
+                long.append(n)
+        yield line, size
+        n += 1
 
 
 def _marks_gzip(f: _Reader) -> Iterator[Mark]:
@@ -555,7 +612,7 @@ def _marks_gzip(f: _Reader) -> Iterator[Mark]:
     prev: bytes | None = None
     first = True
     offset = 0  # where ``prev`` begins
-    for n, line in enumerate(stream):  # ``prev`` is line n
+    for n, (line, _) in enumerate(bounded_lines(stream.readline)):  # ``prev`` is line n
         f.text_lines = n + 1
         if prev is not None and line.startswith(b"Table '"):
             found = _place(prev2, prev, line, first)
@@ -693,9 +750,10 @@ class Plan:
 # ------------------------------------------------------------ reading a chunk
 
 
-def _lines(path: str) -> Iterator[bytes]:
-    """The raw lines of a gzip file. The file is opened here, not when the
-    lines are first read, so that a file that cannot be opened raises
+def _lines(path: str, long: list[int] | None = None) -> Iterator[bytes]:
+    """The raw lines of a gzip file, each at most :data:`MAX_LINE` bytes
+    (``long``: see :func:`bounded_lines`). The file is opened here, not when
+    the lines are first read, so that a file that cannot be opened raises
     OSError rather than reading as cut short."""
     f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
 
@@ -703,15 +761,17 @@ def _lines(path: str) -> Iterator[bytes]:
         import gzip  # only for a compressed file
 
         with f, gzip.GzipFile(fileobj=f) as z:
-            yield from z
+            for line, _ in bounded_lines(z.readline, 1, long):
+                yield line
 
     return lines()
 
 
-def _blocks(path: str, chunk: Chunk) -> Iterator[bytes]:
+def _blocks(path: str, chunk: Chunk, long: list[int] | None = None) -> Iterator[bytes]:
     """The bytes of a plain chunk in blocks of whole lines (the last may
-    have no line end), for :func:`hh.parse.split_blocks`. Opened at the
-    call, as :func:`_lines`."""
+    have no line end), for :func:`hh.parse.split_blocks`; a line longer than
+    :data:`MAX_LINE` is cut there, as :func:`bounded_lines` cuts it. Opened
+    at the call, as :func:`_lines`."""
     f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
 
     def blocks() -> Iterator[bytes]:
@@ -719,19 +779,37 @@ def _blocks(path: str, chunk: Chunk) -> Iterator[bytes]:
             f.seek(chunk.start)
             left = -1 if chunk.end is None else chunk.end - chunk.start
             tail: list[bytes] = []  # a line begun in an earlier block
+            held = 0  # its bytes
+            line = chunk.first_line  # the number of the first line in ``tail``
+            dropping = False  # reading the rest of a line too long, to its end
             while left != 0:
                 data = f.read(RUN_BLOCK if left < 0 else min(RUN_BLOCK, left))
                 if not data:
                     break
                 if left > 0:
                     left -= len(data)
+                end = data.find(b"\n")  # where the line begun in ``tail`` ends
+                if dropping or held + (len(data) if end < 0 else end) > MAX_LINE:
+                    if not dropping:  # too long: its beginning is kept
+                        tail.append(data[: MAX_LINE - held])
+                        held = MAX_LINE
+                        if long is not None:
+                            long.append(line)
+                    dropping = end < 0
+                    if dropping:
+                        continue
+                    data = data[end:]  # from the line end of the long line on
                 cut = data.rfind(b"\n") + 1
                 if cut == 0:  # no line end yet: a line longer than a block
                     tail.append(data)
+                    held += len(data)
                     continue
                 tail.append(data[:cut])
-                yield b"".join(tail)
+                block = b"".join(tail)
+                yield block
+                line += block.count(b"\n")
                 tail = [data[cut:]]
+                held = len(tail[0])
             last = b"".join(tail)
             if last:
                 yield last
@@ -739,14 +817,16 @@ def _blocks(path: str, chunk: Chunk) -> Iterator[bytes]:
     return blocks()
 
 
-def runs(chunk: Chunk) -> Iterator[Run]:
-    """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`)."""
+def runs(chunk: Chunk, long: list[int] | None = None) -> Iterator[Run]:
+    """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`).
+    A line longer than :data:`MAX_LINE` is cut there; its number is
+    appended to ``long`` before the run that holds it is yielded."""
     from hh.parse import lines_of_stream, split_blocks, split_runs
 
     name = chunk.path if chunk.name is None else chunk.name
     if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
-        return split_runs(lines_of_stream(_lines(chunk.path)), name, chunk.first_line)
-    return split_blocks(_blocks(chunk.path, chunk), name, chunk.first_line)
+        return split_runs(lines_of_stream(_lines(chunk.path, long)), name, chunk.first_line)
+    return split_blocks(_blocks(chunk.path, chunk, long), name, chunk.first_line)
 
 
 def records(chunk: Chunk) -> Iterator[Record]:

@@ -61,7 +61,9 @@ def import_command(
     nothing. Exit 0 if nothing was rejected or invalid, 1 otherwise, 2 if
     the command could not run.
     """
-    from hh.pipelines.importer import SUFFIXES, ImportFailure, find_files
+    from hh.pipelines.importer import ImportFailure, find_files
+
+    from hh.sources import SUFFIXES
 
     path = db or os.environ.get("HH_DB") or DEFAULT_DB
     n = workers or os.cpu_count() or 1
@@ -73,8 +75,11 @@ def import_command(
         else:
             if not paths:
                 raise ImportFailure("nothing to import: give files, folders or -")
-            files = find_files(paths)
+            problems: list[str] = []  # what cannot be read: said, exit 2, the rest imported
+            files = find_files(paths, problems)
             if not files:
+                if problems:
+                    raise ImportFailure("\nhh: ".join(problems))
                 raise ImportFailure(
                     f"no hand-history files in {', '.join(paths)}: hh import reads "
                     f"{', '.join('*' + s for s in SUFFIXES)} files (folders recursively)")
@@ -86,15 +91,29 @@ def import_command(
             if engine == "dask":
                 from hh.pipelines.lake_cli import dask_import
 
+                for problem in problems:
+                    typer.echo(f"hh: {_safe(problem)}", err=True)
                 summary = dask_import(files, lake, scheduler, workers, sys.stderr.isatty())
+                if problems:
+                    summary["_errors"] = problems
             elif watch:
                 if "-" in files:
                     raise ImportFailure("--watch cannot watch standard input")
+                for problem in problems:  # once: the watch goes on without them
+                    typer.echo(f"hh: {_safe(problem)}", err=True)
                 summary = _watch(path, paths, n, quiet, as_json)
             else:
-                summary = _import(path, files, n, as_json)
+                summary = _import(path, files, n, as_json, problems)
     except ImportFailure as e:
         typer.echo(f"hh: {_safe(str(e))}", err=True)
+        raise typer.Exit(2) from None
+    except Exception as e:  # a full disk, an I/O error: one line, not a traceback
+        from hh.pipelines.dbhealth import failure
+
+        message = failure(e, path) if engine == "local" else None
+        if message is None:
+            raise
+        typer.echo(f"hh: {_safe(message)}", err=True)
         raise typer.Exit(2) from None
     _report(summary, as_json, "revalidated" if revalidate else "imported")
     errors = summary.pop("_errors", None)
@@ -109,12 +128,15 @@ def _safe(text: str) -> str:
     return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
-def _import(db: str, files: list[str], workers: int, as_json: bool) -> dict[str, Any]:
-    from hh.pipelines.importer import Importer, connect, timed
+def _import(
+    db: str, files: list[str], workers: int, as_json: bool, problems: list[str]
+) -> dict[str, Any]:
+    from hh.pipelines.importer import Importer, closed, connect, timed
 
     clock = timed()
     con = connect(db)
     importer = Importer(con, workers)
+    importer.errors.extend(problems)
     try:
         total = sum(os.path.getsize(f) for f in files if f != "-" and os.path.exists(f))
         with _progress(total, len(files)) as step:
@@ -122,9 +144,14 @@ def _import(db: str, files: list[str], workers: int, as_json: bool) -> dict[str,
         summary: dict[str, Any] = importer.finish()
         summary["seconds"] = clock()
         importer.record(summary)
-    finally:
+    except BaseException:
         importer.close()
         con.close()
+        raise
+    importer.close()
+    closed(con, db)
+    for note in importer.notes:
+        typer.echo(f"hh: {_safe(note)}", err=True)
     for e in importer.errors:
         typer.echo(f"hh: {_safe(e)}", err=True)
     if importer.errors:
@@ -139,15 +166,17 @@ def _watch(db: str, paths: list[str], workers: int, quiet: float, as_json: bool)
 
 
 def _revalidate(db: str, workers: int) -> dict[str, Any]:
-    from hh.pipelines.importer import connect, timed
+    from hh.pipelines.importer import closed, connect, timed
     from hh.pipelines.revalidate import revalidate
 
     clock = timed()
     con = connect(db)
     try:
         summary = revalidate(con, workers)
-    finally:
+    except BaseException:
         con.close()
+        raise
+    closed(con, db)
     summary["seconds"] = clock()
     return summary
 

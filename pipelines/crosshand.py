@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyarrow as pa
+from hh.pipelines.dbhealth import rollback
 
 from hh.crosshand import Chains, Summary
 from hh.validate import SeatStack
@@ -164,6 +165,6 @@ def check(con: Any, *, in_transaction: bool = False) -> int:
             con.execute("COMMIT")
     except BaseException:
         if not in_transaction:
-            con.execute("ROLLBACK")
+            rollback(con)
         raise
     return n

@@ -89,9 +89,12 @@ def open_db(
     """``duckdb.connect(db, read_only)``, waiting while another process holds
     the file: up to ``timeout`` seconds (None: :func:`default_wait`; a
     negative number: forever), then :class:`DatabaseBusy`. ``say`` hears
-    once, after a second, that we are waiting and for whom. Other errors
-    (not a database, no such folder) are DuckDB's own, raised at once."""
+    once, after a second, that we are waiting and for whom. A file whose
+    blocks do not read back raises DatabaseDamaged (checked at each open:
+    hh.pipelines.dbhealth). Other errors (not a database, no such folder)
+    are DuckDB's own, raised at once."""
     import duckdb
+    from hh.pipelines.dbhealth import DatabaseDamaged, check, damaged
 
     limit = default_wait() if timeout is None else timeout
     start = time.monotonic()
@@ -99,7 +102,7 @@ def open_db(
     told = False
     while True:
         try:
-            return duckdb.connect(db, read_only=read_only)
+            con = duckdb.connect(db, read_only=read_only)
         except (duckdb.IOException, duckdb.ConnectionException) as error:
             if not is_lock_error(error):
                 raise
@@ -117,3 +120,14 @@ def open_db(
                 told = True
             time.sleep(delay)
             delay = min(delay * 1.5, 0.2)
+            continue
+        except duckdb.Error as error:
+            if "Corrupt database file" in str(error):
+                raise DatabaseDamaged(damaged(db, str(error))) from None
+            raise
+        try:
+            check(con, db)
+        except BaseException:
+            con.close()
+            raise
+        return con

@@ -20,6 +20,7 @@ What is skipped, cheapest first:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -27,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from hh.pipelines.work import Result, Task, derive_hooks, hh_version, process, w
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import SUFFIXES, Chunk, cut
+from hh.sources import Chunk, cut, is_compressed
 
 CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -63,37 +64,53 @@ class ImportFailure(Exception):
     """The import could not run (exit 2): the message says why, for users."""
 
 
-def find_files(paths: Iterable[str]) -> list[str]:
-    """The files to read, in order: a folder gives its *.txt, *.log and *.gz
-    files recursively, sorted; ``-`` is standard input. A missing path fails
-    before anything is read. (The same rules as ``hh validate``'s finder,
-    ``hh.sources.find_inputs``, but for what it cannot read; the two should
-    become one.)"""
+def find_files(paths: Iterable[str], problems: list[str] | None = None) -> list[str]:
+    """The files to read, in order, as ``hh validate`` finds them
+    (:func:`hh.sources.find_inputs`: a folder gives its *.txt, *.log and
+    *.gz files recursively, sorted; ``-`` is standard input), by absolute
+    path. A file reached twice (named and in a folder, through a link) is
+    read once, where it is first reached. What cannot be read (a link that
+    loops or points nowhere, a folder that cannot be listed) is left out
+    and said in ``problems``, a line each. A missing path fails before
+    anything is read."""
+    from hh.sources import MissingPath, Unreadable, find_inputs
+
+    try:
+        found = find_inputs(paths)
+    except MissingPath as missing:
+        raise ImportFailure(f"no such file or folder: {missing}") from None
     files: list[str] = []
-    for name in paths:
-        if name == "-":
-            files.append(name)
+    seen: set[tuple[int, int]] = set()
+    for item in found:
+        if isinstance(item, Unreadable):
+            if problems is not None:
+                problems.append(f"cannot read {item.path}: {item.reason}")
             continue
-        path = Path(name)
-        if path.is_dir():
-            found = (p for p in path.rglob("*") if p.is_file() and p.name.endswith(SUFFIXES))
-            files.extend(os.path.abspath(p) for p in sorted(found))
-        elif path.exists():
-            files.append(os.path.abspath(name))
-        else:
-            raise ImportFailure(f"no such file or folder: {name}")
+        if item != "-":
+            with contextlib.suppress(OSError):  # gone since it was found: said when read
+                st = os.stat(item)
+                if (st.st_dev, st.st_ino) in seen:
+                    continue
+                seen.add((st.st_dev, st.st_ino))
+            item = os.path.abspath(item)
+        files.append(item)
     return files
 
 
 def connect(db: str, wait: float | None = None, say: Callable[[str], None] | None = None) -> Any:
     """Open (or create) the database; while another process holds it, wait
     up to ``wait`` seconds (None: ``$HH_DB_WAIT`` or 30; negative: forever;
-    hh.pipelines.dblock), then fail with a message."""
+    hh.pipelines.dblock), then fail with a message. A damaged file fails
+    before anything is written (hh.pipelines.dbhealth). Whoever closes the
+    connection after writing calls :func:`closed`."""
     import duckdb
+    from hh.pipelines.dbhealth import DatabaseDamaged
     from hh.pipelines.dblock import DatabaseBusy, open_db
 
     try:
         con = open_db(db, timeout=wait, say=say)
+    except DatabaseDamaged as e:
+        raise ImportFailure(str(e)) from None
     except DatabaseBusy as e:
         raise ImportFailure(f"{e}, or import into another file with --db") from None
     except duckdb.IOException as e:
@@ -109,6 +126,16 @@ def connect(db: str, wait: float | None = None, say: Callable[[str], None] | Non
         con.close()
         raise ImportFailure(f"cannot use the database {db}: {e}") from None
     return con
+
+
+def closed(con: Any, db: str) -> None:
+    """Close a connection that wrote ``db`` without a failure: the file is
+    as hh left it, and the next command need not scan it
+    (hh.pipelines.dbhealth.stamp)."""
+    from hh.pipelines.dbhealth import stamp
+
+    con.close()
+    stamp(db)
 
 
 def _sha256(path: str, size: int | None = None) -> str:
@@ -137,6 +164,14 @@ class _Plan:
     size: int
     lines: int  # as the cut counted them
     before: int = 0  # hands counted by earlier imports (a file read from where it stopped)
+
+    def __post_init__(self) -> None:
+        # A plain file is read up to the size the cut saw, not to its end as
+        # the worker finds it: what is recorded (size, SHA-256, lines) is
+        # what was read, though a client appends to the file meanwhile.
+        last = self.chunks[-1]
+        if last.end is None and not is_compressed(self.path):
+            self.chunks[-1] = replace(last, end=self.size)
 
 
 ProgressFn = Callable[[int, int, int], None]  # (bytes done, files done, hands done)
@@ -171,6 +206,7 @@ class Importer:
         self.writer = Writer(con, self.run)
         self.pool: Pool | None = None
         self.errors: list[str] = []
+        self.notes: list[str] = []  # for the user, not failures (exit 0)
         self.counts = Counts()
 
     def use(self, con: Any) -> None:
@@ -350,6 +386,11 @@ class Importer:
             hands += r.tables["hands"].num_rows + r.tables["rejects"].num_rows
             chunk = r.task.chunk
             done_bytes += (chunk.end if chunk.end is not None else plan.size) - chunk.start
+            if r.task.last and r.end is not None and not r.task.tail:
+                self.notes.append(
+                    f"{plan.name}: the hand at line {r.end_line} is unfinished (it stops "
+                    f"before its end): held back until the file is completed"
+                )
             if r.task.last:
                 done_files += 1
                 self.counts.files += 1

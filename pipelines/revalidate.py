@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from hh.pipelines import crosshand
+from hh.pipelines.dbhealth import rollback
 from hh.pipelines.importer import Importer, after_import
 from hh.pipelines.work import Result, TextTask, process_texts
 from hh.pipelines.writer import Counts
@@ -47,7 +48,7 @@ def revalidate(con: Any, workers: int) -> dict[str, Any]:
             con.execute("DROP TABLE _texts")
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            rollback(con)
             raise
         invalid = con.execute(
             "SELECT count(*) FROM hands WHERE NOT valid"

@@ -25,13 +25,15 @@ from typing import Any
 
 from hh.pipelines import crosshand
 from hh.pipelines.importer import (
-    SUFFIXES,
     Importer,
     after_import,
+    closed,
     connect,
     find_files,
     timed,
 )
+
+from hh.sources import SUFFIXES
 
 Lease = Callable[[], AbstractContextManager[Any]]
 
@@ -72,6 +74,7 @@ def watch(
                 files = [f for f in find_files(paths) if _held(importer, f)]
             before = _progress(importer)
             counts = importer.import_files(files, tail=tail)
+            importer.notes.clear()  # an unfinished last hand: what a watch waits for anyway
             crosshand.check(con)
             if counts.imported:  # the reports' counts, as after an import
                 hooks(con)
@@ -138,8 +141,10 @@ def _for_a_cycle(db: str, say: Callable[[str], None] | None) -> Iterator[Any]:
     con = connect(db, wait=-1, say=say)
     try:
         yield con
-    finally:
+    except BaseException:
         con.close()
+        raise
+    closed(con, db)
 
 
 def _held(importer: Importer, name: str) -> bool:

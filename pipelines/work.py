@@ -17,14 +17,16 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, BinaryIO
 
 import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
 
-from hh.parse import Run, lines_of_stream, parse_run, split_runs
-from hh.sources import Chunk, is_compressed, runs
+from hh.parse import ParseError, Record, Run, lines_of_stream, parse_run, split_runs
+from hh.sources import MAX_LINE, Chunk, bounded_lines, is_compressed, runs
 from hh.validate import ActionFigures, validate
+
+_SCAN_BLOCK = 1024 * 1024
 
 
 def worker_init() -> None:
@@ -75,8 +77,8 @@ class Result:
     tables: dict[str, pa.Table] = field(default_factory=dict)
     runs: int = 0  # hands and rejected runs read (known ones included)
     known: int = 0  # skipped before parsing: already stored
-    end: int | None = None  # tail: byte offset where the held-back run begins
-    end_line: int | None = None  # tail: its first line (the next line to read)
+    end: int | None = None  # byte offset where the held-back run begins (tail, or unfinished)
+    end_line: int | None = None  # its first line (the next line to read)
     lines: int = 0  # tail: lines read (else the cut counts them, hh.sources.Cut.lines)
     error: str | None = None  # the file could not be read
     derived: dict[str, dict[str, pa.Table]] = field(default_factory=dict)  # by hook
@@ -84,7 +86,7 @@ class Result:
 
 def derive_hooks() -> tuple[tuple[str, Any], ...]:
     """The installed ``hh.derive`` entry points, by name: what the layers
-    above keep of each hand (the reports' counts and equity,
+    above keep of each hand (the reports' all-in equity,
     hh.reports.imported), computed in the workers from each batch
     (``derive(tables)``) and stored by the writer's process after each
     commit (``keep(con, derived)``), so that nothing is left to a second
@@ -114,31 +116,35 @@ def _derive(result: Result) -> None:
             print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
 
 
-def _byte_lines(chunk: Chunk, offsets: list[int], result: Result) -> Iterator[bytes]:
-    """A file still being written (``tail``): the chunk's raw lines, counted
-    in ``result.lines``, the byte offset of each appended to ``offsets`` as
-    it is read (where to resume, should its last hand be held back)."""
+def _byte_lines(
+    chunk: Chunk, offsets: list[int], result: Result, long: list[int]
+) -> Iterator[bytes]:
+    """A file still being written (``tail``): the chunk's raw lines (cut at
+    hh.sources.MAX_LINE, see ``bounded_lines``), counted in
+    ``result.lines``, the byte offset of each appended to ``offsets`` as it
+    is read (where to resume, should its last hand be held back)."""
     with open(chunk.path, "rb") as f:
         f.seek(chunk.start)
         pos = chunk.start
         end = chunk.end
-        for line in f:
+        for line, size in bounded_lines(f.readline, chunk.first_line, long):
             if end is not None and pos >= end:
                 return
             offsets.append(pos)
-            pos += len(line)
+            pos += size
             result.lines += 1
             yield line
         offsets.append(pos)
 
 
-def _runs(task: Task, offsets: list[int] | None, result: Result) -> Iterator[Run]:
+def _runs(task: Task, offsets: list[int] | None, result: Result, long: list[int]) -> Iterator[Run]:
     """The chunk's runs, cut as ``hh validate`` cuts them (hh.sources.runs);
-    line by line, with their offsets, for a file still being written."""
+    line by line, with their offsets, for a file still being written. The
+    numbers of lines too long are appended to ``long`` as they are read."""
     chunk = task.chunk
     if offsets is None:
-        return runs(replace(chunk, name=task.name))
-    source = lines_of_stream(_byte_lines(chunk, offsets, result))
+        return runs(replace(chunk, name=task.name), long)
+    source = lines_of_stream(_byte_lines(chunk, offsets, result, long))
     return split_runs(source, task.name, chunk.first_line)
 
 
@@ -153,10 +159,11 @@ def process(task: Task) -> Result:
     offsets: list[int] | None = [] if tail else None
     version = task.hh_version or hh_version()
     pending: Run | None = None
+    long: list[int] = []  # lines cut at hh.sources.MAX_LINE: their runs are rejects
     try:
-        for run in _runs(task, offsets, result):
+        for run in _runs(task, offsets, result, long):
             if pending is not None:
-                _one(pending, task, batch, result, version, _failed)
+                _one(pending, task, batch, result, version, _failed, long=long)
             pending = run
         if pending is not None:
             if tail and pending.corrupt is None:
@@ -164,8 +171,17 @@ def process(task: Task) -> Result:
                 assert offsets is not None
                 result.end = offsets[pending.start - chunk.first_line]
                 result.end_line = pending.start
+            elif (
+                task.last
+                and chunk.end is not None
+                and _too_long(pending, long) is None
+                and content_hash(pending.raw) not in task.known
+                and (at := _unfinished(pending, chunk)) is not None
+            ):
+                # a hand cut at the end of the file: pending, read again when it grows
+                result.end, result.end_line = at, pending.start
             else:
-                _one(pending, task, batch, result, version, _failed)
+                _one(pending, task, batch, result, version, _failed, long=long)
         elif tail:
             assert offsets is not None
             result.end = offsets[-1] if offsets else chunk.start
@@ -173,14 +189,93 @@ def process(task: Task) -> Result:
     except OSError as e:
         result.error = f"cannot read {task.name}: {e.strerror or e}"
         return result
+    except Exception as e:  # (out of memory, a bug): this file fails, not the run
+        where = f" from line {chunk.first_line}" if chunk.first_line > 1 else ""
+        result.error = f"cannot import {task.name}{where}: {type(e).__name__}: {e}"
+        return result
     result.tables = batch.tables()
     if task.derive:
         _derive(result)
     return result
 
 
+def _unfinished(run: Run, chunk: Chunk) -> int | None:
+    """Where ``run`` begins, when it is a hand cut at the end of the file
+    (docs/decisions.md, "Import under faults"): the file's last
+    run, nothing after it (not even a blank line), and it does not parse
+    because it stops before its end: its last line has no line end, or the
+    parser wanted more lines than it has. None otherwise (stored as read).
+    ``chunk`` is the file's last chunk, bounded by the size the import
+    recorded."""
+    if run.corrupt is not None or not run.lines:
+        return None
+    record = parse_run(run)
+    if record.hand is not None or record.error is None:
+        return None
+    last = run.start + len(run.lines) - 1
+    assert chunk.end is not None
+    with open(chunk.path, "rb") as f:
+        at = _line_offset(f, chunk.start, chunk.end, run.start - chunk.first_line)
+        if at is None:
+            return None
+        f.seek(at)
+        ends, final = 0, b""  # the line ends from the run's start on, and the last byte
+        while (block := f.read(min(_SCAN_BLOCK, chunk.end - f.tell()))) != b"":
+            ends += block.count(b"\n")
+            final = block[-1:]
+    if ends > len(run.lines) or (ends == len(run.lines) and final != b"\n"):
+        return None  # lines follow the run: it ended, at a blank line
+    open_line = ends < len(run.lines)
+    return at if open_line or record.error.line > last else None
+
+
+def _line_offset(f: BinaryIO, start: int, end: int, skip: int) -> int | None:
+    """The offset of the line ``skip`` lines after the one at ``start``
+    (None: not before ``end``)."""
+    f.seek(start)
+    pos = start
+    while skip > 0:
+        block = f.read(min(_SCAN_BLOCK, end - pos))
+        if not block:
+            return None
+        k = -1
+        while skip > 0:
+            k = block.find(b"\n", k + 1)
+            if k < 0:
+                break
+            skip -= 1
+        if skip == 0:
+            return pos + k + 1
+        pos += len(block)
+    return pos
+
+
+def _too_long(run: Run, long: list[int]) -> int | None:
+    """The first line of ``run`` cut at hh.sources.MAX_LINE, if any."""
+    if long:
+        end = run.start + len(run.lines)
+        for n in long:
+            if run.start <= n < end:
+                return n
+    return None
+
+
+def _long_reject(run: Run, line: int) -> Record:
+    """The reject of a run with a line too long: its text as read (that
+    line's beginning kept), the place its first lines give."""
+    record = parse_run(run)
+    message = (
+        f"a line longer than {MAX_LINE:,} bytes: hand-history lines are far shorter (the "
+        f"file may be no hand history); its first {MAX_LINE:,} bytes are kept"
+    )
+    error = ParseError(message, line, 1, run.lines[line - run.start][:80])
+    # (built, not dataclasses.replace: the compiled build's records are not dataclasses)
+    return Record(record.file, record.line, record.raw, None, error, record.hand_id, record.site)
+
+
 def _one(  # type: ignore[no-untyped-def]
-    run: Run, task: Task, batch: Batch, result: Result, version: str, failed, file=None
+    run: Run, task: Task, batch: Batch, result: Result, version: str, failed, file=None,
+    long: list[int] | None = None,
 ) -> None:
     result.runs += 1
     name = task.name if file is None else file
@@ -188,6 +283,11 @@ def _one(  # type: ignore[no-untyped-def]
     digest = content_hash(raw)
     if digest in task.known:
         result.known += 1
+        return
+    cut = _too_long(run, long) if long else None
+    if cut is not None:
+        record = _long_reject(run, cut)
+        batch.add_reject(record, failed(record), digest)
         return
     record = parse_run(run)
     if record.hand is None:

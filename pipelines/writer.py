@@ -21,6 +21,7 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+from hh.pipelines.dbhealth import rollback
 from hh.pipelines.rows import SCHEMAS, TABLES
 from hh.pipelines.work import Result
 
@@ -212,7 +213,7 @@ class Writer:
                 _after_commit()
         except BaseException:
             if own:
-                con.execute("ROLLBACK")
+                rollback(con)  # (a failed COMMIT has ended it)
             raise
         finally:
             for t in (*TABLES, "drops"):

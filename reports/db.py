@@ -42,10 +42,13 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
     p = Path(path)
     if not p.exists():
         raise ReportError(f"no database at {p} (run `hh import` first, or pass --db FILE)")
+    from hh.pipelines.dbhealth import DatabaseDamaged
     from hh.pipelines.dblock import DatabaseBusy, open_db
 
     try:  # waits while an import writes it (hh.pipelines.dblock)
         con = open_db(str(p), read_only=True)
+    except DatabaseDamaged as error:
+        raise ReportError(str(error)) from None
     except DatabaseBusy as error:
         raise ReportError(str(error)) from None
     except duckdb.Error as error:

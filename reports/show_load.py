@@ -136,10 +136,13 @@ def from_db(db: str, hand_id: str, site: str | None = None) -> Found:
 
     if not Path(db).exists():
         raise ShowError(f"no database {db}: import hands first (hh import) or give files")
+    from hh.pipelines.dbhealth import DatabaseDamaged
     from hh.pipelines.dblock import DatabaseBusy, open_db
 
     try:  # waits while an import writes it (hh.pipelines.dblock)
         con = open_db(db, read_only=True)
+    except DatabaseDamaged as error:
+        raise ShowError(str(error)) from None
     except DatabaseBusy as error:
         raise ShowError(str(error)) from None
     except duckdb.Error as error:

@@ -87,6 +87,18 @@ def register(app: typer.Typer) -> None:
                 connect(path).close()
             except ImportFailure as failure:
                 _fail(str(failure))
+        elif path is not None:  # a damaged file says so now, not on every page
+            from hh.pipelines.dbhealth import DatabaseDamaged
+            from hh.pipelines.dblock import DatabaseBusy, open_db
+
+            try:
+                open_db(path, read_only=True, timeout=0).close()
+            except DatabaseDamaged as damaged:
+                _fail(str(damaged))
+            except DatabaseBusy:  # an import writes it: the pages wait their turn
+                pass
+            except Exception:  # not a database...: the pages say so, as before
+                pass
         if lake is not None and not ("://" in lake or os.path.isdir(lake)):
             _fail(f"no lake at {lake} (run `hh import --engine dask --lake DIR` first)")
         if not is_loopback(host) and not token:

@@ -265,9 +265,11 @@ class Source:
         assert self.db is not None
         if wanted(self.db):  # let whoever waits in first
             time.sleep(0.3)
+        from hh.pipelines.dbhealth import DatabaseDamaged
+
         try:
             con = open_db(self.db, read_only=not self.writes, timeout=READ_WAIT)
-        except DatabaseBusy as error:
+        except (DatabaseBusy, DatabaseDamaged) as error:
             raise Busy(str(error)) from None
         except duckdb.Error as error:
             raise Busy(f"cannot open {self.db}: {error}") from None
@@ -301,7 +303,7 @@ class Source:
         """The read-write connection for one cycle of this process's watch
         (the instance the pages read, when they hold it). While another
         process holds the file, it tries again every 0.15 s."""
-        from hh.pipelines.importer import ImportFailure, connect
+        from hh.pipelines.importer import ImportFailure, closed, connect
 
         assert self.db is not None and self.writes
         while True:
@@ -314,8 +316,12 @@ class Source:
             if con is not None:
                 try:
                     yield con
-                finally:
+                except BaseException:
                     con.close()
+                    raise
+                else:
+                    closed(con, self.db)
+                finally:
                     self.changed()
                 return
             if stop is not None and stop.is_set():
