@@ -195,7 +195,7 @@ def clean(inputs: Inputs, root: Path, workers: int) -> tuple[dict[str, tuple[int
     return checksums(db), seconds
 
 
-def _workers(pid: int) -> list[int]:
+def pool_workers(pid: int) -> list[int]:
     """The pool's workers of the import ``pid`` (not the resource tracker)."""
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -270,10 +270,10 @@ def trial(inputs: Inputs, root: Path, mode: str, at: float, rnd: random.Random,
                 elif mode == "group":
                     os.killpg(proc.pid, signal.SIGKILL)
                 else:
-                    found = _workers(proc.pid)
+                    found = pool_workers(proc.pid)
                     while not found and proc.poll() is None:
                         time.sleep(0.01)
-                        found = _workers(proc.pid)
+                        found = pool_workers(proc.pid)
                     if found:
                         os.kill(rnd.choice(found), signal.SIGKILL)
                     else:

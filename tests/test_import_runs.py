@@ -18,6 +18,7 @@ import duckdb
 import pytest
 from import_helpers import contents, hh_import, query, referee, session
 
+from benchmarks.faults import pool_workers
 from hh.model import Game
 
 ENV = {**os.environ, "PYTHONUTF8": "1"}
@@ -194,24 +195,6 @@ def test_revalidate_and_two_workers(tmp_path: Path) -> None:
     assert contents(one) == before
 
 
-def _workers(pid: int) -> list[int]:
-    """The pool's worker processes of ``pid`` (not multiprocessing's
-    resource tracker, a child too)."""
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return []
-    out = []
-    for child in children:
-        try:
-            cmd = Path(f"/proc/{child}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if b"spawn_main" in cmd and b"resource_tracker" not in cmd:
-            out.append(int(child))
-    return out
-
-
 def test_a_worker_that_dies_is_one_line_and_exit_2_and_a_rerun_completes(
     tmp_path: Path,
 ) -> None:
@@ -232,7 +215,7 @@ def test_a_worker_that_dies_is_one_line_and_exit_2_and_a_rerun_completes(
         assert proc.stderr is not None
         line = proc.stderr.readline()  # paused after its first commit: the workers wait
         assert b"committed" in line, line
-        workers = _workers(proc.pid)
+        workers = pool_workers(proc.pid)
         assert len(workers) == 2
         os.kill(workers[0], signal.SIGKILL)
         rest = proc.stderr.read().decode()
