@@ -21,8 +21,8 @@ from pokerkit import HandHistory
 from benchmarks.rows import Row, rate, seconds
 from hh._lark import build as _build
 from hh.parse import parse_hand, parse_text
-from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
+from tests.strategies import variants
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "data" / "parse"
 HANDS = 600

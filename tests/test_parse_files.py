@@ -8,9 +8,9 @@ import io
 from pathlib import Path
 
 import pytest
+from strategies import variants
 
 from hh.parse import Record, parse_file, parse_hand, parse_stream, parse_text
-from hh.testing.strategies import variants
 from hh.write import write_hand, write_hands
 
 pytestmark = pytest.mark.compiled

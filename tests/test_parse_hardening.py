@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import hands
 
 from hh._lark import parse_lines as lark_parse_lines
 from hh.model import Game
@@ -28,7 +29,6 @@ from hh.parse import (
     parse_text,
 )
 from hh.simulate import Simulator
-from hh.testing.strategies import hands
 from hh.write import write_hand
 
 pytestmark = pytest.mark.compiled

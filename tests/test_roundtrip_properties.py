@@ -8,10 +8,10 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import hands, names
 
 from hh.model import Game, Hand
 from hh.parse import parse_hand, parse_text, piece_pattern
-from hh.testing.strategies import hands, names
 from hh.write import write_hand, write_hands
 
 MODEST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
