@@ -136,6 +136,10 @@ def _concat(results: Sequence[Result]) -> dict[str, pa.Table]:
     }
 
 
+def _count(con: Any, sql: str) -> int:
+    return int(con.execute(sql).fetchall()[0][0])
+
+
 def _after_commit() -> None:
     """Test hook: with HH_IMPORT_PAUSE_AFTER_COMMIT=seconds, say so on stderr
     and pause after each commit, so a test can kill the import right after
@@ -178,7 +182,6 @@ class Writer:
             counts.duplicates += n_same
             counts.conflicts += drops.num_rows - n_same
             counts.imported += tables["hands"].num_rows - drops.num_rows
-            counts.rejected += tables["rejects"].num_rows
             # Rows are in _ord order in the batch and an insert keeps the order
             # of its scan (preserve_insertion_order): no sort is needed.
             keep = "WHERE _ord NOT IN (SELECT _ord FROM b_drops)" if drops.num_rows else ""
@@ -194,12 +197,24 @@ class Writer:
                     con.execute(f"INSERT INTO {t} ({cols}) SELECT {cols} FROM b_{t} {keep}")
             if drops.num_rows - n_same:
                 con.execute(_CONFLICTS, {"run": self.run})
+            # a run that did not parse is kept once: the same text at the same
+            # line again (an identical copy of a file) is a duplicate; the same
+            # text at other lines (junk repeated in a file) is each its own
             cols = _columns("rejects")
+            before = _count(con, "SELECT count(*) FROM rejects")
             con.execute(
                 f"INSERT INTO rejects ({cols}, import_run, imported_at) "
-                f"SELECT {cols}, $run, now()::TIMESTAMP FROM b_rejects",
+                f"SELECT {cols}, $run, now()::TIMESTAMP FROM b_rejects r "
+                "WHERE NOT EXISTS (SELECT 1 FROM rejects s WHERE s.kind = 'parse' "
+                "AND s.content_hash = r.content_hash AND s.line = r.line) "
+                "QUALIFY row_number() OVER (PARTITION BY r.content_hash, r.line "
+                "ORDER BY r._ord) = 1 "
+                "ORDER BY r._ord",
                 {"run": self.run},
             )
+            stored = _count(con, "SELECT count(*) FROM rejects") - before
+            counts.rejected += stored
+            counts.duplicates += tables["rejects"].num_rows - stored
             con.execute(
                 f"""INSERT INTO dirty_tables
                 SELECT DISTINCT site, table_name FROM b_hands {keep}

@@ -392,3 +392,32 @@ def test_killed_imports_leave_nothing_running_and_reruns_equal_a_clean_import() 
     for t in trials:
         assert t.survivors == [] and t.differ == [] and t.rerun in (0, 1), said
         assert t.ok, said
+
+
+def test_an_identical_copy_of_a_file_stores_its_rejected_hand_once(tmp_path: Path) -> None:
+    # issue 24: the copy's hands are duplicates, and so is its reject (the
+    # same text at the same line); the same fragment at two lines of a file
+    # is two rejects
+    hands = session(Game.CHIRIBITO, 5, 3).split("\n\n")
+    hands[2] = hands[2].replace("-max Seat #", "-mux Seat #", 1)  # does not parse
+    text = "\n\n".join(hands)
+    (tmp_path / "copy").mkdir()
+    first, copy = tmp_path / "a.txt", tmp_path / "copy" / "a.txt"
+    first.write_text(text, "utf-8")
+    copy.write_text(text, "utf-8")
+    db = tmp_path / "h.duckdb"
+    code, s, _ = hh_import(str(first), "--db", str(db))
+    assert s is not None and (code, s["imported"], s["rejected"], s["duplicates"]) == (1, 4, 1, 0)
+    code, s, _ = hh_import(str(copy), "--db", str(db))
+    assert s is not None and (s["imported"], s["rejected"], s["duplicates"]) == (0, 0, 5)
+    assert query(db, "SELECT file, kind FROM rejects") == [(str(first), "parse")]
+    twice = tmp_path / "twice.txt"
+    fragment = hands[2].replace("#CH-", "#CX-")
+    twice.write_text(fragment + "\n\n" + fragment + "\n", "utf-8")
+    code, s, _ = hh_import(str(twice), "--db", str(db))
+    assert s is not None and (s["rejected"], s["duplicates"]) == (2, 0)
+    copy = tmp_path / "copy" / "twice.txt"
+    copy.write_text(twice.read_text("utf-8"), "utf-8")
+    code, s, _ = hh_import(str(copy), "--db", str(db))
+    assert s is not None and (s["rejected"], s["duplicates"]) == (0, 2)
+    assert query(db, "SELECT count(*) FROM rejects") == [(3,)]
