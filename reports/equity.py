@@ -11,8 +11,11 @@ house_rules)``) and every pot is shared among its best eligible contenders
 as the referee would split it (ties share equally; the odd chip is
 averaged out). Chiribito's 28-card deck makes exact enumeration cheap; the
 stud games enumerate exactly when the completions are few
-(``EXACT_LIMIT``), else a seeded Monte Carlo (seed: the hand's key) gives
-the estimate and its standard error. Known cards of others (folded
+(``EXACT_LIMIT``), else a seeded Monte Carlo (seed: the hand's key) of
+``SAMPLES`` deals gives the estimate and its standard error (at most
+``SE_BOUND`` of the pots). The exact enumerations count instead of dealing
+card by card (:func:`exact`); :func:`exact_general` is the plain
+enumeration they are tested against. Known cards of others (folded
 players' up cards) are dead; hidden cards of folded players are unseen.
 
 ``adjusted net = net - won + expected won``; over all contenders the
@@ -49,13 +52,11 @@ if TYPE_CHECKING:
     from hh.evaluate.chiribito import BoardLookup
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
-SE_BOUND = 0.015  # Monte Carlo: deals stop once each contender's standard error is within
-# this fraction of the pots (docs/statistics.md)
-# a share lies between 0 and the pots, so its standard deviation is at most half the pots:
-# this many deals always meet SE_BOUND
-SAMPLES = math.ceil(0.25 / SE_BOUND**2)
-MIN_SAMPLES = 300  # deals before the standard errors are trusted to stop
-CHECK_EVERY = 100  # deals between two looks at the standard errors
+# Monte Carlo: a contender's share of the pots lies between 0 and the pots, so its standard
+# deviation is at most half the pots, and the standard error of a mean over SAMPLES deals
+# at most pots / (2 sqrt(SAMPLES)): SE_BOUND of the pots (docs/statistics.md)
+SE_BOUND = 0.02
+SAMPLES = math.ceil(0.25 / SE_BOUND**2)  # 625 deals per hand
 
 _DECK_FROM = re.compile(r"Deck from (\S+)")
 
@@ -242,10 +243,11 @@ def _shapes(keys: tuple[int, ...], k: int
 def _multisets(avail: Mapping[int, int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every multiset of ``k`` keys drawn from ``avail`` (key -> cards of it
     left), with how many sets of cards give it."""
+    choose = {x: [math.comb(n, j) for j in range(k + 1)] for x, n in avail.items()}
     for combo, counts in _shapes(tuple(sorted(avail)), k):
         ways = 1
         for x, j in counts:
-            ways *= math.comb(avail[x], j)
+            ways *= choose[x][j]
         if ways:
             yield combo, ways
 
@@ -282,9 +284,14 @@ def _exact_chiribito(spot: Spot) -> dict[str, float]:
              else None for p in players]  # fmt: skip
     known = tuple(key[c] for c in spot.board)
 
+    plain_of = _plain_value
+    any_perla = any(x is not None for x in perla)
+
     def by_ranks(board_keys: tuple[int, ...]) -> list[int]:
         board = tuple(sorted(board_keys))
-        return [_plain_value(h, board) if x is None else x
+        if not any_perla:
+            return [plain_of(h, board) for h in holes]
+        return [plain_of(h, board) if x is None else x
                 for h, x in zip(holes, perla, strict=True)]  # fmt: skip
 
     def avail(cards: Sequence[str]) -> dict[int, int]:
@@ -293,8 +300,13 @@ def _exact_chiribito(spot: Spot) -> dict[str, float]:
             count[key[c]] = count.get(key[c], 0) + 1
         return count
 
-    for new, ways in _multisets(avail(unseen), m):
-        shares.add(by_ranks(known + new), ways)
+    add = shares.add
+    if not known and not any_perla:  # before the flop: each multiset comes sorted
+        for new, ways in _multisets(avail(unseen), m):
+            add([plain_of(h, new) for h in holes], ways)
+    else:
+        for new, ways in _multisets(avail(unseen), m):
+            add(by_ranks(known + new), ways)
     suited = {spot.own[p][0][1]: None for i, p in enumerate(players)
               if perla[i] is None and spot.own[p][0][1] == spot.own[p][1][1]}  # fmt: skip
     for suit in suited:
@@ -382,12 +394,10 @@ def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str
     return rec(0, unseen)
 
 
-def monte_carlo(spot: Spot, samples: int, seed: int, se_bound: float | None = None
-                ) -> tuple[dict[str, float], dict[str, float]]:  # fmt: skip
-    """Expected chips and their standard errors from at most ``samples``
-    seeded deals; with ``se_bound``, stopping at the first ``CHECK_EVERY``
-    deals (from ``MIN_SAMPLES``) where every contender's standard error is
-    at most ``se_bound`` times the pots (docs/statistics.md).
+def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], dict[str, float]]:
+    """Expected chips and their standard errors from ``samples`` seeded
+    deals (a fixed number: a rule that stopped on the standard errors seen
+    so far would bias the means towards the deals where it stopped).
 
     The inner loop works on lists by index (each contender's own cards, the
     pots as index lists), draws with ``random()`` rather than
@@ -410,77 +420,66 @@ def monte_carlo(spot: Spot, samples: int, seed: int, se_bound: float | None = No
             at += k
     pots = [(amount, [names.index(p) for p in eligible])
             for amount, eligible in spot.pots if eligible]  # fmt: skip
-    bound = None if se_bound is None else se_bound * sum(a for a, _ in pots)
     heads_up = len(pots) == 1 and len(pots[0][1]) == 2
     s1 = [0.0] * len(names)
     s2 = [0.0] * len(names)
     base = list(spot.board)
     deck, uniform, size = list(unseen), rng.random, len(unseen)
-    n = 0
 
-    def errors(n: int) -> list[float]:
-        return [math.sqrt(max(0.0, s2[i] / n - (s1[i] / n) ** 2) / (n - 1))
-                for i in range(len(names))]  # fmt: skip
-
-    while n < samples:
-        for _ in range(min(CHECK_EVERY, samples - n)):
-            # a partial Fisher-Yates shuffle: the first ``at`` cards of the deck are
-            # a uniform draw whatever order the last deal left it in
-            for x in range(at):
-                y = x + int(uniform() * (size - x))
-                deck[x], deck[y] = deck[y], deck[x]
-            cards = deck[:at]
-            hands = owns.copy()
-            for i, lo, hi in slices:
-                hands[i] = owns[i] + cards[lo:hi]
-            if chiribito:
-                board = base + cards[: spot.board_to_come]
-                values = [value(h, board) for h in hands]
+    for _ in range(samples):
+        # a partial Fisher-Yates shuffle: the first ``at`` cards of the deck are
+        # a uniform draw whatever order the last deal left it in
+        for x in range(at):
+            y = x + int(uniform() * (size - x))
+            deck[x], deck[y] = deck[y], deck[x]
+        cards = deck[:at]
+        hands = owns.copy()
+        for i, lo, hi in slices:
+            hands[i] = owns[i] + cards[lo:hi]
+        if chiribito:
+            board = base + cards[: spot.board_to_come]
+            values = [value(h, board) for h in hands]
+        else:
+            values = [value(h) for h in hands]
+        if heads_up:  # the common case: one pot, two contenders
+            amount, (i, j) = pots[0]
+            a, b = values[i], values[j]
+            if a > b:
+                s1[i] += amount
+                s2[i] += amount * amount
+            elif b > a:
+                s1[j] += amount
+                s2[j] += amount * amount
             else:
-                values = [value(h) for h in hands]
-            if heads_up:  # the common case: one pot, two contenders
-                amount, (i, j) = pots[0]
-                a, b = values[i], values[j]
-                if a > b:
-                    s1[i] += amount
-                    s2[i] += amount * amount
-                elif b > a:
-                    s1[j] += amount
-                    s2[j] += amount * amount
-                else:
-                    half = amount / 2
-                    s1[i] += half
-                    s2[i] += half * half
-                    s1[j] += half
-                    s2[j] += half * half
-                n += 1
-                continue
-            chips = [0.0] * len(names)
-            for amount, eligible in pots:
-                best = max([values[i] for i in eligible])
-                winners = [i for i in eligible if values[i] == best]
-                for i in winners:
-                    chips[i] += amount / len(winners)
-            for i, c in enumerate(chips):
-                s1[i] += c
-                s2[i] += c * c
-            n += 1
-        if bound is not None and n >= MIN_SAMPLES and max(errors(n)) <= bound:
-            break
-    mean = {p: s1[i] / n for i, p in enumerate(names)}
-    return mean, dict(zip(names, errors(n), strict=True))
+                half = amount / 2
+                s1[i] += half
+                s2[i] += half * half
+                s1[j] += half
+                s2[j] += half * half
+            continue
+        chips = [0.0] * len(names)
+        for amount, eligible in pots:
+            best = max([values[i] for i in eligible])
+            winners = [i for i in eligible if values[i] == best]
+            for i in winners:
+                chips[i] += amount / len(winners)
+        for i, c in enumerate(chips):
+            s1[i] += c
+            s2[i] += c * c
+    mean = {p: s1[i] / samples for i, p in enumerate(names)}
+    se = {p: math.sqrt(max(0.0, s2[i] / samples - mean[p] ** 2) / (samples - 1))
+          for i, p in enumerate(names)}  # fmt: skip
+    return mean, se
 
 
-def expected(spot: Spot, seed: int, limit: int = EXACT_LIMIT, samples: int = SAMPLES,
-             se_bound: float | None = SE_BOUND
+def expected(spot: Spot, seed: int, limit: int = EXACT_LIMIT, samples: int = SAMPLES
              ) -> tuple[dict[str, float], dict[str, float], str]:  # fmt: skip
-    """Exact when the completions are at most ``limit``, else Monte Carlo
-    (at most ``samples`` deals, fewer once the standard errors are within
-    ``se_bound`` of the pots).
+    """Exact when the completions are at most ``limit``, else a Monte Carlo
+    of ``samples`` deals.
     Returns (expected chips, standard errors, "exact" or "monte-carlo")."""
     if spot.completions() <= limit:
         return exact(spot), dict.fromkeys(spot.own, 0.0), "exact"
-    mean, se = monte_carlo(spot, samples, seed, se_bound)
+    mean, se = monte_carlo(spot, samples, seed)
     return mean, se, "monte-carlo"
 
 
@@ -526,7 +525,7 @@ def spot_of(game: str, house_rules: Sequence[str], contenders: Sequence[str], st
 EQUITY_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("expected_won", "DOUBLE"),
                   ("se", "DOUBLE"))  # fmt: skip
 # bump when the computation changes
-VERSION = f"2:{EXACT_LIMIT}:{SE_BOUND}:{MIN_SAMPLES}:{CHECK_EVERY}"
+VERSION = f"2:{EXACT_LIMIT}:{SAMPLES}"
 PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (each
 # one starts by importing and building the evaluator tables)
 _BATCH = 16  # hands per worker task
