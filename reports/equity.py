@@ -584,6 +584,13 @@ def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
     return [row for task in tasks for row in hand_equity(task)]
 
 
+def candidates(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """The all-in hands among the cache's ``_todo`` hands (hh.reports.cache:
+    ``Cache.todo``), each as the task :func:`hand_equity` computes."""
+    last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
+    return frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+
+
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
                 progress: Callable[[str, int, int], None] | None = None,
                 limit: int | None = None, parallel: bool = True) -> int:  # fmt: skip
@@ -597,8 +604,7 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     cache.ensure("equity", VERSION, EQUITY_COLUMNS)
     if not cache.todo("equity"):
         return 0
-    last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
-    tasks = frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+    tasks = candidates(con)
     if limit is not None and len(tasks) > limit:
         return -1
     rows = _compute(tasks, progress, parallel)
