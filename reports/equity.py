@@ -410,37 +410,33 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     rng = random.Random(seed)
     unseen = spot.unseen()
     names = list(spot.own)
-    owns = [list(spot.own[p]) for p in names]
-    # (index, first card, last card) of each contender's new cards in a deal
-    slices, at = [], spot.board_to_come
-    for i, p in enumerate(names):
+    # each contender's own cards, and where his new cards are in a deal's deck
+    board_to_come = at = spot.board_to_come
+    parts = []
+    for p in names:
         k = spot.to_come.get(p, 0)
-        if k:
-            slices.append((i, at, at + k))
-            at += k
+        parts.append((list(spot.own[p]), at, at + k))
+        at += k
     pots = [(amount, [names.index(p) for p in eligible])
             for amount, eligible in spot.pots if eligible]  # fmt: skip
     heads_up = len(pots) == 1 and len(pots[0][1]) == 2
     s1 = [0.0] * len(names)
     s2 = [0.0] * len(names)
     base = list(spot.board)
-    deck, uniform, size = list(unseen), rng.random, len(unseen)
+    deck, uniform = list(unseen), rng.random
+    spans = [(x, len(unseen) - x) for x in range(at)]
 
     for _ in range(samples):
         # a partial Fisher-Yates shuffle: the first ``at`` cards of the deck are
         # a uniform draw whatever order the last deal left it in
-        for x in range(at):
-            y = x + int(uniform() * (size - x))
+        for x, span in spans:
+            y = x + int(uniform() * span)
             deck[x], deck[y] = deck[y], deck[x]
-        cards = deck[:at]
-        hands = owns.copy()
-        for i, lo, hi in slices:
-            hands[i] = owns[i] + cards[lo:hi]
         if chiribito:
-            board = base + cards[: spot.board_to_come]
-            values = [value(h, board) for h in hands]
+            board = base + deck[:board_to_come]
+            values = [value(own + deck[lo:hi], board) for own, lo, hi in parts]
         else:
-            values = [value(h) for h in hands]
+            values = [value(own + deck[lo:hi]) for own, lo, hi in parts]
         if heads_up:  # the common case: one pot, two contenders
             amount, (i, j) = pots[0]
             a, b = values[i], values[j]

@@ -54,6 +54,14 @@ def test_chiribito_spot_matches_exhaustive_enumeration() -> None:
     assert sum(mine.values()) == pytest.approx(400)
 
 
+def test_two_la_perlas_under_their_house_rule_split_every_board() -> None:
+    # both are worth La Perla on each of the C(23, 4) = 8,855 boards (more
+    # than the 2,024 from which an earlier version counted a single board)
+    spot = Spot("chiribito", ("La Perla wins",), {"A": ["7o", "So"], "B": ["7b", "Sb"]},
+                {"A": 0, "B": 0}, [(33_496, ["A", "B"])], board=["Rb"], board_to_come=4)
+    assert exact(spot) == {"A": 16_748.0, "B": 16_748.0}
+
+
 def test_stud_spot_matches_exhaustive_enumeration() -> None:
     # Aces, Straights and Flushes on 6th street: one down card each to come
     spot = Spot("aces-straights-flushes", (),
