@@ -198,6 +198,8 @@ class _Shares:
                 won[k, i, w] = won.get((k, i, w), 0) + weight
 
     def expected(self, completions: int) -> dict[str, float]:
+        if completions <= 0:  # fewer unseen cards than cards to come: an invalid hand
+            raise ValueError("no completion of the cards to come")
         if self.pair is not None:
             i, j = self.pair
             self.won = {(0, i, 1): self.duel[0], (0, j, 1): self.duel[1],
@@ -221,7 +223,8 @@ def _plain_value(hole: int, board: tuple[int, ...]) -> int:
     """What hole cards whose keys sum to ``hole`` are worth, flushes aside,
     on a board of these five keys (its rank multiset, sorted): the best of
     the ten triples (hh.evaluate.chiribito_lookup; the ranks table is the
-    same under every house rule)."""
+    same under every house rule). Cached: at most 28 pairs of hole ranks
+    times 455 boards."""
     ranks = _lookup(False).ranks
     best = max(ranks[hole + a + b + c] or 0 for a, b, c in combinations(board, 3))
     return best
@@ -423,6 +426,8 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     s1 = [0.0] * len(names)
     s2 = [0.0] * len(names)
     base = list(spot.board)
+    if at > len(unseen):
+        raise ValueError(f"{at} cards to come, {len(unseen)} unseen")
     deck, uniform = list(unseen), rng.random
     spans = [(x, len(unseen) - x) for x in range(at)]
 
@@ -649,4 +654,5 @@ def missing(con: duckdb.DuckDBPyConnection, cache: Cache) -> int:
     return cache.todo("equity")
 
 
-__all__ = ["ACES", "CALATONE", "Spot", "exact", "expected", "fill_equity", "monte_carlo"]
+__all__ = ["ACES", "CALATONE", "Spot", "candidates", "exact", "exact_general", "expected",
+           "fill_equity", "hand_equity", "monte_carlo"]
