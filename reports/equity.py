@@ -168,6 +168,20 @@ def exact_general(spot: Spot) -> dict[str, float]:
     return {p: t / n for p, t in total.items()}
 
 
+def _contested(spot: Spot) -> tuple[list[int], list[tuple[int, list[int]]]]:
+    """The pots by contender index: what each contender takes whatever the
+    cards (pots only he is eligible for), and the pots still contested."""
+    index = {p: i for i, p in enumerate(spot.own)}
+    fixed = [0] * len(index)
+    contested = []
+    for amount, eligible in spot.pots:
+        if len(eligible) == 1:
+            fixed[index[eligible[0]]] += amount
+        elif eligible:
+            contested.append((amount, [index[p] for p in eligible]))
+    return fixed, contested
+
+
 class _Shares:
     """Chips from the pots summed over weighted completions, by counting:
     for each pot and eligible contender, the weight of the completions he
@@ -176,9 +190,7 @@ class _Shares:
 
     def __init__(self, spot: Spot) -> None:
         self.players = list(spot.own)
-        index = {p: i for i, p in enumerate(self.players)}
-        self.pots = [(amount, [index[p] for p in eligible])
-                     for amount, eligible in spot.pots if eligible]  # fmt: skip
+        self.fixed, self.pots = _contested(spot)
         self.won: dict[tuple[int, int, int], int] = {}
         # the common case, one pot between two: weights won by each, and tied
         self.pair = self.pots[0][1] if len(self.pots) == 1 and len(self.pots[0][1]) == 2 else None
@@ -205,7 +217,7 @@ class _Shares:
             self.won = {(0, i, 1): self.duel[0], (0, j, 1): self.duel[1],
                         (0, i, 2): self.duel[2], (0, j, 2): self.duel[2]}  # fmt: skip
             self.pair = None
-        totals = [0.0] * len(self.players)
+        totals = [float(x) for x in self.fixed]
         for (k, i, w), weight in self.won.items():
             totals[i] += self.pots[k][0] * weight / (w * completions)
         return dict(zip(self.players, totals, strict=True))
@@ -420,8 +432,7 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
         k = spot.to_come.get(p, 0)
         parts.append((list(spot.own[p]), at, at + k))
         at += k
-    pots = [(amount, [names.index(p) for p in eligible])
-            for amount, eligible in spot.pots if eligible]  # fmt: skip
+    fixed, pots = _contested(spot)  # a pot only one contender can win: no variance
     heads_up = len(pots) == 1 and len(pots[0][1]) == 2
     s1 = [0.0] * len(names)
     s2 = [0.0] * len(names)
@@ -467,10 +478,10 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
         for i, c in enumerate(chips):
             s1[i] += c
             s2[i] += c * c
-    mean = {p: s1[i] / samples for i, p in enumerate(names)}
-    se = {p: math.sqrt(max(0.0, s2[i] / samples - mean[p] ** 2) / (samples - 1))
+    means = [x / samples for x in s1]
+    se = {p: math.sqrt(max(0.0, s2[i] / samples - means[i] ** 2) / (samples - 1))
           for i, p in enumerate(names)}  # fmt: skip
-    return mean, se
+    return {p: means[i] + fixed[i] for i, p in enumerate(names)}, se
 
 
 def expected(spot: Spot, seed: int, limit: int = EXACT_LIMIT, samples: int = SAMPLES
