@@ -189,3 +189,18 @@ def test_stud_enumeration_matches_the_general_one_on_random_spots() -> None:
         checked += 1
         assert exact(spot) == pytest.approx(exact_general(spot), abs=1e-9), spot
     assert checked >= 12
+
+
+def test_monte_carlo_standard_error_is_within_the_stated_bound() -> None:
+    # heads-up on 3rd street, four cards each to come, a side pot only G can win:
+    # docs/statistics.md states a standard error of at most 2% of the pots
+    from hh.reports.equity import SAMPLES, SE_BOUND
+
+    spot = Spot("calatone", (), {"G": ["Kh", "7c", "Kd"], "H": ["4s", "Js", "Jd"]},
+                {"G": 4, "H": 4}, [(300, ["G", "H"]), (40, ["G"])])
+    ev, se, method = expected(spot, seed=7)
+    assert method == "monte-carlo" and (SE_BOUND, SAMPLES) == (0.02, 625)
+    assert sum(ev.values()) == pytest.approx(340)
+    assert ev["G"] >= 40  # the side pot is his whatever the cards
+    for p in "GH":
+        assert 0 < se[p] <= SE_BOUND * 340
