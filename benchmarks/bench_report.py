@@ -23,7 +23,11 @@ What is timed (each the median of 3 runs):
 - the HTML report warm (target 10 s);
 - the all-in equity a first report computes for hands not cached yet, as
   hands per second on the imported base (in worker processes from
-  ``hh.reports.equity.PARALLEL_FROM`` hands).
+  ``hh.reports.equity.PARALLEL_FROM`` hands);
+- the import of the base's simulated hands (one worker, the per-hand counts
+  and all-in equity derived in it), and the all-in equity of the base's
+  candidate hands computed in one process, as a share of that import
+  (target: at most 10%, issue 24).
 
 The all-in equity of the repeated hands is not computed again for every
 copy (it would take ~15 minutes at 1,000,000 hands on two cores): the cache
@@ -83,6 +87,43 @@ def seed_equity(db: str, base_db: str, cache: str) -> tuple[int, float, float]:
     return computed, took, peak.mb
 
 
+def import_seconds(folder: Path) -> float:
+    """Import the simulated files of ``folder`` (benchmarks.bighands.base)
+    again into a new database, one worker, as ``hh import --workers 1``."""
+    from hh.pipelines.importer import Importer
+    from hh.pipelines.importer import connect as connect_import
+
+    files = sorted(str(p) for p in folder.glob("*.txt"))
+    start = time.perf_counter()
+    con = connect_import(str(folder / "again.duckdb"))
+    imp = Importer(con, 1)
+    imp.import_files(files)
+    imp.finish()
+    imp.close()
+    con.close()
+    return time.perf_counter() - start
+
+
+def equity_seconds(base_db: str) -> tuple[int, float]:
+    """The all-in equity of every candidate hand of ``base_db``, computed
+    in this process (as the import's workers do): candidates and seconds."""
+    from hh.reports.cache import Cache
+    from hh.reports.db import Filters, connect
+    from hh.reports.equity import EQUITY_COLUMNS, VERSION, candidates, hand_equity
+
+    con = connect(base_db)
+    store = Cache(con, None)
+    store.want(*Filters().where())
+    store.ensure("equity", VERSION, EQUITY_COLUMNS)
+    store.todo("equity")
+    tasks = candidates(con)
+    con.close()
+    start = time.perf_counter()
+    for task in tasks:
+        hand_equity(task)
+    return len(tasks), time.perf_counter() - start
+
+
 def run(quick: bool = False) -> list[Row]:
     import duckdb
     from hh.pipelines.importer import MEMORY_LIMIT
@@ -99,6 +140,16 @@ def run(quick: bool = False) -> list[Row]:
     t0 = time.perf_counter()
     try:
         base_db = base(tmp, per_game)
+        with PeakMemory() as peak:
+            t_import = import_seconds(tmp)
+        rows.append(Row("report.import.base", f"import of {3 * per_game:,} simulated hands (one "
+                        "worker; counts and all-in equity derived in it)", t_import, "s", None,
+                        peak.mb))  # fmt: skip
+        with PeakMemory() as peak:
+            n_all_in, t_equity = equity_seconds(base_db)
+        rows.append(Row("report.equity.candidates", f"all-in equity of those hands' {n_all_in} "
+                        "candidates, in one process (target <= 10% of the import)", t_equity,
+                        "s", "report.import.base", peak.mb))  # fmt: skip
         db = str(tmp / "big.duckdb")
         total = grow(base_db, db, n)
         seeded = str(tmp / "equity-only.reports.duckdb")

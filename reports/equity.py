@@ -11,8 +11,11 @@ house_rules)``) and every pot is shared among its best eligible contenders
 as the referee would split it (ties share equally; the odd chip is
 averaged out). Chiribito's 28-card deck makes exact enumeration cheap; the
 stud games enumerate exactly when the completions are few
-(``EXACT_LIMIT``), else a seeded Monte Carlo (seed: the hand's key) gives
-the estimate and its standard error. Known cards of others (folded
+(``EXACT_LIMIT``), else a seeded Monte Carlo (seed: the hand's key) of
+``SAMPLES`` deals gives the estimate and its standard error (at most
+``SE_BOUND`` of the pots). The exact enumerations count instead of dealing
+card by card (:func:`exact`); :func:`exact_general` is the plain
+enumeration they are tested against. Known cards of others (folded
 players' up cards) are dead; hidden cards of folded players are unseen.
 
 ``adjusted net = net - won + expected won``; over all contenders the
@@ -33,8 +36,8 @@ import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import combinations
+from functools import cache, lru_cache
+from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 import duckdb
@@ -45,9 +48,15 @@ from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 if TYPE_CHECKING:
     from hh.reports.cache import Cache
 
+    from hh.evaluate import Evaluator
+    from hh.evaluate.chiribito import BoardLookup
+
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
-SAMPLES = 3_000  # Monte Carlo deals per hand: a standard error of at most 0.92% of the pot
-BOARDS_IN_PYTHON = 2_024  # Chiribito boards (C(24, 3)) up to which a Python loop is quicker
+# Monte Carlo: a contender's share of the pots lies between 0 and the pots, so its standard
+# deviation is at most half the pots, and the standard error of a mean over SAMPLES deals
+# at most pots / (2 sqrt(SAMPLES)): SE_BOUND of the pots (docs/statistics.md)
+SE_BOUND = 0.02
+SAMPLES = math.ceil(0.25 / SE_BOUND**2)  # 625 deals per hand
 
 _DECK_FROM = re.compile(r"Deck from (\S+)")
 
@@ -141,15 +150,14 @@ def _deals(spot: Spot, unseen: list[str]) -> Iterator[tuple[dict[str, tuple[str,
 def exact(spot: Spot) -> dict[str, float]:
     """Expected chips from the pots, enumerating every completion."""
     if spot.game == CHIRIBITO and not any(spot.to_come.values()):
-        if spot.completions() <= BOARDS_IN_PYTHON:
-            return _exact_board_loop(spot)
-        return _exact_board(spot)
-    return exact_general(spot)
+        return _exact_chiribito(spot)
+    return _exact_stud(spot)
 
 
 def exact_general(spot: Spot) -> dict[str, float]:
-    """Every completion dealt player by player, for any game: the reference
-    the faster Chiribito board-only enumeration is tested against."""
+    """Every completion dealt player by player, for any game, each valued
+    by the evaluator: the plain reference the faster enumerations
+    (:func:`exact`) are tested against."""
     value = _value_function(spot)
     total = dict.fromkeys(spot.own, 0.0)
     n = 0
@@ -160,156 +168,256 @@ def exact_general(spot: Spot) -> dict[str, float]:
     return {p: t / n for p, t in total.items()}
 
 
-def _exact_board_loop(spot: Spot) -> dict[str, float]:
-    """:func:`exact` for Chiribito with few boards (``BOARDS_IN_PYTHON``):
-    each player's hand is valued once per board with the evaluator's integer
-    ``value``, pots are shared by index: for few boards this costs less than
-    :func:`_exact_board`'s fixed cost of building series."""
-    from hh.evaluate import evaluator_for
+def _contested(spot: Spot) -> tuple[list[int], list[tuple[int, list[int]]]]:
+    """The pots by contender index: what each contender takes whatever the
+    cards (pots only he is eligible for), and the pots still contested."""
+    index = {p: i for i, p in enumerate(spot.own)}
+    fixed = [0] * len(index)
+    contested = []
+    for amount, eligible in spot.pots:
+        if len(eligible) == 1:
+            fixed[index[eligible[0]]] += amount
+        elif eligible:
+            contested.append((amount, [index[p] for p in eligible]))
+    return fixed, contested
 
-    value = evaluator_for(spot.game, spot.house_rules).value
-    players = list(spot.own)
-    owns = [spot.own[p] for p in players]
-    pots = [(amount, [players.index(p) for p in eligible])
-            for amount, eligible in spot.pots if eligible]  # fmt: skip
-    heads_up = len(pots) == 1 and len(pots[0][1]) == 2
-    totals = [0.0] * len(players)
-    base = tuple(spot.board)
-    n = 0
-    for new in combinations(spot.unseen(), spot.board_to_come):
-        board = base + new
-        n += 1
-        if heads_up:  # the common case: one pot, two players
-            (amount, (i, j)) = pots[0]
-            a, b = value(owns[i], board), value(owns[j], board)
-            if a > b:
-                totals[i] += amount
-            elif b > a:
-                totals[j] += amount
-            else:
-                totals[i] += amount / 2
-                totals[j] += amount / 2
-            continue
-        values = [value(own, board) for own in owns]
-        for amount, eligible in pots:
+
+class _Shares:
+    """Chips from the pots summed over weighted completions, by counting:
+    for each pot and eligible contender, the weight of the completions he
+    wins sharing with w - 1 others (integers, so sums are exact); the
+    expected chips are then ``amount * weight / (w * completions)``."""
+
+    def __init__(self, spot: Spot) -> None:
+        self.players = list(spot.own)
+        self.fixed, self.pots = _contested(spot)
+        self.won: dict[tuple[int, int, int], int] = {}
+        # the common case, one pot between two: weights won by each, and tied
+        self.pair = self.pots[0][1] if len(self.pots) == 1 and len(self.pots[0][1]) == 2 else None
+        self.duel = [0, 0, 0]
+
+    def add(self, values: Sequence[int], weight: int) -> None:
+        if self.pair is not None:
+            a, b = values[self.pair[0]], values[self.pair[1]]
+            self.duel[0 if a > b else 1 if b > a else 2] += weight
+            return
+        won = self.won
+        for k, (_amount, eligible) in enumerate(self.pots):
             best = max(values[i] for i in eligible)
             winners = [i for i in eligible if values[i] == best]
+            w = len(winners)
             for i in winners:
-                totals[i] += amount / len(winners)
-    return {p: totals[k] / n for k, p in enumerate(players)}
+                won[k, i, w] = won.get((k, i, w), 0) + weight
+
+    def expected(self, completions: int) -> dict[str, float]:
+        if completions <= 0:  # fewer unseen cards than cards to come: an invalid hand
+            raise ValueError("no completion of the cards to come")
+        if self.pair is not None:
+            i, j = self.pair
+            self.won = {(0, i, 1): self.duel[0], (0, j, 1): self.duel[1],
+                        (0, i, 2): self.duel[2], (0, j, 2): self.duel[2]}  # fmt: skip
+            self.pair = None
+        totals = [float(x) for x in self.fixed]
+        for (k, i, w), weight in self.won.items():
+            totals[i] += self.pots[k][0] * weight / (w * completions)
+        return dict(zip(self.players, totals, strict=True))
 
 
-@lru_cache(maxsize=32)
-def _board_index(n: int, k: int) -> pl.DataFrame:
-    """Every k-subset of n unseen cards, as k columns of indices: the
-    boards a Chiribito spot can see (at most C(24, 5) = 42,504)."""
-    names = [f"i{j}" for j in range(k)]
-    return pl.DataFrame(list(combinations(range(n), k)), schema=names, orient="row")
+@lru_cache(maxsize=2)
+def _lookup(la_perla_wins: bool) -> BoardLookup:
+    from hh.evaluate import RULE_LA_PERLA, chiribito_lookup
+
+    return chiribito_lookup((RULE_LA_PERLA,) if la_perla_wins else ())
 
 
-def _exact_board(spot: Spot) -> dict[str, float]:
-    """:func:`exact` for Chiribito, where only common cards are to come (every
-    all-in spot), computed over every board at once (polars series): the
-    evaluator's own lookups (``hh.evaluate.chiribito_lookup``, the sum of
-    the keys of two hole cards and three board cards; the flush table over
-    the rank mask when the hole cards and three board cards share a suit),
-    the best of the ten triples
-    per player, then the pots shared by counting, per player and pot, the
-    boards he wins alone or ties k ways. tests/test_report_cache.py checks
-    it against the general, card-by-card enumeration."""
-    from hh.evaluate import chiribito_lookup
+@cache
+def _plain_value(hole: int, board: tuple[int, ...]) -> int:
+    """What hole cards whose keys sum to ``hole`` are worth, flushes aside,
+    on a board of these five keys (its rank multiset, sorted): the best of
+    the ten triples (hh.evaluate.chiribito_lookup; the ranks table is the
+    same under every house rule). Cached: at most 28 pairs of hole ranks
+    times 455 boards."""
+    ranks = _lookup(False).ranks
+    best = max(ranks[hole + a + b + c] or 0 for a, b, c in combinations(board, 3))
+    return best
 
-    lookup = chiribito_lookup(spot.house_rules)
-    tables = _chiribito_tables()
+
+@cache
+def _shapes(keys: tuple[int, ...], k: int
+            ) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], ...]:  # fmt: skip
+    """Every multiset of ``k`` of these keys, with how often each key is in it."""
+    out = []
+    for combo in combinations_with_replacement(keys, k):
+        counts: dict[int, int] = {}
+        for x in combo:
+            counts[x] = counts.get(x, 0) + 1
+        out.append((combo, tuple(counts.items())))
+    return tuple(out)
+
+
+def _multisets(avail: Mapping[int, int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every multiset of ``k`` keys drawn from ``avail`` (key -> cards of it
+    left), with how many sets of cards give it."""
+    choose = {x: [math.comb(n, j) for j in range(k + 1)] for x, n in avail.items()}
+    for combo, counts in _shapes(tuple(sorted(avail)), k):
+        ways = 1
+        for x, j in counts:
+            ways *= choose[x][j]
+        if ways:
+            yield combo, ways
+
+
+def _exact_chiribito(spot: Spot) -> dict[str, float]:
+    """:func:`exact` for Chiribito, where only common cards are to come
+    (every all-in spot), with the evaluator's own lookups
+    (``hh.evaluate.chiribito_lookup``) and by counting rather than board by
+    board. A hand that is not a flush is worth what the rank multiset of
+    the board gives it, so every board is first valued by its ranks alone:
+    each multiset of the ranks to come once (at most 462), weighted by the
+    number of boards that have it. Then, for each suit in which a
+    contender holds both hole cards, the boards with three or more common
+    cards of that suit (the only ones where a flush can play; at most one
+    such suit per board) are enumerated by their cards of that suit and the
+    rank multiset of the others, and where a flush changes a value the
+    boards' share as valued by ranks is taken back and their true share
+    added. tests/test_report_equity.py checks it against the general,
+    card-by-card enumeration and an independent brute force."""
+    from hh.evaluate import RULE_LA_PERLA
+
+    lookup = _lookup(RULE_LA_PERLA in {r.strip() for r in spot.house_rules})
+    key, rbit, flush = lookup.key, lookup.rank_bit, lookup.flush
     players = list(spot.own)
+    seen = [c for p in players for c in spot.own[p]] + list(spot.board) + list(spot.dead)
+    if len(set(seen)) != len(seen) or any(c not in key for c in seen) or any(
+            len(spot.own[p]) != 2 for p in players) or len(spot.board) + spot.board_to_come != 5:
+        raise ValueError(f"not a Chiribito spot: {spot}")
     unseen = spot.unseen()
-    index = _board_index(len(unseen), spot.board_to_come)
-    key, rbit = lookup.key, lookup.rank_bit
-    suit_no = {x: i for i, x in enumerate(sorted({c[1] for c in key}))}
-    by_unseen = {
-        "k": pl.Series([key[c] for c in unseen], dtype=pl.Int64),
-        "r": pl.Series([rbit[c] for c in unseen], dtype=pl.Int64),
-        "s": pl.Series([suit_no[c[1]] for c in unseen], dtype=pl.Int8),
-    }
-    columns: dict[str, pl.Series | pl.Expr] = {}
-    for j in range(5):
-        if j < len(spot.board):  # a known common card: constants
-            c = spot.board[j]
-            columns |= {f"k{j}": pl.lit(key[c], dtype=pl.Int64),
-                        f"r{j}": pl.lit(rbit[c], dtype=pl.Int64),
-                        f"s{j}": pl.lit(suit_no[c[1]], dtype=pl.Int8)}  # fmt: skip
-        else:
-            at = index[f"i{j - len(spot.board)}"]
-            columns |= {f"{x}{j}": v.gather(at) for x, v in by_unseen.items()}
-    boards = index.select(**columns)
-    triples = list(combinations(range(5), 3))
-    ranks, flushes = pl.lit(tables.ranks), pl.lit(tables.flush)
-    k, r, st = (lambda j: pl.col(f"k{j}")), (lambda j: pl.col(f"r{j}")), (lambda j: pl.col(f"s{j}"))
-    sums = [k(a) + k(b) + k(c) for a, b, c in triples]
-    value: dict[str, pl.Expr] = {}
-    for p in players:
-        h0, h1 = spot.own[p]
-        if lookup.la_perla is not None and lookup.is_la_perla((h0, h1)):
-            value[p] = pl.lit(lookup.la_perla, dtype=pl.Int64)
-            continue
-        hole = key[h0] + key[h1]
-        looks = [ranks.gather(x + hole) for x in sums]
-        if h0[1] == h1[1]:
-            mask, suit = rbit[h0] | rbit[h1], suit_no[h0[1]]
-            looks += [pl.when((st(a) == suit) & (st(b) == suit) & (st(c) == suit))
-                      .then(flushes.gather(r(a) | r(b) | r(c) | mask)).otherwise(0)
-                      for a, b, c in triples]  # fmt: skip
-        value[p] = pl.max_horizontal(looks)
-    # per pot and eligible player, how many boards he wins sharing with w - 1 others
-    counted: list[tuple[str, int, float]] = []
-    shares: list[pl.Expr] = []
-    col = {p: f"p{i}" for i, p in enumerate(players)}  # names are untrusted: not columns
-    values = boards.select(**{col[p]: v for p, v in value.items()})
-    for amount, eligible in spot.pots:
-        if not eligible:
-            continue
-        top = pl.max_horizontal([pl.col(col[p]) for p in eligible])
-        ways = pl.sum_horizontal([(pl.col(col[p]) == top).cast(pl.Int32) for p in eligible])
-        for p in eligible:
-            for w in range(1, len(eligible) + 1):
-                shares.append(((pl.col(col[p]) == top) & (ways == w)).sum()
-                              .alias(f"x{len(shares)}"))  # fmt: skip
-                counted.append((p, w, amount))
-    won = values.select(shares).row(0) if shares else ()
-    totals = dict.fromkeys(players, 0.0)
-    for (p, w, amount), boards_won in zip(counted, won, strict=True):
-        totals[p] += amount * boards_won / w
-    return {p: t / index.height for p, t in totals.items()}
+    m = spot.board_to_come
+    shares = _Shares(spot)
+    holes = [key[spot.own[p][0]] + key[spot.own[p][1]] for p in players]
+    perla = [lookup.la_perla if lookup.la_perla is not None and lookup.is_la_perla(spot.own[p])
+             else None for p in players]  # fmt: skip
+    known = tuple(key[c] for c in spot.board)
+
+    plain_of = _plain_value
+    any_perla = any(x is not None for x in perla)
+
+    def by_ranks(board_keys: tuple[int, ...]) -> list[int]:
+        board = tuple(sorted(board_keys))
+        if not any_perla:
+            return [plain_of(h, board) for h in holes]
+        return [plain_of(h, board) if x is None else x
+                for h, x in zip(holes, perla, strict=True)]  # fmt: skip
+
+    def avail(cards: Sequence[str]) -> dict[int, int]:
+        count: dict[int, int] = {}
+        for c in cards:
+            count[key[c]] = count.get(key[c], 0) + 1
+        return count
+
+    add = shares.add
+    if not known and not any_perla:  # before the flop: each multiset comes sorted
+        for new, ways in _multisets(avail(unseen), m):
+            add([plain_of(h, new) for h in holes], ways)
+    else:
+        for new, ways in _multisets(avail(unseen), m):
+            add(by_ranks(known + new), ways)
+    suited = {spot.own[p][0][1]: None for i, p in enumerate(players)
+              if perla[i] is None and spot.own[p][0][1] == spot.own[p][1][1]}  # fmt: skip
+    for suit in suited:
+        flushers = [(i, rbit[spot.own[p][0]] | rbit[spot.own[p][1]])
+                    for i, p in enumerate(players)
+                    if perla[i] is None and spot.own[p][0][1] == spot.own[p][1][1] == suit]
+        known_suited = [c for c in spot.board if c[1] == suit]
+        unseen_suited = [c for c in unseen if c[1] == suit]
+        others = avail([c for c in unseen if c[1] != suit])
+        for f in range(max(0, 3 - len(known_suited)), min(m, len(unseen_suited)) + 1):
+            for drawn in combinations(unseen_suited, f):
+                bits = [rbit[c] for c in (*known_suited, *drawn)]
+                masks = [a | b | c for a, b, c in combinations(bits, 3)]
+                fl = [(i, max(flush[hole | x] for x in masks)) for i, hole in flushers]
+                drawn_keys = tuple(key[c] for c in drawn)
+                for rest, ways in _multisets(others, m - f):
+                    plain = by_ranks(known + drawn_keys + rest)
+                    true = list(plain)
+                    for i, v in fl:
+                        if v > true[i]:
+                            true[i] = v
+                    if true != plain:
+                        shares.add(plain, -ways)
+                        shares.add(true, ways)
+    return shares.expected(math.comb(len(unseen), m))
 
 
-def _frame(series: list[pl.Series]) -> pl.DataFrame:
-    return pl.DataFrame([x.alias(str(i)) for i, x in enumerate(series)])
+def _exact_stud(spot: Spot) -> dict[str, float]:
+    """:func:`exact` for any spot (the stud games'): every completion, with
+    each contender's hand valued once per set of cards he can receive (his
+    value depends on his own cards and the board only), and the pots shared
+    by counting."""
+    from hh.evaluate import evaluator_for
+
+    ev = evaluator_for(spot.game, spot.house_rules)
+    players = list(spot.own)
+    shares = _Shares(spot)
+    unseen = spot.unseen()
+    n = 0
+    for board_new in combinations(unseen, spot.board_to_come):
+        taken = set(board_new)
+        rest = [c for c in unseen if c not in taken]
+        n += _deal_players(spot, ev, players, [*spot.board, *board_new], rest, shares)
+    return shares.expected(n)
 
 
-@dataclass(frozen=True)
-class _Tables:
-    ranks: pl.Series
-    flush: pl.Series
+def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str],
+                  unseen: list[str], shares: _Shares) -> int:  # fmt: skip
+    """Every way the contenders' cards to come can fall from ``unseen`` on
+    one board, added to ``shares``; returns how many."""
+    chiribito = spot.game == CHIRIBITO
 
+    def worth(i: int, new: tuple[str, ...]) -> int:
+        own = [*spot.own[players[i]], *new]
+        return ev.value(own, board) if chiribito else ev.value(own)
 
-@lru_cache(maxsize=1)
-def _chiribito_tables() -> _Tables:
-    """The evaluator's lookups (the same under every house rule) as series."""
-    from hh.evaluate import chiribito_lookup
+    drawing = [i for i, p in enumerate(players) if spot.to_come.get(p, 0)]
+    values = [0 if i in drawing else worth(i, ()) for i in range(len(players))]
+    memo: list[dict[tuple[str, ...], int]] = [{} for _ in players]
 
-    built = chiribito_lookup()
-    # an empty entry (five of one rank) cannot be reached with distinct cards
-    ranks = pl.Series([-1 if v is None else v for v in built.ranks], dtype=pl.Int64)
-    return _Tables(ranks, pl.Series(built.flush, dtype=pl.Int64))
+    def rec(j: int, rest: list[str]) -> int:
+        if j == len(drawing):
+            shares.add(values, 1)
+            return 1
+        i = drawing[j]
+        seen = memo[i]
+        count = 0
+        last: dict[int, int] = {}  # the last to draw: how many of his draws give each value
+        for combo in combinations(rest, spot.to_come[players[i]]):
+            v = seen.get(combo)
+            if v is None:
+                v = seen[combo] = worth(i, combo)
+            if j + 1 == len(drawing):
+                last[v] = last.get(v, 0) + 1
+                continue
+            values[i] = v
+            out = set(combo)
+            count += rec(j + 1, [c for c in rest if c not in out])
+        for v, ways in last.items():
+            values[i] = v
+            shares.add(values, ways)
+            count += ways
+        return count
+
+    return rec(0, unseen)
 
 
 def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], dict[str, float]]:
-    """Expected chips and their standard errors from ``samples`` seeded deals.
+    """Expected chips and their standard errors from ``samples`` seeded
+    deals (a fixed number: a rule that stopped on the standard errors seen
+    so far would bias the means towards the deals where it stopped).
 
     The inner loop works on lists by index (each contender's own cards, the
-    pots as index lists) and calls the evaluator's ``value`` directly: the
-    same deals and the same sums as dicts would give, with less work per
-    deal."""
+    pots as index lists), draws with ``random()`` rather than
+    ``Random.sample`` (the same uniform draws, with less work per card) and
+    calls the evaluator's ``value`` directly."""
     from hh.evaluate import evaluator_for
 
     value = evaluator_for(spot.game, spot.house_rules).value
@@ -317,48 +425,69 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     rng = random.Random(seed)
     unseen = spot.unseen()
     names = list(spot.own)
-    owns = [list(spot.own[p]) for p in names]
-    # (index, first card, last card) of each contender's new cards in a deal
-    slices, at = [], spot.board_to_come
-    for i, p in enumerate(names):
+    # each contender's own cards, and where his new cards are in a deal's deck
+    board_to_come = at = spot.board_to_come
+    parts = []
+    for p in names:
         k = spot.to_come.get(p, 0)
-        if k:
-            slices.append((i, at, at + k))
-            at += k
-    pots = [(amount, [names.index(p) for p in eligible])
-            for amount, eligible in spot.pots if eligible]  # fmt: skip
+        parts.append((list(spot.own[p]), at, at + k))
+        at += k
+    fixed, pots = _contested(spot)  # a pot only one contender can win: no variance
+    heads_up = len(pots) == 1 and len(pots[0][1]) == 2
     s1 = [0.0] * len(names)
     s2 = [0.0] * len(names)
     base = list(spot.board)
-    sample = rng.sample
+    if at > len(unseen):
+        raise ValueError(f"{at} cards to come, {len(unseen)} unseen")
+    deck, uniform = list(unseen), rng.random
+    spans = [(x, len(unseen) - x) for x in range(at)]
+
     for _ in range(samples):
-        cards = sample(unseen, at)
-        hands = [own for own in owns]
-        for i, lo, hi in slices:
-            hands[i] = owns[i] + cards[lo:hi]
+        # a partial Fisher-Yates shuffle: the first ``at`` cards of the deck are
+        # a uniform draw whatever order the last deal left it in
+        for x, span in spans:
+            y = x + int(uniform() * span)
+            deck[x], deck[y] = deck[y], deck[x]
         if chiribito:
-            board = base + cards[: spot.board_to_come]
-            values = [value(h, board) for h in hands]
+            board = base + deck[:board_to_come]
+            values = [value(own + deck[lo:hi], board) for own, lo, hi in parts]
         else:
-            values = [value(h) for h in hands]
+            values = [value(own + deck[lo:hi]) for own, lo, hi in parts]
+        if heads_up:  # the common case: one pot, two contenders
+            amount, (i, j) = pots[0]
+            a, b = values[i], values[j]
+            if a > b:
+                s1[i] += amount
+                s2[i] += amount * amount
+            elif b > a:
+                s1[j] += amount
+                s2[j] += amount * amount
+            else:
+                half = amount / 2
+                s1[i] += half
+                s2[i] += half * half
+                s1[j] += half
+                s2[j] += half * half
+            continue
         chips = [0.0] * len(names)
         for amount, eligible in pots:
-            best = max(values[i] for i in eligible)
+            best = max([values[i] for i in eligible])
             winners = [i for i in eligible if values[i] == best]
             for i in winners:
                 chips[i] += amount / len(winners)
         for i, c in enumerate(chips):
             s1[i] += c
             s2[i] += c * c
-    mean = {p: s1[i] / samples for i, p in enumerate(names)}
-    se = {p: math.sqrt(max(0.0, s2[i] / samples - mean[p] ** 2) / (samples - 1))
+    means = [x / samples for x in s1]
+    se = {p: math.sqrt(max(0.0, s2[i] / samples - means[i] ** 2) / (samples - 1))
           for i, p in enumerate(names)}  # fmt: skip
-    return mean, se
+    return {p: means[i] + fixed[i] for i, p in enumerate(names)}, se
 
 
 def expected(spot: Spot, seed: int, limit: int = EXACT_LIMIT, samples: int = SAMPLES
              ) -> tuple[dict[str, float], dict[str, float], str]:  # fmt: skip
-    """Exact when the completions are at most ``limit``, else Monte Carlo.
+    """Exact when the completions are at most ``limit``, else a Monte Carlo
+    of ``samples`` deals.
     Returns (expected chips, standard errors, "exact" or "monte-carlo")."""
     if spot.completions() <= limit:
         return exact(spot), dict.fromkeys(spot.own, 0.0), "exact"
@@ -407,7 +536,8 @@ def spot_of(game: str, house_rules: Sequence[str], contenders: Sequence[str], st
 
 EQUITY_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("expected_won", "DOUBLE"),
                   ("se", "DOUBLE"))  # fmt: skip
-VERSION = f"1:{EXACT_LIMIT}:{SAMPLES}"  # bump when the computation changes
+# bump when the computation changes
+VERSION = f"2:{EXACT_LIMIT}:{SAMPLES}"
 PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (each
 # one starts by importing and building the evaluator tables)
 _BATCH = 16  # hands per worker task
@@ -466,6 +596,13 @@ def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
     return [row for task in tasks for row in hand_equity(task)]
 
 
+def candidates(con: duckdb.DuckDBPyConnection) -> list[dict]:
+    """The all-in hands among the cache's ``_todo`` hands (hh.reports.cache:
+    ``Cache.todo``), each as the task :func:`hand_equity` computes."""
+    last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
+    return frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+
+
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
                 progress: Callable[[str, int, int], None] | None = None,
                 limit: int | None = None, parallel: bool = True) -> int:  # fmt: skip
@@ -479,8 +616,7 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     cache.ensure("equity", VERSION, EQUITY_COLUMNS)
     if not cache.todo("equity"):
         return 0
-    last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
-    tasks = frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+    tasks = candidates(con)
     if limit is not None and len(tasks) > limit:
         return -1
     rows = _compute(tasks, progress, parallel)
@@ -529,4 +665,5 @@ def missing(con: duckdb.DuckDBPyConnection, cache: Cache) -> int:
     return cache.todo("equity")
 
 
-__all__ = ["ACES", "CALATONE", "Spot", "exact", "expected", "fill_equity", "monte_carlo"]
+__all__ = ["ACES", "CALATONE", "Spot", "candidates", "exact", "exact_general", "expected",
+           "fill_equity", "hand_equity", "monte_carlo"]
