@@ -590,6 +590,8 @@ class Committer:
         """Commit the task's rejects that the partitions they fall in do not
         hold yet (the same run of the same file and line, of the same kind,
         is stored once: a file read again in other chunks, or by two clients,
+        adds none; a parse reject, as the database's writer keeps it, once
+        per text and line, whatever the file: an identical copy of a file
         adds none); return how many parse rejects were new."""
         if not parts:
             return 0
@@ -603,7 +605,7 @@ class Committer:
             stored = self._read(t, "rejects", where, key)
             kept, new = [], 0
             for p, tab in rows.items():
-                fresh = tab.join(stored, key, join_type="left anti").sort_by("_ord")
+                fresh = _fresh_rejects(tab, stored, key)
                 new += pc.sum(pc.equal(fresh.column("kind"), "parse")).as_py() or 0
                 if fresh.num_rows == tab.num_rows:
                     kept.append(p)
@@ -1115,3 +1117,15 @@ def load(url: str, db: str, storage_options: dict[str, str] | None = None) -> di
 
 class LakeError(Exception):
     """The lake cannot be used as asked (a message for the user)."""
+
+
+def _fresh_rejects(tab: pa.Table, stored: pa.Table, key: list[str]) -> pa.Table:
+    """The rows of ``tab`` not in ``stored``: a parse reject by its text and
+    line (hh.pipelines.writer keeps it so), any other by ``key``."""
+    parse = pc.equal(tab.column("kind"), "parse")
+    by_text = ["content_hash", "line", "kind"]
+    seen = stored.filter(pc.equal(stored.column("kind"), "parse")).select(by_text)
+    return pa.concat_tables([
+        tab.filter(parse).join(seen, by_text, join_type="left anti"),
+        tab.filter(pc.invert(parse)).join(stored, key, join_type="left anti"),
+    ]).sort_by("_ord")
