@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Final, Literal
 
 from hh.games.base import GameRules, Variant
 from hh.model import Stakes
@@ -85,27 +85,37 @@ class Pot:
     eligible: tuple[int, ...]  # player indices, dealing order
 
 
-class ForcedBet(NamedTuple):
-    """A forced bet due before the first street."""
+class ForcedBet:
+    """A forced bet due before the first street. (The engine's small
+    records are plain classes: compiled, one costs a C struct.)"""
 
-    player: Player
-    kind: Literal["blind", "ante"]
-    amount: int  # capped by the player's chips
+    __slots__ = ("amount", "kind", "player")
+
+    def __init__(self, player: Player, kind: Literal["blind", "ante"], amount: int) -> None:
+        self.player: Final = player
+        self.kind: Final = kind
+        self.amount: Final = amount  # capped by the player's chips
 
 
-class CardsDue(NamedTuple):
+class CardsDue:
     """The cards a player still in the hand gets on a street."""
 
-    player: Player
-    down: int
-    up: int
+    __slots__ = ("down", "player", "up")
+
+    def __init__(self, player: Player, down: int, up: int) -> None:
+        self.player: Final = player
+        self.down: Final = down
+        self.up: Final = up
 
 
-class Returned(NamedTuple):
+class Returned:
     """The uncalled part of a round's top bet, given back to its player."""
 
-    player: Player
-    amount: int
+    __slots__ = ("amount", "player")
+
+    def __init__(self, player: Player, amount: int) -> None:
+        self.player: Final = player
+        self.amount: Final = amount
 
 
 @dataclass(frozen=True, slots=True)

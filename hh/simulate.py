@@ -360,9 +360,10 @@ class _HandPlay:
         preamble: list[Line] = [
             TopUp(x.name, x.top_up) for s, x in seated if x.top_up and not x.sitting_out
         ]
-        for p, kind, amount in e.forced_bets():
-            e.post(p, amount)
-            preamble.append(Post(p.name, kind, amount, p.all_in))
+        for due in e.forced_bets():
+            p = due.player
+            e.post(p, due.amount)
+            preamble.append(Post(p.name, due.kind, due.amount, p.all_in))
         self._chatter(preamble)
         sections: list[Section] = []
         self.shown: dict[int, Show] = {}
@@ -419,10 +420,11 @@ class _HandPlay:
         plan = e.deal_plan()
         n = len(plan)
         per = street.down + street.up
-        got = {p.index: [self.deck[self.pos + r * n + j] for r in range(per)]
-               for j, (p, _, _) in enumerate(plan)}
+        got = {d.player.index: [self.deck[self.pos + r * n + j] for r in range(per)]
+               for j, d in enumerate(plan)}
         self.pos += per * n
-        for p, down_n, _up_n in plan:
+        for d in plan:
+            p, down_n = d.player, d.down
             cards = got[p.index]
             if self.game is Game.CALATONE and k == 0:
                 # the player turns up one of his two cards: the weaker, mostly

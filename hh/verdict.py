@@ -9,7 +9,9 @@ re-exports them: that is their public home.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final
+
+from hh.model import ModelRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,19 +46,24 @@ class PotResult:
     shares: tuple[int, ...] = field(default=(), compare=False)  # per winner, as ``winners``
 
 
-class SeatStack(NamedTuple):
+class SeatStack(ModelRecord):
     """One seat line and the chips its player has when the hand is over:
     what the next hand of the table must start from (STACK_CARRYOVER).
     ``end`` is ``start`` less what he put in plus what he won; a player not
-    dealt in ends as he started. A named tuple: it crosses to and from
-    worker processes inside the cross-hand summaries, and the compiled
-    build's frozen dataclasses do not unpickle."""
+    dealt in ends as he started. A record as the model's are (it crosses to
+    and from worker processes inside the cross-hand summaries: it pickles
+    through ``__init__``), built by the compiled replay at the cost of a C
+    struct, which a named tuple's Python ``__new__`` is not."""
 
-    seat: int
-    name: str
-    start: int
-    end: int
-    line: int  # the seat line
+    FIELDS = ("seat", "name", "start", "end", "line")
+    __slots__ = FIELDS
+
+    def __init__(self, seat: int, name: str, start: int, end: int, line: int) -> None:
+        self.seat: Final = seat
+        self.name: Final = name
+        self.start: Final = start
+        self.end: Final = end
+        self.line: Final = line  # the seat line
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +98,25 @@ class LineState:
     board: tuple[str, ...]
 
 
-class ActionFigure(NamedTuple):
+class ActionFigure(ModelRecord):
     """What the import stores of one forced bet, action or uncalled bet, as
     the replay saw it: the pot, the bet to call and the player's stack just
     before the line, and his chips in front of him this round before and
-    after it. A named tuple: one is made per action, and it costs no more
-    than a plain tuple."""
+    after it. A record as the model's are: one is made per action, by the
+    compiled replay at the cost of a C struct."""
 
-    pot_before: int
-    to_call_before: int
-    stack_before: int
-    bet_before: int
-    bet_after: int
+    FIELDS = ("pot_before", "to_call_before", "stack_before", "bet_before", "bet_after")
+    __slots__ = FIELDS
+
+    def __init__(
+        self, pot_before: int, to_call_before: int, stack_before: int, bet_before: int,
+        bet_after: int,
+    ) -> None:
+        self.pot_before: Final = pot_before
+        self.to_call_before: Final = to_call_before
+        self.stack_before: Final = stack_before
+        self.bet_before: Final = bet_before
+        self.bet_after: Final = bet_after
 
 
 class ActionFigures:

@@ -74,14 +74,14 @@ def test_trace_is_off_by_default_and_changes_nothing() -> None:
 
 def _from_full_trace(
     hand: Hand, trace: list[LineState]
-) -> tuple[tuple[str, ...], dict[int, tuple[int, int, int, int, int]], tuple[bool, ...] | None]:
+) -> tuple[tuple[str, ...], dict[int, ActionFigure], tuple[bool, ...] | None]:
     """What the import read from the full trace before the light one
     existed (pipelines/rows.py): the independent oracle."""
     body = hand.lines()
     assert len(trace) == len(body) + 2
     names = trace[0].names
     index = {name: k for k, name in enumerate(names)}
-    actions: dict[int, tuple[int, int, int, int, int]] = {}
+    actions: dict[int, ActionFigure] = {}
     folded: tuple[bool, ...] | None = None
     for k, (_, line) in enumerate(body):
         if isinstance(line, Marker):
@@ -99,7 +99,7 @@ def _from_full_trace(
             to_call = before.to_call
         else:
             to_call = max(0, min(max(before.bets) - before.bets[i], stack))
-        actions[line.line] = (before.pot, to_call, stack, before.bets[i], after.bets[i])
+        actions[line.line] = ActionFigure(before.pot, to_call, stack, before.bets[i], after.bets[i])
     return names, actions, folded
 
 

@@ -175,7 +175,8 @@ class Dealing:
             return
         self.deals_checked = True
         e = self.engine
-        for p, down, up in e.deal_plan():
+        for due in e.deal_plan():
+            p, down, up = due.player, due.down, due.up
             if p.index not in self.street_dealt:
                 self.st.add(
                     "CARD_COUNT",

@@ -34,7 +34,7 @@ class ForcedBets:
             return
         due = self.due
         if due is None:
-            due = self.due = {q.index: (kind, n) for q, kind, n in e.forced_bets()}
+            due = self.due = {f.player.index: (f.kind, f.amount) for f in e.forced_bets()}
         expected = due.get(p.index)
         if p.index in self.posted:
             st.add("FORCED_BET", line.line, f"{p.name} posts a second forced bet")
@@ -74,7 +74,8 @@ class ForcedBets:
             return
         self.done = True
         e = self.engine
-        for p, kind, amount in e.forced_bets():
+        for f in e.forced_bets():
+            p, kind, amount = f.player, f.kind, f.amount
             if p.index not in self.posted:
                 self.st.add(
                     "FORCED_BET",
