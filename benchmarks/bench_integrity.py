@@ -29,6 +29,13 @@ _SPEED: list[tuple[int, float]] = []  # (hands, seconds) of each report run
 
 
 def _session(game: str, mode: str, seed: int, hands: int, folder: Path) -> Path:
+    """The imported session (a database in ``folder``; one already there,
+    from an earlier run with the same game, mode, seed and hands, is reused:
+    the simulator is deterministic per seed)."""
+    db = folder / f"{game}-{mode}-{seed}-{hands}.duckdb"
+    done = folder / f"{db.name}.done"
+    if done.exists():
+        return db
     from hh.collusion import Collusion
     from hh.model import Game
     from hh.simulate import Simulator
@@ -36,13 +43,15 @@ def _session(game: str, mode: str, seed: int, hands: int, folder: Path) -> Path:
 
     pairs = () if mode == "none" else (Collusion(PAIR[0], PAIR[1], mode),)
     sim = Simulator(Game(game), seed, players=6, tables=2, colluders=pairs)
-    text = folder / f"{game}-{mode}-{seed}.txt"
+    text = folder / f"{game}-{mode}-{seed}-{hands}.txt"
     with text.open("w", encoding="utf-8") as f:
         for k, hand in enumerate(sim.hands(hands)):
             f.write(("\n" if k else "") + write_hand(hand) + "\n")
-    db = folder / f"{game}-{mode}-{seed}.duckdb"
+    db.unlink(missing_ok=True)  # a run stopped half-way
     subprocess.run([sys.executable, "-m", "hh", "import", str(text), "--db", str(db)],
                    check=True, capture_output=True)  # fmt: skip
+    text.unlink()
+    done.touch()
     return db
 
 
@@ -70,21 +79,24 @@ def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
 
 
 def table(seeds: int, hands: int, games: tuple[str, ...] = GAMES,
-          modes: tuple[str, ...] = MODES) -> list[dict]:  # fmt: skip
+          modes: tuple[str, ...] = MODES, cache: Path | None = None) -> list[dict]:  # fmt: skip
     """Rows of the detection table: per game, mode and checkpoint, the share
     of seeds where the true pair ranks first (or, with no colluders, where
     the alert fired)."""
     marks = sorted({min(hands, m) for m in (1000, 2500, hands)})
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        folder = cache or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         for game in games:
             for mode in modes:
                 got: dict[int, list[dict]] = {m: [] for m in marks}
                 for seed in range(seeds):
-                    db = _session(game, mode, seed, hands, Path(tmp))
+                    db = _session(game, mode, seed, hands, folder)
                     for m, r in _checkpoints(db, marks):
                         got[m].append(r)
-                    db.unlink()
+                    if cache is None:
+                        db.unlink()
                 for m in marks:
                     rs = got[m]
                     row = {"game": game, "mode": mode, "hands": m, "seeds": len(rs)}
@@ -124,8 +136,10 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=5000)
     ap.add_argument("--game", action="append", choices=GAMES)
     ap.add_argument("--mode", action="append", choices=MODES)
+    ap.add_argument("--cache", type=Path, help="keep the imported sessions in this folder and "
+                    "reuse them (same game, mode, seed and hands) in later runs")
     a = ap.parse_args()
-    rows = table(a.seeds, a.hands, tuple(a.game or GAMES), tuple(a.mode or MODES))
+    rows = table(a.seeds, a.hands, tuple(a.game or GAMES), tuple(a.mode or MODES), a.cache)
     print("| game | mode | hands | seeds | true pair first | true pair alerted | "
           "another pair alerted (none: false alarm) |")
     print("|---|---|---|---|---|---|---|")
