@@ -110,14 +110,71 @@ class Pair:
     score: float = 0.0
     alert: bool = False
     evidence: list[str] = field(default_factory=list)
+    ring: list[str] | None = None  # the ring (three or more) this flagged pair belongs to
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.players), "game": self.game,
             "hands_together": self.hands_together, "score": round(self.score, 3),
             "alert": self.alert, "signals": {k: s.as_dict() for k, s in self.signals.items()},
-            "evidence": self.evidence,
+            "evidence": self.evidence, "ring": self.ring,
         }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Ring:
+    """Three or more players of one game flagged pairwise with each other
+    (every pair among them alerts): a ring rather than pairs."""
+
+    game: str
+    players: tuple[str, ...]
+    score: float  # the weakest of its pairs' scores
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "players": list(self.players), "score": round(self.score, 3)}
+
+
+def rings(pairs: Sequence[Pair]) -> list[Ring]:
+    """The maximal groups of three or more players of one game every two of
+    whom are a flagged pair (maximal cliques of the alert graph; a player
+    can be in two rings), strongest first; each flagged pair in one is given
+    the largest (``Pair.ring``)."""
+    edges: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    score: dict[tuple[str, str, str], float] = {}
+    for p in pairs:
+        if p.alert:
+            a, b = p.players
+            edges[p.game][a].add(b)
+            edges[p.game][b].add(a)
+            score[(p.game, a, b)] = p.score
+    found: list[Ring] = []
+    for game in sorted(edges):
+        graph = edges[game]
+        cliques: list[frozenset[str]] = []
+
+        def grow(r: set[str], p: set[str], x: set[str], graph: dict[str, set[str]] = graph,
+                 cliques: list[frozenset[str]] = cliques) -> None:  # fmt: skip
+            if not p and not x:
+                if len(r) >= 3:
+                    cliques.append(frozenset(r))
+                return
+            for v in sorted(p):
+                grow(r | {v}, p & graph[v], x & graph[v])
+                p = p - {v}
+                x = x | {v}
+
+        grow(set(), set(graph), set())
+        for c in cliques:
+            members = tuple(sorted(c))
+            weakest = min(score[(game, a, b)] for i, a in enumerate(members)
+                          for b in members[i + 1 :])  # fmt: skip
+            found.append(Ring(game, members, weakest))
+    found.sort(key=lambda r: (-len(r.players), -r.score, r.game, r.players))
+    for p in pairs:
+        if p.alert:
+            p.ring = next((list(r.players) for r in found if r.game == p.game
+                           and set(p.players) <= set(r.players)), None)  # fmt: skip
+    return found
 
 
 def _round(x: float | None) -> float | None:
@@ -828,7 +885,8 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) ->
                      is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
         p.evidence = worst.evidence[:EVIDENCE]
     out.sort(key=lambda p: (-p.score, -p.hands_together, p.players))
+    rings(out)
     return out
 
 
-__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Signal", "integrity"]
+__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Ring", "Signal", "integrity", "rings"]
