@@ -49,6 +49,7 @@ MODULES = [
     "benchmarks.bench_import",
     "benchmarks.bench_report",
     "benchmarks.bench_lake",
+    "benchmarks.bench_integrity",
 ]
 
 # measured with the compiled build only (as a script by .venv-fast's python):
