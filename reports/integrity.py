@@ -407,9 +407,9 @@ def _overdispersed(signals: list[Signal], tail: str) -> None:
     expectation, not binomial noise. So each model's variance gets a term
     ``tau^2 x size^2`` (size: the expected count; chip flow: the chips that
     passed between the two), with ``tau`` the population's: the one that
-    makes the median z^2 of the half of the judged pairs with the largest
-    size 0.455, N(0, 1)'s (a median: the few colluders do not set it).
-    With fewer than ``EMPIRICAL_PAIRS`` pairs judged, tau is 0."""
+    makes the ``QUANTILE`` of z^2 over the half of the judged pairs with the
+    largest size N(0, 1)'s (``CHI2_Q``; a quantile: the few colluders do not
+    set it). With fewer than ``EMPIRICAL_PAIRS`` pairs judged, tau is 0."""
     judged = [s for s in signals if s.z is not None and s.variance > 0]
     if len(judged) < EMPIRICAL_PAIRS:
         return
@@ -421,24 +421,27 @@ def _overdispersed(signals: list[Signal], tail: str) -> None:
             d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else d
         return s.capped(d / math.sqrt(s.variance + t2 * s.size * s.size))
 
-    def median_z2(t2: float) -> float:
+    def scaled_quantile(t2: float) -> float:
+        """The QUANTILE of z^2 on the scale of a median (0.455 when it is chi2(1)'s)."""
         v = sorted(z(s, t2) ** 2 for s in big)
         return v[int(QUANTILE * (len(v) - 1))] / CHI2_Q * 0.455
 
-    lo, hi = 0.0, 1e-4
-    if median_z2(0.0) > 0.455:
-        while median_z2(hi) > 0.455 and hi < 1e6:
+    t2 = 0.0
+    if scaled_quantile(0.0) > 0.455:
+        lo, hi = 0.0, 1e-4
+        while scaled_quantile(hi) > 0.455 and hi < 1e6:
             hi *= 4
         for _ in range(50):
             mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if median_z2(mid) > 0.455 else (lo, mid)
+            lo, hi = (mid, hi) if scaled_quantile(mid) > 0.455 else (lo, mid)
+        t2 = hi
     for s in judged:
-        s.z = z(s, hi if lo else lo)
+        s.z = z(s, t2)
         if tail == "two":
             s.probability = min(1.0, 2 * _upper(abs(s.z)))
         else:
             s.probability = _upper(-s.z if tail == "lower" else s.z)
-        s.detail["overdispersion"] = round(math.sqrt(hi if lo else lo), 4)
+        s.detail["overdispersion"] = round(math.sqrt(t2), 4)
 
 
 def _empirical_null(signals: list[Signal], tail: str, required: bool) -> None:
