@@ -124,13 +124,13 @@ SPEED_BASE_PER_GAME = 12_000  # 36,000 simulated hands, repeated up to SPEED_HAN
 POPULATIONS = 25  # copies k get player names "<name>~<k mod 25>" (their tables: table~<k mod 25>)
 
 
-def big_database(folder: Path, hands: int, per_game: int) -> tuple[str, int]:
+def big_database(folder: Path, hands: int, per_game: int) -> tuple[str, str, int]:
     """A synthetic database of ``hands`` hands: ``per_game`` simulated hands
     of each game imported by the real import, repeated in SQL under fresh
     hand ids (benchmarks/bighands.py), each copy's players renamed
     ``<name>~<k mod 25>`` (in seats, actions and pots) so that the copies
     are 25 populations of players, not one population with 25 times the
-    hands together. Returns its path and its number of hands."""
+    hands together. Returns its path, the base's and its number of hands."""
     import duckdb
 
     from benchmarks.bighands import base, grow
@@ -146,14 +146,15 @@ def big_database(folder: Path, hands: int, per_game: int) -> tuple[str, int]:
                     winners = list_transform(winners, lambda x: x || {suffix})""")  # fmt: skip
     con.execute("CHECKPOINT")
     con.close()
-    return db, total
+    return db, base_db, total
 
 
 def speed(quick: bool = False) -> list[Row]:
     """``hh report integrity`` over a large synthetic database (see
     :func:`big_database`), against ``hh report players`` on the same
     database in the same run (its counts cached first, as the import's hook
-    leaves them), one run each."""
+    leaves them, the all-in equity seeded from the base hands'), one run
+    each."""
     from hh.reports.cache import default_path
     from hh.reports.counts import after_import
     from hh.reports.db import Filters, connect
@@ -165,9 +166,17 @@ def speed(quick: bool = False) -> list[Row]:
     n = SPEED_HANDS // 20 if quick else SPEED_HANDS
     per_game = SPEED_BASE_PER_GAME // 10 if quick else SPEED_BASE_PER_GAME
     with tempfile.TemporaryDirectory(prefix="hh-bench-integrity-") as tmp:
-        db, total = big_database(Path(tmp), n, per_game)
+        db, base_db, total = big_database(Path(tmp), n, per_game)
+        import shutil
+
         import duckdb
 
+        from benchmarks.bench_report import seed_equity
+
+        # the all-in equity of the copies is the base's (as bench_report seeds it)
+        seeded = str(Path(tmp) / "equity-only.reports.duckdb")
+        seed_equity(db, base_db, seeded)
+        shutil.copyfile(seeded, default_path(db))
         rw = duckdb.connect(db)
         after_import(rw)  # the players report's counts, as hh import caches them
         rw.close()

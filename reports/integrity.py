@@ -763,7 +763,10 @@ class _Tally:
         """Each pair's events (both directions) against the actor's own rate
         with everyone else for the game and stratum (the key's last part),
         shrunk to the population's with ``SHRINK`` pseudo-decisions (a
-        player who folds a lot folds ahead to everyone); upper tail."""
+        player who folds a lot folds ahead to everyone), times the other's
+        factor: his events with everyone but the actor over what their own
+        rates expected (a bluffer is folded to ahead, a tight player is the
+        one ahead, with everyone); upper tail."""
         pop_n: dict[tuple, int] = defaultdict(int)
         pop_k: dict[tuple, int] = defaultdict(int)
         own_n: dict[tuple, int] = defaultdict(int)
@@ -774,12 +777,29 @@ class _Tally:
             pop_k[(g, r)] += k
             own_n[(g, x, r)] += m
             own_k[(g, x, r)] += k
-        per: dict[tuple, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
+        rate: dict[tuple, float] = {}
+        drawn: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for (g, x, y, r), m in self.n.items():
             # the actor's own rate with everyone else, shrunk to the population's
             k = self.k.get((g, x, y, r), 0)
             base = pop_k[(g, r)] / pop_n[(g, r)]
-            p0 = (own_k[(g, x, r)] - k + SHRINK * base) / (own_n[(g, x, r)] - m + SHRINK)
+            rate[(g, x, y, r)] = p0 = ((own_k[(g, x, r)] - k + SHRINK * base)
+                                       / (own_n[(g, x, r)] - m + SHRINK))  # fmt: skip
+            drawn[(g, y)][0] += k
+            drawn[(g, y)][1] += m * p0
+        mine: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, y, r), m in self.n.items():
+            mine[(g, x, y)][0] += self.k.get((g, x, y, r), 0)
+            mine[(g, x, y)][1] += m * rate[(g, x, y, r)]
+        per: dict[tuple, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
+        for (g, x, y, r), m in self.n.items():
+            # the other's side: how often he is the one (bets into folds ahead, is
+            # the one ahead) with everyone but x, against their own rates; shrunk
+            # to 1 with SHRINK pseudo-events (a tight player is more often ahead)
+            got, want = drawn[(g, y)]
+            k_xy, e_xy = mine[(g, x, y)]
+            scale = (got - k_xy + SHRINK) / (want - e_xy + SHRINK)
+            p0 = min(1.0, rate[(g, x, y, r)] * scale)
             acc = per[(g, min(x, y), max(x, y))]
             acc[0] += self.k.get((g, x, y, r), 0)
             acc[1] += m
