@@ -50,6 +50,7 @@ MODULES = [
     "benchmarks.bench_report",
     "benchmarks.bench_lake",
     "benchmarks.serve_load",
+    "benchmarks.bench_integrity",
 ]
 
 # measured with the compiled build only (as a script by .venv-fast's python):

@@ -25,10 +25,18 @@ from benchmarks.rows import Row
 GAMES = ("chiribito", "aces-straights-flushes", "calatone")
 MODES = ("soft-play", "chip-dump", "card-share", "none")
 PAIR = ("Ana Colluder", "Bo Colluder")
+CACHE = Path(__file__).resolve().parent / ".integrity-sessions"
 _SPEED: list[tuple[int, float]] = []  # (hands, seconds) of each report run
 
 
 def _session(game: str, mode: str, seed: int, hands: int, folder: Path) -> Path:
+    """The imported session (a database in ``folder``; one already there,
+    from an earlier run with the same game, mode, seed and hands, is reused:
+    the simulator is deterministic per seed)."""
+    db = folder / f"{game}-{mode}-{seed}-{hands}.duckdb"
+    done = folder / f"{db.name}.done"
+    if done.exists():
+        return db
     from hh.collusion import Collusion
     from hh.model import Game
     from hh.simulate import Simulator
@@ -36,13 +44,15 @@ def _session(game: str, mode: str, seed: int, hands: int, folder: Path) -> Path:
 
     pairs = () if mode == "none" else (Collusion(PAIR[0], PAIR[1], mode),)
     sim = Simulator(Game(game), seed, players=6, tables=2, colluders=pairs)
-    text = folder / f"{game}-{mode}-{seed}.txt"
+    text = folder / f"{game}-{mode}-{seed}-{hands}.txt"
     with text.open("w", encoding="utf-8") as f:
         for k, hand in enumerate(sim.hands(hands)):
             f.write(("\n" if k else "") + write_hand(hand) + "\n")
-    db = folder / f"{game}-{mode}-{seed}.duckdb"
+    db.unlink(missing_ok=True)  # a run stopped half-way
     subprocess.run([sys.executable, "-m", "hh", "import", str(text), "--db", str(db)],
                    check=True, capture_output=True)  # fmt: skip
+    text.unlink()
+    done.touch()
     return db
 
 
@@ -70,23 +80,33 @@ def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
 
 
 def table(seeds: int, hands: int, games: tuple[str, ...] = GAMES,
-          modes: tuple[str, ...] = MODES) -> list[dict]:  # fmt: skip
+          modes: tuple[str, ...] = MODES, cache: Path | None = None,
+          only_cached: bool = False) -> list[dict]:  # fmt: skip
     """Rows of the detection table: per game, mode and checkpoint, the share
     of seeds where the true pair ranks first (or, with no colluders, where
-    the alert fired)."""
+    the alert fired). ``only_cached``: the seeds whose session is in
+    ``cache`` only (the row says how many)."""
     marks = sorted({min(hands, m) for m in (1000, 2500, hands)})
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        folder = cache or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         for game in games:
             for mode in modes:
                 got: dict[int, list[dict]] = {m: [] for m in marks}
                 for seed in range(seeds):
-                    db = _session(game, mode, seed, hands, Path(tmp))
+                    done = folder / f"{game}-{mode}-{seed}-{hands}.duckdb.done"
+                    if only_cached and not done.exists():
+                        continue
+                    db = _session(game, mode, seed, hands, folder)
                     for m, r in _checkpoints(db, marks):
                         got[m].append(r)
-                    db.unlink()
+                    if cache is None:
+                        db.unlink()
                 for m in marks:
                     rs = got[m]
+                    if not rs:
+                        continue
                     row = {"game": game, "mode": mode, "hands": m, "seeds": len(rs)}
                     if mode == "none":
                         row["false_alarms"] = sum(r["alert"] for r in rs) / len(rs)
@@ -99,12 +119,88 @@ def table(seeds: int, hands: int, games: tuple[str, ...] = GAMES,
     return rows
 
 
+SPEED_HANDS = 1_000_000
+SPEED_BASE_PER_GAME = 12_000  # 36,000 simulated hands, repeated up to SPEED_HANDS
+POPULATIONS = 25  # copies k get player names "<name>~<k mod 25>" (their tables: table~<k mod 25>)
+
+
+def big_database(folder: Path, hands: int, per_game: int) -> tuple[str, str, int]:
+    """A synthetic database of ``hands`` hands: ``per_game`` simulated hands
+    of each game imported by the real import, repeated in SQL under fresh
+    hand ids (benchmarks/bighands.py), each copy's players renamed
+    ``<name>~<k mod 25>`` (in seats, actions and pots) so that the copies
+    are 25 populations of players, not one population with 25 times the
+    hands together. Returns its path, the base's and its number of hands."""
+    import duckdb
+
+    from benchmarks.bighands import base, grow
+
+    base_db = base(folder, per_game)
+    db = str(folder / "integrity-big.duckdb")
+    total = grow(base_db, db, hands)
+    con = duckdb.connect(db)
+    suffix = f"'~' || (CAST(split_part(hand_id, '~', 2) AS INTEGER) % {POPULATIONS})"
+    for table in ("seats", "actions"):
+        con.execute(f"UPDATE {table} SET player = player || {suffix} WHERE player IS NOT NULL")
+    con.execute(f"""UPDATE pots SET eligible = list_transform(eligible, lambda x: x || {suffix}),
+                    winners = list_transform(winners, lambda x: x || {suffix})""")  # fmt: skip
+    con.execute("CHECKPOINT")
+    con.close()
+    return db, base_db, total
+
+
+def speed(quick: bool = False) -> list[Row]:
+    """``hh report integrity`` over a large synthetic database (see
+    :func:`big_database`), against ``hh report players`` on the same
+    database in the same run (its counts cached first, as the import's hook
+    leaves them, the all-in equity seeded from the base hands'), one run
+    each."""
+    from hh.reports.cache import default_path
+    from hh.reports.counts import after_import
+    from hh.reports.db import Filters, connect
+    from hh.reports.integrity import integrity
+    from hh.reports.players import players
+
+    from benchmarks.rows import seconds
+
+    n = SPEED_HANDS // 20 if quick else SPEED_HANDS
+    per_game = SPEED_BASE_PER_GAME // 10 if quick else SPEED_BASE_PER_GAME
+    with tempfile.TemporaryDirectory(prefix="hh-bench-integrity-") as tmp:
+        db, base_db, total = big_database(Path(tmp), n, per_game)
+        import shutil
+
+        import duckdb
+
+        from benchmarks.bench_report import seed_equity
+
+        # the all-in equity of the copies is the base's (as bench_report seeds it)
+        seeded = str(Path(tmp) / "equity-only.reports.duckdb")
+        seed_equity(db, base_db, seeded)
+        shutil.copyfile(seeded, default_path(db))
+        rw = duckdb.connect(db)
+        after_import(rw)  # the players report's counts, as hh import caches them
+        rw.close()
+        con = connect(db)
+        cache = default_path(db)
+        t_players, mb_players = seconds(lambda: players(con, Filters(), cache=cache), repeats=1)
+        t_integrity, mb = seconds(lambda: integrity(con, Filters()), repeats=1)
+        con.close()
+    what = f"{total:,} hands (synthetic: {3 * per_game:,} simulated, repeated)"
+    return [
+        Row("integrity.speed.players", f"hh report players, {what}, counts cached", t_players,
+            "s", None, mb_players),
+        Row("integrity.speed.report", f"hh report integrity, {what} (target 10 s at "
+            "1,000,000)", t_integrity, "s", "integrity.speed.players", mb),
+    ]  # fmt: skip
+
+
 def run(quick: bool = False) -> list[Row]:
-    """For ``make bench``'s runner (not in its MODULES: minutes of simulation):
-    the detection table as rows, shares in percent."""
+    """For ``make bench``'s runner: the speed rows (:func:`speed`), then the
+    detection table as rows, shares in percent (minutes of simulation; the
+    sessions are kept in ``benchmarks/.integrity-sessions`` and reused)."""
     seeds, hands = (2, 1500) if quick else (20, 5000)
-    out = []
-    for r in table(seeds, hands):
+    out = speed(quick)
+    for r in table(seeds, hands, cache=CACHE):
         share = r["false_alarms"] if r["mode"] == "none" else r["first"]
         what = "false alarms" if r["mode"] == "none" else "true pair first"
         key = f"integrity.{r['game']}.{r['mode']}.{r['hands']}"
@@ -124,8 +220,13 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=5000)
     ap.add_argument("--game", action="append", choices=GAMES)
     ap.add_argument("--mode", action="append", choices=MODES)
+    ap.add_argument("--cache", type=Path, help="keep the imported sessions in this folder and "
+                    "reuse them (same game, mode, seed and hands) in later runs")
+    ap.add_argument("--only-cached", action="store_true",
+                    help="with --cache: the seeds already there only")
     a = ap.parse_args()
-    rows = table(a.seeds, a.hands, tuple(a.game or GAMES), tuple(a.mode or MODES))
+    rows = table(a.seeds, a.hands, tuple(a.game or GAMES), tuple(a.mode or MODES), a.cache,
+                 a.only_cached)
     print("| game | mode | hands | seeds | true pair first | true pair alerted | "
           "another pair alerted (none: false alarm) |")
     print("|---|---|---|---|---|---|---|")

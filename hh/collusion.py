@@ -39,6 +39,7 @@ Decision = tuple[Verb, int, int | None]
 if TYPE_CHECKING:
     from hh.engine import Options, Player
     from hh.evaluate import Evaluator
+    from hh.simulate import _HandPlay
 
 MODES = ("soft-play", "chip-dump", "card-share")
 
@@ -105,11 +106,11 @@ class Ring:
             self.partners.setdefault(pair.second, []).append((pair.first, pair))
         self.names = tuple(self.partners)
 
-    def adjust(self, play: object, p: Player, opts: Options, verb: Verb, added: int,
+    def adjust(self, play: _HandPlay, p: Player, opts: Options, verb: Verb, added: int,
                total: int | None) -> Decision:  # fmt: skip
         """The colluder ``p``'s decision, given his honest one (``verb``,
         chips ``added``, raise ``total``), on the simulator's hand ``play``."""
-        e = play.e  # type: ignore[attr-defined]
+        e = play.e
         for partner_name, pair in self.partners.get(p.name, ()):
             q = e.by_name.get(partner_name)
             if q is None or q.folded:
@@ -121,8 +122,7 @@ class Ring:
         return verb, added, total
 
 
-def _passive(opts: Options, verb: str, added: int, total: int | None
-             ) -> tuple[str, int, int | None]:  # fmt: skip
+def _passive(opts: Options, verb: Verb, added: int, total: int | None) -> Decision:
     """A bet made a check, a raise made a call."""
     if verb == "bets":
         return "checks", 0, None
@@ -132,8 +132,7 @@ def _passive(opts: Options, verb: str, added: int, total: int | None
     return verb, added, total
 
 
-def _stay(opts: Options, verb: str, added: int, total: int | None
-          ) -> tuple[str, int, int | None]:  # fmt: skip
+def _stay(opts: Options, verb: Verb, added: int, total: int | None) -> Decision:
     """A fold made a check or a call."""
     if verb == "folds":
         if opts.check:
@@ -143,14 +142,20 @@ def _stay(opts: Options, verb: str, added: int, total: int | None
     return verb, added, total
 
 
-def _soft_play(play, pair, p, q, others, opts, verb, added, total):  # type: ignore[no-untyped-def]
+def _soft_play(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+               opts: Options, verb: Verb, added: int, total: int | None
+               ) -> Decision | None:  # fmt: skip
+    """Soft play: no bet or raise into the partner; heads-up with him, no fold."""
     verb, added, total = _passive(opts, verb, added, total)
     if not others:
         verb, added, total = _stay(opts, verb, added, total)
     return verb, added, total
 
 
-def _chip_dump(play, pair, p, q, others, opts, verb, added, total):  # type: ignore[no-untyped-def]
+def _chip_dump(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+               opts: Options, verb: Verb, added: int, total: int | None
+               ) -> Decision | None:  # fmt: skip
+    """Chip dumping: the first of the pair loses chips to the second."""
     e = play.e
     facing_partner = e.current_bet > p.bet and e.last_aggressor == q.index
     if p.name == pair.second:  # the receiver
@@ -173,7 +178,11 @@ def _chip_dump(play, pair, p, q, others, opts, verb, added, total):  # type: ign
     return _passive(opts, verb, added, total)
 
 
-def _card_share(play, pair, p, q, others, opts, verb, added, total):  # type: ignore[no-untyped-def]
+def _card_share(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+                opts: Options, verb: Verb, added: int, total: int | None
+                ) -> Decision | None:  # fmt: skip
+    """Card sharing: behind the partner with someone else in, give way to
+    him; ahead of him, stay in."""
     if not others:
         return None
     e = play.e
@@ -189,7 +198,10 @@ def _card_share(play, pair, p, q, others, opts, verb, added, total):  # type: ig
     return None
 
 
-_MODES: dict[str, Callable[..., Decision | None]] = {
+# a mode's change of one decision (None: the honest one stands)
+Mode = Callable[["_HandPlay", Collusion, "Player", "Player", "list[Player]", "Options", Verb, int,
+                 "int | None"], "Decision | None"]  # fmt: skip
+_MODES: dict[str, Mode] = {
     "soft-play": _soft_play,
     "chip-dump": _chip_dump,
     "card-share": _card_share,

@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from statistics import NormalDist
 from typing import Any
 
 import duckdb
@@ -35,7 +36,9 @@ EVIDENCE = 10  # evidence hand ids kept per signal
 MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
 EMPIRICAL_PAIRS = 20  # pairs judged for chip flow before its empirical null exists
 CHUNK = 200_000  # hands judged per pass of the Python loop (bounds its memory)
+QUANTILE, CHI2_Q = 0.9, 2.706  # the quantile of z^2 overdispersion is fitted to, chi2(1)'s
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
+BLOCK = 20  # a pair's consecutive hands together per cluster of soft play's variance
 BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
              "card_share")  # fmt: skip
 SIGNALS = ("overlap", *BEHAVIOUR)
@@ -57,6 +60,36 @@ class Signal:
     probability: float | None = None
     detail: dict[str, Any] = field(default_factory=dict)
     evidence: list[str] = field(default_factory=list)
+    # the test's parts (not shown): observed, its variance under the model,
+    # the size that pair-to-pair overdispersion scales with, continuity
+    observed: float = 0.0
+    variance: float = 0.0
+    size: float = 0.0
+    continuity: bool = True
+    cap: float = math.inf  # |z| of the exact binomial tail, in the tested direction
+    lower: bool = False
+
+    def judge(self, count: float, expected: float, variance: float, lower: bool = False) -> None:
+        """z and probability of a count signal (:func:`_test`), its parts kept;
+        |z| no larger than the exact binomial tail's of ``count`` events in
+        ``opportunity`` trials with the expected rate gives (small expected
+        counts: the normal approximation's tail is far too thin)."""
+        self.observed, self.variance, self.size, self.lower = count, variance, expected, lower
+        self.z, self.probability = _test(count, expected, variance, lower)
+        if self.z is None or self.opportunity <= 0:
+            return
+        if (self.z < 0) == lower and self.z != 0:
+            tail = _binomial_tail(int(count), self.opportunity,
+                                  min(1.0, expected / self.opportunity), lower)  # fmt: skip
+            self.cap = abs(NormalDist().inv_cdf(max(tail / 2 if tail >= 1 else tail, 1e-300)))
+            self.z = self.capped(self.z)
+            self.probability = _upper(-self.z if lower else self.z)
+
+    def capped(self, z: float) -> float:
+        """``z`` with no larger a size than the exact tail's, in the tested direction."""
+        if (z < 0) == self.lower and abs(z) > self.cap:
+            return math.copysign(self.cap, z)
+        return z
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -77,18 +110,98 @@ class Pair:
     score: float = 0.0
     alert: bool = False
     evidence: list[str] = field(default_factory=list)
+    ring: list[str] | None = None  # the ring (three or more) this flagged pair belongs to
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.players), "game": self.game,
             "hands_together": self.hands_together, "score": round(self.score, 3),
             "alert": self.alert, "signals": {k: s.as_dict() for k, s in self.signals.items()},
-            "evidence": self.evidence,
+            "evidence": self.evidence, "ring": self.ring,
         }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Ring:
+    """Three or more players of one game flagged pairwise with each other
+    (every pair among them alerts): a ring rather than pairs."""
+
+    game: str
+    players: tuple[str, ...]
+    score: float  # the weakest of its pairs' scores
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "players": list(self.players), "score": round(self.score, 3)}
+
+
+def rings(pairs: Sequence[Pair]) -> list[Ring]:
+    """The maximal groups of three or more players of one game every two of
+    whom are a flagged pair (maximal cliques of the alert graph; a player
+    can be in two rings), strongest first; each flagged pair in one is given
+    the largest (``Pair.ring``)."""
+    edges: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    score: dict[tuple[str, str, str], float] = {}
+    for p in pairs:
+        if p.alert:
+            a, b = p.players
+            edges[p.game][a].add(b)
+            edges[p.game][b].add(a)
+            score[(p.game, a, b)] = p.score
+    found: list[Ring] = []
+    for game in sorted(edges):
+        graph = edges[game]
+        cliques: list[frozenset[str]] = []
+
+        def grow(r: set[str], p: set[str], x: set[str], graph: dict[str, set[str]] = graph,
+                 cliques: list[frozenset[str]] = cliques) -> None:  # fmt: skip
+            if not p and not x:
+                if len(r) >= 3:
+                    cliques.append(frozenset(r))
+                return
+            for v in sorted(p):
+                grow(r | {v}, p & graph[v], x & graph[v])
+                p = p - {v}
+                x = x | {v}
+
+        grow(set(), set(graph), set())
+        for c in cliques:
+            members = tuple(sorted(c))
+            weakest = min(score[(game, a, b)] for i, a in enumerate(members)
+                          for b in members[i + 1 :])  # fmt: skip
+            found.append(Ring(game, members, weakest))
+    found.sort(key=lambda r: (-len(r.players), -r.score, r.game, r.players))
+    for p in pairs:
+        if p.alert:
+            p.ring = next((list(r.players) for r in found if r.game == p.game
+                           and set(p.players) <= set(r.players)), None)  # fmt: skip
+    return found
 
 
 def _round(x: float | None) -> float | None:
     return None if x is None else round(float(x), 4)
+
+
+def _binomial_tail(k: int, n: int, p: float, lower: bool) -> float:
+    """P(X >= k) (``lower``: P(X <= k)) for X ~ Binomial(n, p), summed from
+    k outwards in logs until the terms no longer count."""
+    if p <= 0.0:
+        return 1.0 if (lower or k <= 0) else 0.0
+    if p >= 1.0:
+        return 1.0 if (not lower or k >= n) else 0.0
+    lp, lq = math.log(p), math.log1p(-p)
+    head = math.lgamma(n + 1)
+
+    def term(i: int) -> float:
+        return math.exp(head - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq)
+
+    total = 0.0
+    steps = range(k, -1, -1) if lower else range(k, n + 1)
+    for i in steps:
+        t = term(i)
+        total += t
+        if t < 1e-17 * total:
+            break
+    return min(1.0, total)
 
 
 def _upper(z: float) -> float:
@@ -229,54 +342,106 @@ def _flows(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _chip_flow(con: duckdb.DuckDBPyConnection, everyone: dict, out: dict) -> None:
-    """Net chips between the two, against what each one's flows with the
-    others predict: flow(x -> y) per hand together = out(x) * in(y) / m, with
-    out(x) and in(y) the medians over each one's opponents (weighted by
-    hands together; a median, so that one partner does not set them) of the
-    chips per hand he sent to / got from each, and m the game's mean. The z
-    is self-normalised by the pair's own per-hand net flows (a t statistic);
-    two-sided."""
+    """Net chips between the two, given the chips that passed between them:
+    each hand's chips between a and b (``g``) go to b with the probability
+    ``p`` that each one's results against everyone else give (a's share
+    ``w_a`` of the chips he exchanged with the others, b's ``w_b``, shrunk
+    to an even split; ``p = w_b (1 - w_a) / (w_b (1 - w_a) + w_a (1 - w_b))``),
+    so the expected net is ``sum(g) (2p - 1)`` and its variance
+    ``4 p (1 - p) sum(g^2)``. Conditioning on what passed between them
+    makes the stakes, stack depths and styles of the hands they played
+    cancel: only the direction is tested. Two-sided."""
     per = con.execute("""
         WITH d AS (
             SELECT f.hk, i.game, least(x, y) AS a, greatest(x, y) AS b,
-                   sum(CASE WHEN x < y THEN chips ELSE -chips END) AS d,
                    sum(CASE WHEN x < y THEN chips ELSE 0 END) AS ab,
                    sum(CASE WHEN x < y THEN 0 ELSE chips END) AS ba
             FROM iflow f JOIN ih i USING (hk) GROUP BY ALL)
-        SELECT game, a, b, sum(d), sum(d * d), sum(ab), sum(ba), count(*),
-               list(hand_id ORDER BY abs(d) DESC)[1:10]
+        SELECT game, a, b, sum(ab - ba), sum((ab + ba) * (ab + ba)), sum(ab), sum(ba), count(*),
+               list(hand_id ORDER BY abs(ab - ba) DESC, hand_id)[1:10]
         FROM d JOIN ih USING (hk, game) GROUP BY ALL""").fetchall()
-    flows = {(g, a, b): (d, d2, ab, ba, n, ev) for g, a, b, d, d2, ab, ba, n, ev in per}
-    rates: dict[tuple, list[tuple[float, float, int]]] = defaultdict(list)
-    total: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for (g, a, b), o in everyone.items():
-        n = o["n"]
-        _d, _d2, ab, ba, _nf, _ev = flows.get((g, a, b), (0.0, 0.0, 0.0, 0.0, 0, []))
-        total[g][0] += ab + ba
-        total[g][1] += 2 * n
-        if n >= MIN_FLOW_HANDS:
-            rates[(g, a)].append((ab / n, ba / n, n))
-            rates[(g, b)].append((ba / n, ab / n, n))
-    robust = {key: (_median([(r[0], r[2]) for r in rs]), _median([(r[1], r[2]) for r in rs]))
-              for key, rs in rates.items()}  # fmt: skip
+    flows = {(g, a, b): (d, g2, ab, ba, n, ev) for g, a, b, d, g2, ab, ba, n, ev in per}
+    won: dict[tuple[str, str], float] = defaultdict(float)
+    lost: dict[tuple[str, str], float] = defaultdict(float)
+    gross: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])  # chips, flow hands
+    for (g, a, b), (_d, _g2, ab, ba, n, _ev) in flows.items():
+        won[(g, b)] += ab
+        lost[(g, a)] += ab
+        won[(g, a)] += ba
+        lost[(g, b)] += ba
+        gross[g][0] += ab + ba
+        gross[g][1] += n
     for key, sigs in out.items():
         g, a, b = key
         n = everyone[key]["n"]
-        d, d2, ab, ba, nf, ev = flows.get(key, (0.0, 0.0, 0.0, 0.0, 0, []))
-        m = total[g][0] / total[g][1] if total[g][1] else 0.0
-        out_a, in_a = robust.get((g, a), (m, m))
-        out_b, in_b = robust.get((g, b), (m, m))
-        e = (out_a * in_b - out_b * in_a) / m if m > 0 else 0.0
-        var = d2 - 2 * e * d + n * e * e
-        s = Signal(value=d, count=nf, opportunity=n, expected=e * n)
-        gainer, loser = (b, a) if d - e * n > 0 else (a, b)
+        d, g2, ab, ba, nf, ev = flows.get(key, (0.0, 0.0, 0.0, 0.0, 0, []))
+        # SHRINK hands' worth of the game's chips per flow hand, half won, half lost
+        c = SHRINK * gross[g][0] / gross[g][1] / 2 if gross[g][1] else 0.0
+        wa = _share(won[(g, a)] - ba + c, lost[(g, a)] - ab + c)
+        wb = _share(won[(g, b)] - ab + c, lost[(g, b)] - ba + c)
+        p = _share(wb * (1 - wa), wa * (1 - wb))
+        e = (ab + ba) * (2 * p - 1)
+        var = 4 * p * (1 - p) * g2
+        s = Signal(value=d, count=nf, opportunity=n, expected=e)
+        gainer, loser = (b, a) if d - e > 0 else (a, b)
         s.detail = {"from": loser, "to": gainer, "chips_a_to_b": round(ab),
-                    "chips_b_to_a": round(ba)}  # fmt: skip
+                    "chips_b_to_a": round(ba), "p_a_to_b": round(p, 4)}  # fmt: skip
         if nf >= MIN_FLOW_HANDS and var > 0:
-            s.z = (d - e * n) / math.sqrt(var)
+            s.observed, s.variance, s.size, s.continuity = d, var, ab + ba, False
+            s.z = (d - e) / math.sqrt(var)
             s.probability = min(1.0, 2 * _upper(abs(s.z)))
         s.evidence = list(ev)
         sigs["chip_flow"] = s
+
+
+def _share(x: float, y: float) -> float:
+    """x / (x + y), an even split when both are 0 (or less)."""
+    x, y = max(x, 0.0), max(y, 0.0)
+    return x / (x + y) if x + y > 0 else 0.5
+
+
+def _overdispersed(signals: list[Signal], tail: str) -> None:
+    """Pairs differ in how their styles meet (a player bets less into one
+    who always raises, wins more from one he reads well), and that
+    difference grows with the hands they play: a fixed share of the
+    expectation, not binomial noise. So each model's variance gets a term
+    ``tau^2 x size^2`` (size: the expected count; chip flow: the chips that
+    passed between the two), with ``tau`` the population's: the one that
+    makes the ``QUANTILE`` of z^2 over the half of the judged pairs with the
+    largest size N(0, 1)'s (``CHI2_Q``; a quantile: the few colluders do not
+    set it). With fewer than ``EMPIRICAL_PAIRS`` pairs judged, tau is 0."""
+    judged = [s for s in signals if s.z is not None and s.variance > 0]
+    if len(judged) < EMPIRICAL_PAIRS:
+        return
+    big = sorted(judged, key=lambda s: -s.size)[: max(EMPIRICAL_PAIRS, len(judged) // 2)]
+
+    def z(s: Signal, t2: float) -> float:
+        d = s.observed - s.expected
+        if s.continuity:
+            d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else d
+        return s.capped(d / math.sqrt(s.variance + t2 * s.size * s.size))
+
+    def scaled_quantile(t2: float) -> float:
+        """The QUANTILE of z^2 on the scale of a median (0.455 when it is chi2(1)'s)."""
+        v = sorted(z(s, t2) ** 2 for s in big)
+        return v[int(QUANTILE * (len(v) - 1))] / CHI2_Q * 0.455
+
+    t2 = 0.0
+    if scaled_quantile(0.0) > 0.455:
+        lo, hi = 0.0, 1e-4
+        while scaled_quantile(hi) > 0.455 and hi < 1e6:
+            hi *= 4
+        for _ in range(50):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if scaled_quantile(mid) > 0.455 else (lo, mid)
+        t2 = hi
+    for s in judged:
+        s.z = z(s, t2)
+        if tail == "two":
+            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+        else:
+            s.probability = _upper(-s.z if tail == "lower" else s.z)
+        s.detail["overdispersion"] = round(math.sqrt(t2), 4)
 
 
 def _empirical_null(signals: list[Signal], tail: str, required: bool) -> None:
@@ -321,48 +486,59 @@ def _median(values: list[tuple[float, int]]) -> float:
     return values[-1][0] if values else 0.0
 
 
+# the stratum of a soft-play decision beside heads-up or not: facing a bet or
+# not, and the round (0, 1, 2, 3 or later): who bets into whom depends on both
+_STRATUM = "(to_call_before > 0)::INT + 2 * least(round, 3)"
+
+
 def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
     """Bets and raises while the other is still in the hand, against each
     player's own aggression when the other is not (per stratum: heads-up or
-    multiway, facing a bet or not), shrunk to the population's rate; lower
+    multiway, st a bet or not), shrunk to the population's rate; lower
     tail. Rates are per (action, opponent still in), as the pair's counts
     are. Two passes: a player's aggression towards an opponent far off his
     usual (|z| over ``TRIM`` in the first pass, a likely partner) is left out
     of his rate for the others. Heads-up checks are counted beside it."""
-    rows = con.execute("""
-        SELECT game, x, y, opponents = 1 AS hu, to_call_before > 0 AS facing,
+    rows = con.execute(f"""
+        SELECT game, x, y, opponents = 1 AS hu, {_STRATUM} AS st,
                count(*) AS n, count(*) FILTER (WHERE kind IN ('bet', 'raise')) AS k,
                count(*) FILTER (WHERE kind = 'check') AS checks
         FROM ilive WHERE kind <> 'fold' AND NOT capped GROUP BY ALL""").fetchall()
     totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     pop: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     directed: dict[tuple, list[tuple]] = defaultdict(list)
-    for g, x, y, hu, facing, n, k, c in rows:
-        totals[(g, x, hu, facing)][0] += n
-        totals[(g, x, hu, facing)][1] += k
-        pop[(g, hu, facing)][0] += n
-        pop[(g, hu, facing)][1] += k
-        directed[(g, x, y)].append((hu, facing, n, k, c))
+    for g, x, y, hu, st, n, k, c in rows:
+        totals[(g, x, hu, st)][0] += n
+        totals[(g, x, hu, st)][1] += k
+        pop[(g, hu, st)][0] += n
+        pop[(g, hu, st)][1] += k
+        directed[(g, x, y)].append((hu, st, n, k, c))
     first = {key: _soft_direction(key, strata, totals, pop, {}, False)
              for key, strata in directed.items()}  # fmt: skip
     trimmed = {key for key, d in first.items() if d[0] is not None and abs(d[0]) > TRIM}
     cut: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     for g, x, y in trimmed:
-        for hu, facing, n, k, _c in directed[(g, x, y)]:
-            cut[(g, x, hu, facing)][0] += n
-            cut[(g, x, hu, facing)][1] += k
+        for hu, st, n, k, _c in directed[(g, x, y)]:
+            cut[(g, x, hu, st)][0] += n
+            cut[(g, x, hu, st)][1] += k
     evidence = _soft_evidence(con)
+    rates: list[tuple[str, str, str, bool, int, float]] = []
     for (g, a, b), sigs in out.items():
         total = [0, 0.0, 0.0, 0, 0, 0, 0.0, 0]  # count, expected, var, opp, hu n, k, e, checks
         for key in ((g, a, b), (g, b, a)):
             if key in directed:
                 d = _soft_direction(key, directed[key], totals, pop, cut, key in trimmed)
-                total = [t + v for t, v in zip(total, d[1:], strict=True)]
-        count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks = total
+                total = [t + v for t, v in zip(total, d[1:-1], strict=True)]
+                rates += [(*key, hu, st, p0) for hu, st, p0 in d[-1]]
+        sigs["soft_play"] = total
+    clustered = _soft_clustered(con, rates)
+    for key, sigs in out.items():
+        count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks = sigs["soft_play"]
+        var = max(var, clustered.get(key, 0.0))
         s = Signal(value=count / expected if expected else None, count=int(count),
                    opportunity=int(opp), expected=expected,
-                   evidence=evidence.get((g, a, b), []))  # fmt: skip
-        s.z, s.probability = _test(count, expected, var, lower=True)
+                   evidence=evidence.get(key, []))  # fmt: skip
+        s.judge(count, expected, var, lower=True)
         s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
                                  "checks": hu_checks}}  # fmt: skip
         sigs["soft_play"] = s
@@ -372,19 +548,22 @@ def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cu
                     own_cut: bool) -> tuple:  # fmt: skip
     """x's aggression towards y (``key`` = game, x, y): z, then count,
     expected, variance, opportunity and the heads-up part (n, k, expected,
-    checks); x's own rate without ``cut`` (his rows towards trimmed
-    opponents; ``own_cut``: y is one of them)."""
+    checks), and the rate of each stratum (hu, st, p0); x's own rate
+    without ``cut`` (his rows towards trimmed opponents; ``own_cut``: y is
+    one of them)."""
     g, x, _y = key
+    rates = []
     count = opp = hu_n = hu_k = hu_checks = 0
     expected = var = hu_e = 0.0
-    for hu, facing, n, k, c in strata:
-        tn, tk = totals[(g, x, hu, facing)]
-        less = cut.get((g, x, hu, facing), (0, 0))
+    for hu, st, n, k, c in strata:
+        tn, tk = totals[(g, x, hu, st)]
+        less = cut.get((g, x, hu, st), (0, 0))
         tn, tk = tn - less[0], tk - less[1]
         if own_cut:
             tn, tk = tn + n, tk + k
-        pn, pk = pop[(g, hu, facing)]
+        pn, pk = pop[(g, hu, st)]
         p0 = ((tk - k) + SHRINK * pk / pn) / ((tn - n) + SHRINK) if pn else 0.0
+        rates.append((hu, st, p0))
         count += k
         opp += n
         expected += n * p0
@@ -395,7 +574,43 @@ def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cu
             hu_e += n * p0
             hu_checks += c
     z = (count - expected) / math.sqrt(var) if var > 0 and expected >= MIN_EXPECTED else None
-    return z, count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks
+    return z, count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks, rates
+
+
+def _soft_clustered(con: duckdb.DuckDBPyConnection,
+                    rates: list[tuple[str, str, str, bool, int, float]]
+                    ) -> dict[tuple[str, str, str], float]:  # fmt: skip
+    """The variance of each pair's soft-play count clustered by hand: the
+    sum over their hands together of (bets and raises into each other in
+    the hand - their expected number)^2. The actions of one hand go
+    together (a raise is followed by more raises, a check by checks), so
+    they are not independent trials; this variance does not assume they
+    are (a sandwich estimator), and is used when larger than the
+    independent one."""
+    import polars as pl
+
+    if not rates:
+        return {}
+    table = pl.DataFrame(rates, schema=["game", "x", "y", "hu", "st", "p0"], orient="row")
+    con.register("isoft_rates", table)
+    try:
+        rows = con.execute(f"""
+            WITH h AS (
+                SELECT l.hk, l.game, least(l.x, l.y) AS a, greatest(l.x, l.y) AS b,
+                       count(*) FILTER (WHERE l.kind IN ('bet', 'raise')) - sum(r.p0) AS r
+                FROM (SELECT *, {_STRATUM} AS st FROM ilive) l
+                JOIN isoft_rates r ON r.game = l.game AND r.x = l.x AND r.y = l.y
+                    AND r.hu = (l.opponents = 1) AND r.st = l.st
+                WHERE l.kind <> 'fold' AND NOT l.capped GROUP BY ALL),
+            blk AS (
+                SELECT game, a, b, sum(r) AS r FROM (
+                    SELECT *, (row_number() OVER (PARTITION BY game, a, b ORDER BY hk) - 1)
+                              // {BLOCK} AS blk FROM h)
+                GROUP BY game, a, b, blk)
+            SELECT game, a, b, sum(r * r) FROM blk GROUP BY ALL""").fetchall()
+    finally:
+        con.unregister("isoft_rates")
+    return {(g, a, b): float(v) for g, a, b, v in rows}
 
 
 def _soft_evidence(con: duckdb.DuckDBPyConnection) -> dict[tuple, list[str]]:
@@ -545,16 +760,46 @@ class _Tally:
             self.evidence[key[:3]].append(hand_id)
 
     def signal(self, out: dict, name: str) -> None:
-        """Each pair's events (both directions) against the population's rate
-        for the game and stratum (the key's last part); upper tail."""
+        """Each pair's events (both directions) against the actor's own rate
+        with everyone else for the game and stratum (the key's last part),
+        shrunk to the population's with ``SHRINK`` pseudo-decisions (a
+        player who folds a lot folds ahead to everyone), times the other's
+        factor: his events with everyone but the actor over what their own
+        rates expected (a bluffer is folded to ahead, a tight player is the
+        one ahead, with everyone); upper tail."""
         pop_n: dict[tuple, int] = defaultdict(int)
         pop_k: dict[tuple, int] = defaultdict(int)
-        for (g, _x, _y, r), m in self.n.items():
+        own_n: dict[tuple, int] = defaultdict(int)
+        own_k: dict[tuple, int] = defaultdict(int)
+        for (g, x, y, r), m in self.n.items():
+            k = self.k.get((g, x, y, r), 0)
             pop_n[(g, r)] += m
-            pop_k[(g, r)] += self.k.get((g, _x, _y, r), 0)
+            pop_k[(g, r)] += k
+            own_n[(g, x, r)] += m
+            own_k[(g, x, r)] += k
+        rate: dict[tuple, float] = {}
+        drawn: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, y, r), m in self.n.items():
+            # the actor's own rate with everyone else, shrunk to the population's
+            k = self.k.get((g, x, y, r), 0)
+            base = pop_k[(g, r)] / pop_n[(g, r)]
+            rate[(g, x, y, r)] = p0 = ((own_k[(g, x, r)] - k + SHRINK * base)
+                                       / (own_n[(g, x, r)] - m + SHRINK))  # fmt: skip
+            drawn[(g, y)][0] += k
+            drawn[(g, y)][1] += m * p0
+        mine: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, y, r), m in self.n.items():
+            mine[(g, x, y)][0] += self.k.get((g, x, y, r), 0)
+            mine[(g, x, y)][1] += m * rate[(g, x, y, r)]
         per: dict[tuple, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
         for (g, x, y, r), m in self.n.items():
-            p0 = pop_k[(g, r)] / pop_n[(g, r)]
+            # the other's side: how often he is the one (bets into folds ahead, is
+            # the one ahead) with everyone but x, against their own rates; shrunk
+            # to 1 with SHRINK pseudo-events (a tight player is more often ahead)
+            got, want = drawn[(g, y)]
+            k_xy, e_xy = mine[(g, x, y)]
+            scale = (got - k_xy + SHRINK) / (want - e_xy + SHRINK)
+            p0 = min(1.0, rate[(g, x, y, r)] * scale)
             acc = per[(g, min(x, y), max(x, y))]
             acc[0] += self.k.get((g, x, y, r), 0)
             acc[1] += m
@@ -569,7 +814,7 @@ class _Tally:
                        opportunity=int(opp), expected=expected,
                        detail={"unjudged": int(unjudged)},
                        evidence=evidence[:EVIDENCE])  # fmt: skip
-            s.z, s.probability = _test(count, expected, var)
+            s.judge(count, expected, var)
             sigs[name] = s
 
 
@@ -613,7 +858,7 @@ def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
             evidence += ev
         s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
                    expected=expected, evidence=sorted(evidence)[:EVIDENCE])  # fmt: skip
-        s.z, s.probability = _test(count, expected, var)
+        s.judge(count, expected, var)
         sigs["stack_lost"] = s
 
 
@@ -638,13 +883,14 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) ->
         e = o["expected"]
         s = Signal(value=o["n"] / e if e else None, count=o["n"], opportunity=o["n"],
                    expected=e, detail={"tables": o["tables"], "sessions": o["sessions"]})
-        s.z, s.probability = _test(o["n"], e, e)
+        s.judge(o["n"], e, e)
         sigs[key]["overlap"] = s
     _chip_flow(con, pairs, sigs)
     _soft_play(con, sigs)
     _events(con, sigs)
     for name in BEHAVIOUR:
         tail = {"chip_flow": "two", "soft_play": "lower"}.get(name, "upper")
+        _overdispersed([s[name] for s in sigs.values()], tail)
         _empirical_null([s[name] for s in sigs.values()], tail, name == "chip_flow")
     out = [Pair(k[0], (k[1], k[2]), keep[k]["n"], {name: s[name] for name in SIGNALS})
            for k, s in sigs.items()]  # fmt: skip
@@ -662,7 +908,8 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) ->
                      is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
         p.evidence = worst.evidence[:EVIDENCE]
     out.sort(key=lambda p: (-p.score, -p.hands_together, p.players))
+    rings(out)
     return out
 
 
-__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Signal", "integrity"]
+__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Ring", "Signal", "integrity", "rings"]

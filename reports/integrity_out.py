@@ -10,7 +10,7 @@ import io
 import json
 from collections.abc import Sequence
 
-from hh.reports.integrity import ALERT, BEHAVIOUR, SIGNALS, Pair
+from hh.reports.integrity import ALERT, BEHAVIOUR, SIGNALS, Pair, rings
 
 _SHORT = {"overlap": "overlap", "chip_flow": "flow", "soft_play": "soft", "fold_ahead": "fold+",
           "allin_call_behind": "call-", "stack_lost": "stack", "card_share": "cards"}  # fmt: skip
@@ -57,6 +57,9 @@ def show(console: object, pairs: Sequence[Pair], limit: int = 30) -> None:
         t.add_row(names, p.game, str(p.hands_together), f"{p.score:.1f}",
                   "ALERT" if p.alert else "", *(Text(_cell(p, n)) for n in SIGNALS))  # fmt: skip
     console.print(t)  # type: ignore[attr-defined]
+    for r in rings(pairs):
+        line = Text(f"ring of {len(r.players)} ({r.game}): ") + Text(", ".join(r.players))
+        console.print(line)  # type: ignore[attr-defined]
     flagged = [p for p in pairs if p.alert]
     for p in flagged[:limit]:
         line = Text("evidence for ") + Text(" & ".join(p.players)) + Text(": ")
@@ -79,9 +82,14 @@ def page(pairs: Sequence[Pair], title: str = "hh report integrity") -> str:
         + " ".join(f"<code>{e(h)}</code>" for h in p.evidence) + "</li>"
         for p in pairs if p.alert
     ) or "<li>none</li>"
+    ring_items = "".join(
+        f"<li>{e(r.game)}: " + ", ".join(e(name) for name in r.players) + "</li>"
+        for r in rings(pairs)
+    ) or "<li>none</li>"
     heads = "".join(f"<th>{e(_SHORT[n])}</th>" for n in SIGNALS)
     legend = "".join(f"<li><b>{e(_SHORT[n])}</b>: {e(n)}</li>" for n in SIGNALS)
     return _PAGE.format(title=e(title), heads=heads, rows="".join(rows), evidence=evidence,
+                        rings=ring_items,
                         legend=legend, alert=ALERT, n=len(pairs),
                         behaviour=len(BEHAVIOUR))  # fmt: skip
 
@@ -102,6 +110,7 @@ null model (docs/integrity.md). Alert: the smallest probability of the {behaviou
 signals, times {behaviour}, times the pairs judged, at most {alert}.</p>
 <table><thead><tr><th>players</th><th>game</th><th>hands</th><th>score</th><th>alert</th>
 {heads}</tr></thead><tbody>{rows}</tbody></table>
+<h2>Rings: three or more players flagged pairwise with each other</h2><ul>{rings}</ul>
 <h2>Evidence of the flagged pairs (open with <code>hh show ID</code>)</h2><ul>{evidence}</ul>
 <h2>Signals</h2><ul>{legend}</ul>
 </body></html>

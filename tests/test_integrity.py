@@ -13,8 +13,8 @@ import typer
 from hh.pipelines.cli import register as register_import
 from hh.reports.cli import register as register_report
 from hh.reports.db import Filters
-from hh.reports.integrity import integrity
-from hh.reports.integrity_out import page, show
+from hh.reports.integrity import SIGNALS, Pair, Signal, integrity, rings
+from hh.reports.integrity_out import page, show, to_json
 from typer.testing import CliRunner
 
 from hh.cli import app as hh_app
@@ -308,3 +308,45 @@ def test_honest_pair_sitting_together_is_not_flagged_by_overlap(tmp_path: Path) 
     most = max(pairs, key=lambda p: p.hands_together)
     assert most.hands_together >= 300
     assert not most.alert
+
+
+def _flagged(a: str, b: str, score: float, alert: bool = True, game: str = "calatone") -> Pair:
+    """A pair as the report gives it, flagged or not (the ring grouping reads
+    only who alerts with whom)."""
+    return Pair(game, (a, b), 500, {name: Signal() for name in SIGNALS}, score=score,
+                alert=alert)
+
+
+def test_three_players_flagged_pairwise_are_one_ring() -> None:
+    """A, B and C alert pairwise (a ring); D alerts with A only (a pair, no
+    ring); E-F-G are not all flagged with each other (E-G does not alert);
+    the same three names in another game are another graph."""
+    ring_names = ["<i>Ana</i>", "Bo", "Cy"]
+    pairs = [
+        _flagged("<i>Ana</i>", "Bo", 9.0), _flagged("<i>Ana</i>", "Cy", 7.0),
+        _flagged("Bo", "Cy", 8.0), _flagged("<i>Ana</i>", "Di", 6.0),
+        _flagged("Ed", "Fi", 5.0), _flagged("Fi", "Gu", 5.0), _flagged("Ed", "Gu", 5.0, False),
+        _flagged("<i>Ana</i>", "Bo", 5.0, game="chiribito"),
+    ]  # fmt: skip
+    found = rings(pairs)
+    assert [(r.game, list(r.players), r.score) for r in found] == [
+        ("calatone", ring_names, 7.0)]
+    assert [p.ring for p in pairs] == [ring_names] * 3 + [None] * 5
+    assert json.loads(to_json(pairs))[0]["ring"] == ring_names
+    assert json.loads(to_json(pairs))[3]["ring"] is None
+    from rich.console import Console
+
+    console = Console(record=True, width=300)
+    show(console, pairs)
+    assert "ring of 3 (calatone): <i>Ana</i>, Bo, Cy" in console.export_text()
+    text = page(pairs)
+    assert "<li>calatone: &lt;i&gt;Ana&lt;/i&gt;, Bo, Cy</li>" in text
+    assert "<i>" not in text
+
+
+def test_two_rings_sharing_a_player() -> None:
+    """A-B-C and A-D-E are two triangles through A: two rings of three; B-D
+    do not alert, so A-B-C-D-E is not one ring."""
+    pairs = [_flagged(a, b, 4.0) for a, b in
+             (("A", "B"), ("A", "C"), ("B", "C"), ("A", "D"), ("A", "E"), ("D", "E"))]
+    assert sorted(r.players for r in rings(pairs)) == [("A", "B", "C"), ("A", "D", "E")]
