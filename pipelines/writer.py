@@ -136,10 +136,6 @@ def _concat(results: Sequence[Result]) -> dict[str, pa.Table]:
     }
 
 
-def _count(con: Any, sql: str) -> int:
-    return int(con.execute(sql).fetchall()[0][0])
-
-
 def _after_commit() -> None:
     """Test hook: with HH_IMPORT_PAUSE_AFTER_COMMIT=seconds, say so on stderr
     and pause after each commit, so a test can kill the import right after
@@ -201,8 +197,7 @@ class Writer:
             # line again (an identical copy of a file) is a duplicate; the same
             # text at other lines (junk repeated in a file) is each its own
             cols = _columns("rejects")
-            before = _count(con, "SELECT count(*) FROM rejects")
-            con.execute(
+            stored = con.execute(
                 f"INSERT INTO rejects ({cols}, import_run, imported_at) "
                 f"SELECT {cols}, $run, now()::TIMESTAMP FROM b_rejects r "
                 "WHERE NOT EXISTS (SELECT 1 FROM rejects s WHERE s.kind = 'parse' "
@@ -211,8 +206,7 @@ class Writer:
                 "ORDER BY r._ord) = 1 "
                 "ORDER BY r._ord",
                 {"run": self.run},
-            )
-            stored = _count(con, "SELECT count(*) FROM rejects") - before
+            ).fetchall()[0][0]  # the rows inserted
             counts.rejected += stored
             counts.duplicates += tables["rejects"].num_rows - stored
             con.execute(

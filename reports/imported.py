@@ -35,10 +35,8 @@ import pyarrow as pa
 from hh.reports import equity
 from hh.reports.cache import Cache, default_path
 
-# what the batch must hold (the import's tables, hh.pipelines.rows)
-_TABLES = ("hands", "seats", "actions", "pots", "hand_text")
-# the kinds of cached data this computes (each: ``<kind>`` and ``<kind>_hands``)
-KINDS = ("equity",)
+# the batch's tables the equity reads (the import's, hh.pipelines.rows)
+_TABLES = ("hands", "seats", "actions", "pots")
 _con: duckdb.DuckDBPyConnection | None = None
 
 
@@ -52,10 +50,10 @@ def _connection() -> duckdb.DuckDBPyConnection:
 
 
 def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
-    """The cache rows of a batch's hands: ``<kind>`` and ``<kind>_hands``
-    for each of :data:`KINDS`, and ``hands``, their keys. A hand the batch
-    holds twice (same site and id) counts once, as its first copy: the
-    writer stores no other."""
+    """The cache rows of a batch's hands: ``equity`` and ``equity_hands``
+    (hh.reports.cache), and ``hands``, their keys. A hand the batch holds
+    twice (same site and id) counts once, as its first copy: the writer
+    stores no other."""
     hands = tables["hands"]
     if not hands.num_rows:
         return {}
@@ -79,8 +77,7 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
             equity.fill_equity(con, store, parallel=False)
             out = {
                 t: con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
-                for kind in KINDS
-                for t in (kind, f"{kind}_hands")
+                for t in ("equity", "equity_hands")
             }
             out["hands"] = con.sql("SELECT site, hand_id FROM hands").to_arrow_table()
             return out
@@ -122,26 +119,27 @@ def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
             con.unregister("d_hands")
         con.register("d_stored", stored)
         try:
-            for kind in KINDS:
-                _append(con, store, kind, parts)
+            _append(con, store, parts)
         finally:
             con.unregister("d_stored")
     finally:
         store.close()
 
 
-def _append(con: Any, store: Cache, kind: str, parts: Sequence[Mapping[str, pa.Table]]) -> None:
-    """Append one kind's rows of several batches, each hand once: the keys
+def _numbered(parts: Sequence[Mapping[str, pa.Table]], table: str) -> pa.Table:
+    """One table of several batches, each row with its batch's number."""
+    return pa.concat_tables(
+        p[table].append_column("_part", pa.array([k] * p[table].num_rows, pa.int32()))
+        for k, p in enumerate(parts)
+    )
+
+
+def _append(con: Any, store: Cache, parts: Sequence[Mapping[str, pa.Table]]) -> None:
+    """Append the equity rows of several batches, each hand once: the keys
     new to the cache, from the first batch that holds them."""
-    keys = pa.concat_tables(
-        p[f"{kind}_hands"].append_column("_part", pa.array([k] * p[f"{kind}_hands"].num_rows,
-                                                           pa.int32()))
-        for k, p in enumerate(parts)
-    )
-    rows = pa.concat_tables(
-        p[kind].append_column("_part", pa.array([k] * p[kind].num_rows, pa.int32()))
-        for k, p in enumerate(parts)
-    )
+    kind = "equity"
+    keys = _numbered(parts, "equity_hands")
+    rows = _numbered(parts, "equity")
     con.register("d_keys", keys)
     con.register("d_rows", rows)
     fresh = (f"WITH new AS (SELECT * FROM d_keys WHERE hk IN (SELECT hk FROM d_stored) "
