@@ -24,6 +24,7 @@ COMPILED = (
     "hh.replay.run",
     "hh.crosshand",
     "hh.output",
+    "hh.columns",
     "hh.sources",
     "hh.cards",
     "hh.evaluate._tables",
