@@ -115,6 +115,13 @@ class Columns:
         }
         self.n = 0  # hands and rejects added (the next _ord)
 
+    def clear(self) -> None:
+        """Empty every column; the count of hands added (the next ``_ord``)
+        goes on."""
+        for columns in self.columns.values():
+            for values in columns.values():
+                values.clear()
+
     # ------------------------------------------------------------ rejects
 
     def add_reject(self, record: Record, failed: Verdict, digest: str) -> None:

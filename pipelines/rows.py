@@ -14,7 +14,12 @@ import pyarrow as pa
 
 from hh.columns import COLUMNS, Columns, content_hash
 
-__all__ = ["SCHEMAS", "TABLES", "Columns", "arrow", "content_hash"]
+# hands (and rejects) whose values a batch holds as Python objects before it
+# turns them into Arrow arrays: a chunk's memory is its Arrow tables, not
+# millions of small objects
+FLUSH_HANDS = 256
+
+__all__ = ["SCHEMAS", "TABLES", "Batch", "arrow", "content_hash"]
 
 _KINDS: dict[str, pa.DataType] = {
     "str": pa.string(),
@@ -46,3 +51,31 @@ def arrow(columns: Columns) -> dict[str, pa.Table]:
             [pa.array(values[f.name], type=f.type) for f in schema], schema=schema
         )
     return out
+
+
+class Batch:
+    """A chunk's rows: values go to :attr:`columns`
+    (``batch.columns.add_hand(...)``, ``add_reject``), and after each hand
+    :meth:`added` turns them into Arrow every :data:`FLUSH_HANDS` hands;
+    :meth:`tables` gives the whole chunk, one table per name."""
+
+    def __init__(self) -> None:
+        self.columns = Columns()
+        self._parts: list[dict[str, pa.Table]] = []
+        self._flushed = 0  # hands turned into Arrow so far
+
+    def added(self) -> None:
+        if self.columns.n - self._flushed >= FLUSH_HANDS:
+            self._flush()
+
+    def _flush(self) -> None:
+        self._parts.append(arrow(self.columns))
+        self.columns.clear()
+        self._flushed = self.columns.n
+
+    def tables(self) -> dict[str, pa.Table]:
+        if self.columns.n > self._flushed or not self._parts:
+            self._flush()
+        if len(self._parts) == 1:
+            return self._parts[0]
+        return {t: pa.concat_tables([p[t] for p in self._parts]) for t in SCHEMAS}

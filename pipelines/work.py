@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
 
 import pyarrow as pa
-from hh.pipelines.rows import Columns, arrow, content_hash
+from hh.pipelines.rows import Batch, content_hash
 
 from hh.parse import ParseError, Record, Run, lines_of_stream, parse_run, split_runs
 from hh.sources import MAX_LINE, Chunk, bounded_lines, is_compressed, runs
@@ -153,7 +153,7 @@ def process(task: Task) -> Result:
     from hh.parallel import failed_verdict as _failed  # as hh validate judges it
 
     result = Result(task)
-    batch = Columns()
+    batch = Batch()
     chunk = task.chunk
     tail = task.tail and not is_compressed(chunk.path)
     offsets: list[int] | None = [] if tail else None
@@ -193,7 +193,7 @@ def process(task: Task) -> Result:
         where = f" from line {chunk.first_line}" if chunk.first_line > 1 else ""
         result.error = f"cannot import {task.name}{where}: {type(e).__name__}: {e}"
         return result
-    result.tables = arrow(batch)
+    result.tables = batch.tables()
     if task.derive:
         _derive(result)
     return result
@@ -274,7 +274,7 @@ def _long_reject(run: Run, line: int) -> Record:
 
 
 def _one(  # type: ignore[no-untyped-def]
-    run: Run, task: Task, batch: Columns, result: Result, version: str, failed, file=None,
+    run: Run, task: Task, batch: Batch, result: Result, version: str, failed, file=None,
     long: list[int] | None = None,
 ) -> None:
     result.runs += 1
@@ -287,15 +287,18 @@ def _one(  # type: ignore[no-untyped-def]
     cut = _too_long(run, long) if long else None
     if cut is not None:
         record = _long_reject(run, cut)
-        batch.add_reject(record, failed(record), digest)
+        batch.columns.add_reject(record, failed(record), digest)
+        batch.added()
         return
     record = parse_run(run)
     if record.hand is None:
-        batch.add_reject(record, failed(record), digest)
+        batch.columns.add_reject(record, failed(record), digest)
+        batch.added()
         return
     figures = ActionFigures()
     verdict = validate(record.hand, name, figures=figures)
-    batch.add_hand(record.hand, verdict, figures, record.raw, digest, name, version)
+    batch.columns.add_hand(record.hand, verdict, figures, record.raw, digest, name, version)
+    batch.added()
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,10 +316,10 @@ def process_texts(task: TextTask) -> Result:
     from hh.parallel import failed_verdict as _failed
 
     result = Result(Task(Chunk(""), ""))
-    batch = Columns()
+    batch = Batch()
     version = task.hh_version or hh_version()
     for file, line, raw in task.texts:
         run = Run(file, line, raw.split("\n"), [])
         _one(run, result.task, batch, result, version, _failed, file)
-    result.tables = arrow(batch)
+    result.tables = batch.tables()
     return result
