@@ -90,6 +90,7 @@ class Pool:
         self.workers = workers
         self._window = max(1, ahead * workers)
         self._stop = context.RawValue("b", 0)
+        self._ending: threading.Thread | None = None  # the workers being stopped
         self._executor: ProcessPoolExecutor | None = ProcessPoolExecutor(
             workers,
             mp_context=context,
@@ -113,15 +114,23 @@ class Pool:
             raise RuntimeError("the pool is closed")
         return self._executor.submit(fn, item)
 
-    def close(self, now: bool = True) -> None:
+    def close(self, now: bool = True, wait: bool = True) -> None:
         """Stop the workers: at once (``now``), even those busy with a task;
-        else once their queue is empty."""
+        else once their queue is empty. Without ``wait`` the workers end
+        while the caller goes on (its work after the last result, say), and
+        a later ``close()`` waits until they have: no worker outlives it."""
         executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        if now:
-            self._stop.value = 1
-        executor.shutdown(wait=True, cancel_futures=True)
+        if executor is not None:
+            if now:
+                self._stop.value = 1
+            self._ending = threading.Thread(
+                target=executor.shutdown, kwargs={"wait": True, "cancel_futures": True},
+                name="hh-pool-close",
+            )
+            self._ending.start()
+        if wait and self._ending is not None:
+            self._ending.join()
+            self._ending = None
 
     def __enter__(self) -> Pool:
         return self

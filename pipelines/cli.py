@@ -141,6 +141,7 @@ def _import(
         total = sum(os.path.getsize(f) for f in files if f != "-" and os.path.exists(f))
         with _progress(total, len(files)) as step:
             importer.import_files(files, progress=step)
+        importer.release()
         summary: dict[str, Any] = importer.finish()
         summary["seconds"] = clock()
         importer.record(summary)

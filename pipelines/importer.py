@@ -444,6 +444,12 @@ class Importer:
             [json.dumps(summary), self.run],
         )
 
+    def release(self) -> None:
+        """The import's reading is over: its workers end while this process
+        checks and stores the rest (:meth:`close` waits for them)."""
+        if self.pool is not None:
+            self.pool.close(wait=False)
+
     def close(self) -> None:
         if self.pool is not None:
             self.pool.close()

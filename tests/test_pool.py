@@ -112,6 +112,18 @@ def test_closing_early_stops_busy_workers() -> None:
     assert _gone(pids)
 
 
+@pytest.mark.parametrize("start", METHODS)
+def test_a_close_without_waiting_is_completed_by_the_next_close(start: str) -> None:
+    pool = Pool(2, start=start)
+    pids = sorted(set(pool.map(_pid, range(8))))
+    list(pool.map(_sleep, []))
+    pool.close(wait=False)  # the workers end while the caller goes on
+    with pytest.raises(RuntimeError, match="closed"):
+        list(pool.map(_pid, range(1)))
+    pool.close()  # waits for them: none is left once it returns
+    assert not any(_alive(p) for p in pids)
+
+
 _ORPHAN = textwrap.dedent(
     """
     import sys, time
