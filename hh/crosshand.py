@@ -32,10 +32,10 @@ import hashlib
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import NamedTuple, Protocol
+from typing import Final, Protocol
 
 from hh.games import RULES
-from hh.model import Game
+from hh.model import Game, ModelRecord
 from hh.sources import Place, TableKey, instant
 
 
@@ -217,23 +217,46 @@ def _seen_twice(hand_id: str, line: int, file: str | None, first_line: int) -> V
 # ------------------------------------------------------------ streaming
 
 
-class Summary(NamedTuple):
+class Summary(ModelRecord):
     """What the cross-hand checks need of one hand: small and flat, so that
-    workers ship it cheaply to the process that runs the checks."""
+    workers ship it cheaply to the process that runs the checks (a record:
+    it pickles through ``__init__``, which the compiled build runs in C).
+    ``judged`` False: the hand failed to parse (or to be judged): it breaks
+    its chain."""
 
-    file: str | None
-    line: int
-    hand_id: str | None
-    site: str | None
-    table: str | None
-    instant: int
-    game: str | None
-    judged: bool  # False: the hand failed to parse (or to be judged): it breaks its chain
-    table_line: int
-    dealer: int | None
-    stacks: tuple[SeatStack, ...]
-    dealt_in: tuple[str, ...]
-    top_ups: tuple[tuple[str, int], ...]
+    FIELDS = ("file", "line", "hand_id", "site", "table", "instant", "game", "judged",
+              "table_line", "dealer", "stacks", "dealt_in", "top_ups")  # fmt: skip
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        file: str | None,
+        line: int,
+        hand_id: str | None,
+        site: str | None,
+        table: str | None,
+        instant: int,
+        game: str | None,
+        judged: bool,
+        table_line: int,
+        dealer: int | None,
+        stacks: tuple[SeatStack, ...],
+        dealt_in: tuple[str, ...],
+        top_ups: tuple[tuple[str, int], ...],
+    ) -> None:
+        self.file: Final = file
+        self.line: Final = line
+        self.hand_id: Final = hand_id
+        self.site: Final = site
+        self.table: Final = table
+        self.instant: Final = instant
+        self.game: Final = game
+        self.judged: Final = judged
+        self.table_line: Final = table_line
+        self.dealer: Final = dealer
+        self.stacks: Final = stacks
+        self.dealt_in: Final = dealt_in
+        self.top_ups: Final = top_ups
 
 
 def summarize(v: Verdict, place: Place) -> Summary:

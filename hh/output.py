@@ -20,8 +20,9 @@ import json
 import re
 from collections.abc import Sequence
 from json.encoder import encode_basestring
-from typing import NamedTuple
+from typing import Final
 
+from hh.model import ModelRecord
 from hh.validate import Verdict, Violation
 
 # C0 and C1 controls, DEL, line and paragraph separators, the byte-order mark
@@ -82,14 +83,29 @@ def label(hand_id: str | None, game: str | None) -> str:
     return "(not a hand)"
 
 
-class Rendered(NamedTuple):
-    """A verdict ready to print, but for the cross-hand faults still to come."""
+class Rendered(ModelRecord):
+    """A verdict ready to print, but for the cross-hand faults still to come
+    (a record: it crosses from the workers, pickled through ``__init__``).
+    ``where``: (text output) the file, escaped, which cross-hand blocks
+    need; ``blocks``: (line, text) per violation, by line; ``quotes``: (text
+    output) the lines cross-hand faults may quote."""
 
-    head: str
-    where: str  # text: the file, escaped (cross-hand blocks need it)
-    blocks: tuple[tuple[int, str], ...]  # (line, text) per violation, by line
-    tail: str
-    quotes: tuple[tuple[int, str], ...]  # text: the lines cross-hand faults may quote
+    FIELDS = ("head", "where", "blocks", "tail", "quotes")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        head: str,
+        where: str,
+        blocks: tuple[tuple[int, str], ...],
+        tail: str,
+        quotes: tuple[tuple[int, str], ...],
+    ) -> None:
+        self.head: Final = head
+        self.where: Final = where
+        self.blocks: Final = blocks
+        self.tail: Final = tail
+        self.quotes: Final = quotes
 
 
 def render(v: Verdict, raw: str, as_json: bool) -> Rendered:
