@@ -293,3 +293,47 @@ def test_card_judged_counts_above_one_are_kept(tmp_path) -> None:
     part["hands"][0]["content_hash"] = "x"
     table = players(connect(build(tmp_path / "h.duckdb", **part)), Filters(), equity=False)
     assert _row(table, "G")["under_declared_opp"] == 2
+
+
+def test_the_chips_an_under_declaration_cost_are_the_referees(tmp_path) -> None:
+    """The cost of each Calatone under-declaration in a simulated session,
+    against an oracle built here: the simulator's own hand with that
+    player's declaration changed to his best five (found by trying all 21)
+    and judged again; the cost is what he would then be paid less what he
+    won, never below 0."""
+    from itertools import combinations
+
+    from import_helpers import hh_import
+
+    from hh.evaluate import evaluator_for
+    from hh.model import Game, Show, replace
+    from hh.simulate import Simulator
+    from hh.validate import validate
+    from hh.write import write_hands
+
+    rank = evaluator_for(Game.CALATONE).value
+    hands = list(Simulator(Game.CALATONE, seed=11, tables=3).hands(1_500))
+    expected: dict[str, int] = {}
+    for h in hands:
+        won = validate(h).payouts or {}
+        for section in h.sections:
+            for line in section.lines:
+                if not (isinstance(line, Show) and line.declared and len(line.cards) == 7):
+                    continue
+                best = max(combinations(line.cards, 5), key=rank)
+                if rank(line.declared) >= rank(best):
+                    continue
+                better = replace(h, sections=tuple(
+                    replace(s, lines=tuple(replace(x, declared=best) if x is line else x
+                                           for x in s.lines))
+                    for s in h.sections))  # fmt: skip
+                paid = (validate(better).payouts or {}).get(line.name, 0)
+                cost = max(0, paid - won.get(line.name, 0))
+                expected[line.name] = expected.get(line.name, 0) + cost
+    assert sum(expected.values()) > 0  # the session has costly under-declarations
+    (tmp_path / "calatone.txt").write_text(write_hands(hands), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    hh_import(str(tmp_path / "calatone.txt"), "--db", str(db), "--workers", "1")
+    table = players(connect(str(db)), Filters(), equity=False)
+    got = {r["player"]: r["under_declared_cost"] for r in table.to_dicts()}
+    assert {p: c for p, c in got.items() if c} == {p: c for p, c in expected.items() if c}

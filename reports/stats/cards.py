@@ -94,6 +94,7 @@ def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
         """,
     )
     out = []
+    costs = []  # (row, site, hand_id, player, best five, won): the under-declarations
     for r in rows.iter_rows(named=True):
         ev = evaluator_for(CALATONE, r["house_rules"] or ())
         five = list(r["declared"])
@@ -108,14 +109,29 @@ def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
                 continue
             if under:
                 row["cnt_under_declared"] = 1
-                row["under_declared_cost"] = _cost(con, r["site"], r["hand_id"], r["player"],
-                                                   best.cards, r["won"])  # fmt: skip
+                costs.append((row, r["site"], r["hand_id"], r["player"], best.cards, r["won"]))
         out.append(row)
+    if costs:
+        texts = _texts(con, [(c[1], c[2]) for c in costs])
+        for row, site, hand_id, player, best_five, won in costs:
+            text = texts.get((site, hand_id))
+            row["under_declared_cost"] = 0 if text is None else _cost(text, player, best_five,
+                                                                       won)  # fmt: skip
     return out
 
 
-def _cost(con: duckdb.DuckDBPyConnection, site: str, hand_id: str, player: str,
-          best: tuple[str, ...], won: int) -> int:  # fmt: skip
+def _texts(con: duckdb.DuckDBPyConnection,
+           keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:  # fmt: skip
+    """The stored texts of these hands, in one pass over ``hand_text``."""
+    wanted = pl.DataFrame(keys, schema={"site": pl.String, "hand_id": pl.String},  # noqa: F841
+                          orient="row")  # fmt: skip
+    found = con.execute("SELECT t.site, t.hand_id, t.raw_text FROM hand_text t "
+                        "SEMI JOIN wanted w ON w.site = t.site AND w.hand_id = t.hand_id"
+                        ).fetchall()  # fmt: skip
+    return {(site, hand_id): raw for site, hand_id, raw in found}
+
+
+def _cost(text: str, player: str, best: tuple[str, ...], won: int) -> int:
     """Chips he would have won declaring ``best``, less what he won: the hand
     replayed by the referee with that one declaration changed. This is a
     question the stored verdict cannot answer (a hand that was not played),
@@ -124,12 +140,7 @@ def _cost(con: duckdb.DuckDBPyConnection, site: str, hand_id: str, player: str,
     from hh.parse import parse_hand
     from hh.validate import validate
 
-    found = con.execute(
-        "SELECT raw_text FROM hand_text WHERE site = ? AND hand_id = ?", [site, hand_id]
-    ).fetchall()
-    if not found:
-        return 0
-    hand = parse_hand(found[0][0])
+    hand = parse_hand(text)
     sections = tuple(
         replace(s, lines=tuple(
             replace(x, declared=best)
