@@ -34,27 +34,51 @@ from hh.pipelines.dbhealth import rollback
 from hh.crosshand import Chains, Summary
 from hh.validate import SeatStack
 
-# The touched tables' chains: their hands and unparseable runs, in a temp
-# table that the store (or the lake's pass) reads after the checks.
+# The touched tables' chains, in a temp table that the store (or the lake's
+# pass) reads after the checks. A table noted with the instant its new rows
+# begin (``since``) is read from there on, with the one element before them
+# as its ``anchor``: the checks pair each hand with the one before it, so the
+# pairs before the anchor are as they were. A table noted without one (a row
+# with no instant, which the chain puts first; the lake) is read whole.
 _CHAIN = """
-CREATE OR REPLACE TEMP TABLE _touched AS SELECT DISTINCT site, table_name FROM dirty_tables;
-CREATE OR REPLACE TEMP TABLE _chain AS
+CREATE OR REPLACE TEMP TABLE _touched AS
+    SELECT site, table_name, CASE WHEN count(since) = count(*) THEN min(since) END AS since
+    FROM dirty_tables GROUP BY ALL;
+CREATE OR REPLACE TEMP TABLE _all AS
     SELECT h.site, h.table_name, h.hand_id, h.started_at, h.file, h.line, h.judged,
-           h.dealer_seat, h.table_line, h.game
-    FROM hands h SEMI JOIN _touched t ON h.site = t.site AND h.table_name = t.table_name
+           h.dealer_seat, h.table_line, h.game, t.since
+    FROM hands h JOIN _touched t ON h.site = t.site AND h.table_name = t.table_name
     UNION ALL
     SELECT coalesce(r.site, ''), r.table_name, r.hand_id, r.started_at, r.file, r.line, false,
-           NULL, NULL, r.game
-    FROM rejects r SEMI JOIN _touched t
+           NULL, NULL, r.game, t.since
+    FROM rejects r JOIN _touched t
         ON coalesce(r.site, '') = t.site AND r.table_name = t.table_name
     WHERE r.kind = 'parse';
+CREATE OR REPLACE TEMP TABLE _chain AS
+    SELECT * EXCLUDE (since), false AS anchor FROM _all
+    WHERE since IS NULL OR started_at >= since
+    UNION ALL BY NAME
+    SELECT * EXCLUDE (since), true AS anchor FROM _all
+    WHERE since IS NOT NULL AND (started_at IS NULL OR started_at < since)
+    QUALIFY row_number() OVER (PARTITION BY site, table_name
+        ORDER BY started_at DESC NULLS LAST, file DESC NULLS FIRST, line DESC NULLS FIRST) = 1;
+DROP TABLE _all;
+"""
+
+# Anchors whose own comparison failed (an INTERNAL_ERROR of the checks): as
+# in a pass over the whole chain, the hand after one is compared with nothing.
+_BROKEN = """
+SELECT c.site, c.hand_id FROM _chain c
+SEMI JOIN cross_violations v ON v.site = c.site AND v.hand_id = c.hand_id
+    AND v.code = 'INTERNAL_ERROR'
+WHERE c.anchor
 """
 
 # Each chain in its order, every judged hand with its seats in seat-line
 # order (a name seated twice: the later line counts, as in hh validate).
 _FEED = """
 SELECT c.site, c.table_name, c.hand_id, c.file, c.line, c.judged, c.game, c.table_line,
-       c.dealer_seat, s.seats
+       c.dealer_seat, c.anchor, s.seats
 FROM _chain c
 LEFT JOIN (
     SELECT s.site, s.hand_id,
@@ -80,7 +104,7 @@ _FOUND_SCHEMA = pa.schema(
 
 _STORE = """
 DELETE FROM cross_violations c USING _chain h
-    WHERE c.site = h.site AND c.hand_id = h.hand_id AND h.judged;
+    WHERE c.site = h.site AND c.hand_id = h.hand_id AND h.judged AND NOT h.anchor;
 INSERT INTO cross_violations SELECT site, hand_id, code, line, message FROM _found
     ORDER BY site, hand_id, line;
 UPDATE hands SET n_violations = hands.n_hand_violations + coalesce(c.n, 0),
@@ -89,6 +113,7 @@ FROM (
     SELECT h.site, h.hand_id, x.n FROM _chain h
     LEFT JOIN (SELECT site, hand_id, count(*) AS n FROM _found GROUP BY ALL) x
         ON x.site = h.site AND x.hand_id = h.hand_id
+    WHERE NOT h.anchor
 ) c
 WHERE hands.site = c.site AND hands.hand_id = c.hand_id
   AND hands.n_violations <> hands.n_hand_violations + coalesce(c.n, 0);
@@ -102,7 +127,7 @@ DROP TABLE _touched;
 _BATCH = 10_000
 
 
-def _summary(row: dict[str, Any]) -> Summary:
+def _summary(row: dict[str, Any], judged: bool) -> Summary:
     """A stored hand (or unparseable run) as the cross-hand checks read it.
     Its place in the chain is the row's place in the feed, so ``instant``
     is not needed (0)."""
@@ -115,7 +140,7 @@ def _summary(row: dict[str, Any]) -> Summary:
         row["table_name"],
         0,
         row["game"],
-        bool(row["judged"]),
+        judged,
         row["table_line"] or 0,
         row["dealer_seat"],
         tuple(
@@ -129,16 +154,23 @@ def _summary(row: dict[str, Any]) -> Summary:
 
 def find(con: Any) -> int:
     """Run the cross-hand checks over the chains of the tables noted in
-    ``dirty_tables``: leaves the temp tables ``_chain`` (the chains' hands
-    and runs, ``judged`` False for those that break a chain) and ``_found``
+    ``dirty_tables`` (site, table_name, since: see ``_CHAIN``): leaves the
+    temp tables ``_chain`` (the chains' hands and runs read, ``judged``
+    False for those that break a chain, ``anchor`` for the element before
+    a table's new rows, whose own checks stand as stored) and ``_found``
     (site, hand_id, code, line, message); returns how many were found."""
     con.execute(_CHAIN)
+    anchors = con.execute("SELECT count(*) FROM _chain WHERE anchor").fetchall()[0][0]
+    broken = set(con.execute(_BROKEN).fetchall()) if anchors else set()
     chains = Chains()
     found: dict[str, list[Any]] = {name: [] for name in _FOUND_SCHEMA.names}
     reader = con.sql(_FEED).to_arrow_reader(_BATCH)
     for batch in reader:
         for row in batch.to_pylist():
-            hand = _summary(row)
+            judged = bool(row["judged"])
+            if row["anchor"] and (row["site"], row["hand_id"]) in broken:
+                judged = False
+            hand = _summary(row, judged)
             for v in chains.add((hand.site, hand.table), hand, hand.judged):
                 found["site"].append(hand.site)
                 found["hand_id"].append(hand.hand_id)

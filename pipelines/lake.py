@@ -943,7 +943,8 @@ def found_violations(con: Any) -> pa.Table:
     ``cross_violations`` (site, hand_id, code, line, message)."""
     from hh.pipelines.crosshand import find
 
-    con.execute("CREATE TABLE dirty_tables AS SELECT * FROM _touched_run")
+    con.execute("CREATE TABLE dirty_tables AS "
+                "SELECT *, NULL::TIMESTAMP AS since FROM _touched_run")  # whole chains
     con.execute("SET search_path = 'xpass,main'")
     find(con)
     return con.sql(

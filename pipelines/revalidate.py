@@ -39,7 +39,7 @@ def revalidate(con: Any, workers: int) -> dict[str, Any]:
                 con.execute(f"DELETE FROM {t}")
             # the parse rejects' tables: their chains are checked again too
             con.execute(
-                "INSERT INTO dirty_tables SELECT DISTINCT coalesce(site, ''), table_name "
+                "INSERT INTO dirty_tables SELECT DISTINCT coalesce(site, ''), table_name, NULL "
                 "FROM rejects WHERE kind = 'parse' AND table_name IS NOT NULL"
             )
             for result in importer.map(process_texts, _pages(con, total, importer.version)):

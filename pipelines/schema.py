@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 TABLES_DDL = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -173,7 +173,8 @@ CREATE TABLE IF NOT EXISTS rejects (
 );
 CREATE TABLE IF NOT EXISTS dirty_tables (
     site VARCHAR NOT NULL,
-    table_name VARCHAR NOT NULL
+    table_name VARCHAR NOT NULL,
+    since TIMESTAMP
 );
 CREATE OR REPLACE VIEW violations AS
     SELECT site, hand_id, code, line, message, unchecked, 'hand' AS source
@@ -200,10 +201,17 @@ def _to_2(con: Any) -> None:
     )
 
 
+def _to_3(con: Any) -> None:
+    """Where each dirty table's chain changed: the earliest instant of the
+    rows written since its last check (NULL: anywhere, the whole chain), so
+    that the cross-hand pass reads its end, not all of it."""
+    con.execute("ALTER TABLE dirty_tables ADD COLUMN since TIMESTAMP")
+
+
 # version -> the step from version - 1 to it. Version 1 is created whole;
 # a change adds ``n: _to_n`` here (ALTER TABLE ... in SQL) and bumps
 # SCHEMA_VERSION: ``ensure`` then applies it to every older database.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2}
+MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2, 3: _to_3}
 
 
 class SchemaError(Exception):

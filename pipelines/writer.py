@@ -6,8 +6,8 @@ writer tells apart, in SQL, the hands it must not store: a key already held
 with the same text (a duplicate: skipped) or with other text (a conflict:
 kept in ``rejects`` with both locations), also between hands of one batch.
 The tables a batch touches are noted in ``dirty_tables`` in that
-transaction too, so the cross-hand checks that follow can never be lost to
-a crash between the two.
+transaction too (with the earliest instant the batch adds to each), so the
+cross-hand checks that follow can never be lost to a crash between the two.
 """
 
 from __future__ import annotations
@@ -209,11 +209,14 @@ class Writer:
             ).fetchall()[0][0]  # the rows inserted
             counts.rejected += stored
             counts.duplicates += tables["rejects"].num_rows - stored
+            # each table the batch adds to, from its earliest instant on
+            # (NULL: a row without one, which the chain puts first)
+            since = "CASE WHEN count(started_at) = count(*) THEN min(started_at) END"
             con.execute(
                 f"""INSERT INTO dirty_tables
-                SELECT DISTINCT site, table_name FROM b_hands {keep}
-                UNION SELECT DISTINCT coalesce(site, ''), table_name FROM b_rejects
-                WHERE table_name IS NOT NULL"""
+                SELECT site, table_name, {since} FROM b_hands {keep} GROUP BY ALL
+                UNION ALL SELECT coalesce(site, ''), table_name, {since} FROM b_rejects
+                WHERE table_name IS NOT NULL GROUP BY ALL"""
             )
             if files:
                 self._files(files)

@@ -97,6 +97,7 @@ def _table_in_three_files(tmp: Path) -> list[Path]:
     dealer = re.compile(r"Seat #[0-9]+ is the dealer")
     hands[10] = dealer.sub(dealer.findall(hands[12])[0], hands[10])
     hands[12] = hands[12].replace(" in chips)", "5 in chips)", 1)
+    hands[14] = hands[14].replace(" in chips)", "5 in chips)", 1)  # the 2nd file's last
     hands[16] = hands[16].replace("*** SUMMARY ***", "*** SUMARY ***")
     parts = [hands[:6], hands[6:15], hands[15:]]
     out = []
@@ -107,11 +108,14 @@ def _table_in_three_files(tmp: Path) -> list[Path]:
     return out
 
 
-def test_a_table_over_three_runs_is_one_chain(tmp_path: Path) -> None:
+@pytest.mark.parametrize("order", [(2, 0, 1), (0, 1, 2), (1, 2, 0)])
+def test_a_table_over_three_runs_is_one_chain(tmp_path: Path, order: tuple[int, ...]) -> None:
+    """In any order of the runs; in order, each run's pass reads the chain
+    from the last hand before it, whose own findings stand."""
     files = _table_in_three_files(tmp_path)
     db = str(tmp_path / "h.duckdb")
-    for f in (files[2], files[0], files[1]):  # not even in order
-        hh_import(str(f), "--db", db, "--workers", "1")
+    for k in order:
+        hh_import(str(files[k]), "--db", db, "--workers", "1")
     verdicts = referee([str(f) for f in files])
     cross = Counter(
         (v.hand_id, x.code, x.line, x.message)
@@ -235,3 +239,27 @@ def test_a_worker_that_dies_is_one_line_and_exit_2_and_a_rerun_completes(
     ), messages[0]
     hh_import(str(folder), "--db", str(db), "--workers", "2")
     assert contents(db) == contents(clean)
+
+
+def test_a_version_2_database_is_migrated_and_its_dirty_tables_checked_whole(
+    tmp_path: Path,
+) -> None:
+    """A database of schema version 2 (dirty_tables without ``since``) left
+    with a table noted dirty: the next import migrates it, and the table's
+    chain is checked whole, as a clean import of the same files checks it."""
+    files = _table_in_three_files(tmp_path)
+    db = str(tmp_path / "h.duckdb")
+    hh_import(str(files[0]), "--db", db, "--workers", "1")
+    hh_import(str(files[1]), "--db", db, "--workers", "1")
+    con = duckdb.connect(db)
+    con.execute("DELETE FROM cross_violations")  # as if a crash came before the checks
+    con.execute("ALTER TABLE dirty_tables DROP COLUMN since")
+    con.execute("INSERT INTO dirty_tables SELECT DISTINCT site, table_name FROM hands")
+    con.execute("UPDATE schema_version SET version = 2")
+    con.close()
+    hh_import(str(files[2]), "--db", db, "--workers", "1")
+    assert query(db, "SELECT max(version) FROM schema_version") == [(3,)]
+    clean = str(tmp_path / "clean.duckdb")
+    hh_import(*(str(f) for f in files), "--db", clean, "--workers", "1")
+    sql = "SELECT hand_id, code, line, message FROM cross_violations"
+    assert Counter(query(db, sql)) == Counter(query(clean, sql)) and query(clean, sql)
