@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import Protocol
+from typing import Any, Protocol
 
-from hh.crosshand import Summary, summarize
+from hh.crosshand import Packed, Summary, summarize
 from hh.output import Rendered, render
 from hh.parse import Record
 from hh.pool import Ordered, Pool, WorkerDied
@@ -135,8 +135,10 @@ def _init(as_json: bool) -> None:
     gc.freeze()
 
 
-def _work(chunk: Chunk | Unreadable) -> list[Judged]:
-    return list(judge_chunk(chunk, _AS_JSON))
+def _work(chunk: Chunk | Unreadable) -> list[tuple[Packed, tuple[Any, ...]]]:
+    """A chunk's judged hands as plain values (Summary.pack, Rendered.pack):
+    what crosses to the main process is pickled and unpickled per object."""
+    return [(s.pack(), r.pack()) for s, r in judge_chunk(chunk, _AS_JSON)]
 
 
 def _describe(chunk: Chunk | Unreadable) -> str:
@@ -185,10 +187,13 @@ class _Judged:
             self._results = _serial(chain, as_json)
 
     @staticmethod
-    def _pooled(pool: Pool, batches: Ordered[Item, list[Judged]]) -> Iterator[Judged]:
+    def _pooled(
+        pool: Pool, batches: Ordered[Item, list[tuple[Packed, tuple[Any, ...]]]]
+    ) -> Iterator[Judged]:
         try:
             for batch in batches:
-                yield from batch
+                for summary, rendered in batch:
+                    yield Summary.unpack(summary), Rendered(*rendered)
         finally:
             batches.close()
             pool.close()

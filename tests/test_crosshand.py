@@ -286,3 +286,16 @@ def test_instant_agrees_with_datetime(
     expected = _instant_by_datetime(when, zone)
     assert instant(when, zone) == expected
     assert instant(when, zone) == expected  # the second time from the remembered day
+
+
+def test_a_summary_packed_for_a_worker_comes_back_whole() -> None:
+    """What crosses from a worker (Summary.pack) is the same summary once
+    unpacked: every field, the line numbers and each seat's stack included."""
+    from hh.crosshand import summarize
+
+    for h in Simulator(Game.CALATONE, seed=5, tables=2).hands(30):
+        text = write_hand(h)
+        lines = text.split("\n", 2)
+        s = summarize(validate(h, "f.txt"), placement(lines[0], lines[1]))
+        back = Summary.unpack(s.pack())
+        assert repr(back) == repr(s) and back.stacks and back.stacks[0].line == s.stacks[0].line
