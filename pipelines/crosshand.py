@@ -26,13 +26,13 @@ exact copy is a duplicate, stored once).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
 from hh.pipelines.dbhealth import rollback
 
 from hh.crosshand import Chains, Summary
-from hh.validate import SeatStack
 
 # The touched tables' chains, in a temp table that the store (or the lake's
 # pass) reads after the checks. A table noted with the instant its new rows
@@ -78,14 +78,17 @@ WHERE c.anchor
 # order (a name seated twice: the later line counts, as in hh validate).
 _FEED = """
 SELECT c.site, c.table_name, c.hand_id, c.file, c.line, c.judged, c.game, c.table_line,
-       c.dealer_seat, c.anchor, s.seats
+       c.dealer_seat, c.anchor, s.seat, s.player, s.stack_start, s.stack_end, s.lines,
+       s.dealt_in, s.topped, s.top_up
 FROM _chain c
 LEFT JOIN (
     SELECT s.site, s.hand_id,
-           list(struct_pack(seat := s.seat, player := s.player, stack_start := s.stack_start,
-                            stack_end := s.stack_end, line := s.line, dealt_in := s.dealt_in,
-                            top_up := s.top_up)
-                ORDER BY s.line) AS seats
+           list(s.seat ORDER BY s.line) AS seat, list(s.player ORDER BY s.line) AS player,
+           list(s.stack_start ORDER BY s.line) AS stack_start,
+           list(s.stack_end ORDER BY s.line) AS stack_end, list(s.line ORDER BY s.line) AS lines,
+           list(s.player ORDER BY s.line) FILTER (WHERE s.dealt_in) AS dealt_in,
+           list(s.player ORDER BY s.line) FILTER (WHERE s.top_up IS NOT NULL) AS topped,
+           list(s.top_up ORDER BY s.line) FILTER (WHERE s.top_up IS NOT NULL) AS top_up
     FROM seats s SEMI JOIN _chain c ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
     GROUP BY ALL
 ) s ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
@@ -127,29 +130,26 @@ DROP TABLE _touched;
 _BATCH = 10_000
 
 
-def _summary(row: dict[str, Any], judged: bool) -> Summary:
-    """A stored hand (or unparseable run) as the cross-hand checks read it.
-    Its place in the chain is the row's place in the feed, so ``instant``
-    is not needed (0)."""
-    seats = row["seats"] or ()
-    return Summary(
-        row["file"],
-        row["line"],
-        row["hand_id"],
-        row["site"],
-        row["table_name"],
-        0,
-        row["game"],
-        judged,
-        row["table_line"] or 0,
-        row["dealer_seat"],
-        tuple(
-            SeatStack(s["seat"], s["player"], s["stack_start"], s["stack_end"], s["line"])
-            for s in seats
-        ),
-        tuple(s["player"] for s in seats if s["dealt_in"]),
-        tuple((s["player"], s["top_up"]) for s in seats if s["top_up"] is not None),
-    )
+def _summaries(batch: pa.RecordBatch, broken: set[tuple[str, str]]) -> Iterator[Summary]:
+    """The stored hands (and unparseable runs) of a batch of the feed, as the
+    cross-hand checks read them, column by column. Their place in the chain
+    is the row's place in the feed, so ``instant`` is not needed (0); an
+    anchor whose own comparison failed breaks the chain, as it did."""
+    col = {name: batch.column(name).to_pylist() for name in batch.schema.names}
+    none: list[Any] = []
+    for (site, table, hand_id, file, line, judged, game, table_line, dealer, anchor, seat,
+         player, start, end, lines, dealt_in, topped, top_up) in zip(
+            col["site"], col["table_name"], col["hand_id"], col["file"], col["line"],
+            col["judged"], col["game"], col["table_line"], col["dealer_seat"], col["anchor"],
+            col["seat"], col["player"], col["stack_start"], col["stack_end"], col["lines"],
+            col["dealt_in"], col["topped"], col["top_up"], strict=True):  # fmt: skip
+        if anchor and (site, hand_id) in broken:
+            judged = False
+        stacks = tuple(zip(seat or none, player or none, start or none, end or none,
+                           lines or none, strict=True))  # fmt: skip
+        yield Summary.unpack((file, line, hand_id, site, table, 0, game, bool(judged),
+                              table_line or 0, dealer, stacks, tuple(dealt_in or ()),
+                              tuple(zip(topped or none, top_up or none, strict=True))))  # fmt: skip
 
 
 def find(con: Any) -> int:
@@ -166,11 +166,7 @@ def find(con: Any) -> int:
     found: dict[str, list[Any]] = {name: [] for name in _FOUND_SCHEMA.names}
     reader = con.sql(_FEED).to_arrow_reader(_BATCH)
     for batch in reader:
-        for row in batch.to_pylist():
-            judged = bool(row["judged"])
-            if row["anchor"] and (row["site"], row["hand_id"]) in broken:
-                judged = False
-            hand = _summary(row, judged)
+        for hand in _summaries(batch, broken):
             for v in chains.add((hand.site, hand.table), hand, hand.judged):
                 found["site"].append(hand.site)
                 found["hand_id"].append(hand.hand_id)
