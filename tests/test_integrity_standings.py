@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import pytest
 import typer
 from hh.pipelines.cli import register as register_import
 from hh.reports.cache import default_path
@@ -146,3 +147,32 @@ def test_stack_lost_to_two_who_took_as_much_counts_for_each(tmp_path: Path) -> N
     assert flows == {("Ana", "Blas"): (100, 0), ("Ana", "Ceci"): (100, 0),
                      ("Blas", "Ceci"): (100, 100)}  # fmt: skip
     assert json.loads(to_json(list(pairs.values())))[0]["players"] == ["Ana", "Blas"]
+
+
+def test_soft_play_baseline_is_the_population_times_the_players_own_factor(
+        tmp_path: Path) -> None:  # fmt: skip
+    """Ana plays 3 hands heads-up with Blas and 3 with Ceci (T-1..T-3 as
+    Blas, T-4..T-6 as Ceci). Per hand Ana calls once (facing a bet, round
+    0) and checks on rounds 1 to 4; the other checks rounds 1 to 4 and bets
+    on round 5. Population, heads-up: round 3+ not facing (rounds 3, 4, 5)
+    30 actions, 6 bets (0.2); every other stratum 0 bets.
+    Ana -> Blas: Ana's own with the others (Ceci): 6 actions of that stratum,
+    0 bets, where the population expects 1.2: factor (0 + 20) / (1.2 + 20);
+    prior odds 0.25 x factor; her rate (0 + 20 prior) / (6 + 20), times her
+    6 actions there. Blas -> Ana: Blas has no one else: factor 1, the
+    population's 0.2 times his 9 actions there."""
+    hands = [_fold_hand(k, "6e 7c", "5c 5e", FLUSH_BOARD) for k in (1, 2, 3)]
+    hands += [_fold_hand(k, "6e 7c", "5c 5e", FLUSH_BOARD).replace("Blas", "Ceci")
+              for k in (4, 5, 6)]  # fmt: skip
+    db = _import(tmp_path, "\n\n".join(hands) + "\n")
+    con = duckdb.connect(str(db), read_only=True)
+    pairs = {p.players: p for p in integrity(con, Filters())}
+    assert set(pairs) == {("Ana", "Blas"), ("Ana", "Ceci")}
+    factor = 20 / (6 * 0.2 + 20)
+    odds = 0.25 * factor
+    ana = 6 * (20 * odds / (1 + odds)) / (6 + 20)
+    for pair in pairs.values():
+        soft = pair.signals["soft_play"]
+        assert (soft.count, soft.opportunity) == (3, 30)
+        assert soft.expected == pytest.approx(ana + 9 * 0.2, abs=1e-9)  # 2.6808
+        assert soft.probability is None  # under 5 expected: not judged
