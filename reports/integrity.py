@@ -517,10 +517,19 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
         pop[(g, hu, st)][0] += n
         pop[(g, hu, st)][1] += k
         directed[(g, x, y)].append((hu, st, n, k, c))
-    strata_of: dict[tuple, list[tuple]] = defaultdict(list)  # (g, x) -> his (hu, st)
-    for g, x, hu, st in totals:
-        strata_of[(g, x)].append((hu, st))
-    first = {key: _soft_direction(key, strata, totals, pop, {}, False, strata_of)
+    def sums(cut: dict) -> dict[tuple, list[float]]:
+        """Each player's bets and raises, and what the population's rates
+        expect of his actions, over all his strata, less ``cut``."""
+        out: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, hu, st), (tn, tk) in totals.items():
+            less = cut.get((g, x, hu, st), (0, 0))
+            pn, pk = pop[(g, hu, st)]
+            out[(g, x)][0] += tk - less[1]
+            out[(g, x)][1] += (tn - less[0]) * (pk / pn if pn else 0.0)
+        return out
+
+    everyone = sums({})
+    first = {key: _soft_direction(key, strata, totals, pop, {}, False, everyone)
              for key, strata in directed.items()}  # fmt: skip
     trimmed = {key for key, d in first.items() if d[0] is not None and abs(d[0]) > TRIM}
     cut: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
@@ -528,6 +537,7 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
         for hu, st, n, k, _c in directed[(g, x, y)]:
             cut[(g, x, hu, st)][0] += n
             cut[(g, x, hu, st)][1] += k
+    kept = sums(cut)
     evidence = _soft_evidence(con)
     rates: list[tuple[str, str, str, bool, int, float]] = []
     for (g, a, b), sigs in out.items():
@@ -535,7 +545,7 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
         for key in ((g, a, b), (g, b, a)):
             if key in directed:
                 d = _soft_direction(key, directed[key], totals, pop, cut, key in trimmed,
-                                    strata_of)  # fmt: skip
+                                    kept)  # fmt: skip
                 total = [t + v for t, v in zip(total, d[1:-1], strict=True)]
                 rates += [(*key, hu, st, p0) for hu, st, p0 in d[-1]]
         sigs["soft_play"] = total
@@ -553,7 +563,7 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
 
 
 def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cut: dict,
-                    own_cut: bool, strata_of: dict) -> tuple:  # fmt: skip
+                    own_cut: bool, sums: dict) -> tuple:  # fmt: skip
     """x's aggression towards y (``key`` = game, x, y): z, then count,
     expected, variance, opportunity and the heads-up part (n, k, expected,
     checks), and the rate of each stratum (hu, st, p0); x's own rate
@@ -562,8 +572,8 @@ def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cu
     he mostly plays with y: heads-up at a short table), his rate is shrunk
     not to the population's but to the population's times his own factor
     over every stratum (his bets and raises with the others over what the
-    population's rates expect of his actions; :func:`_prior`): a passive
-    player is passive heads-up too."""
+    population's rates expect of his actions, ``sums`` less his actions
+    towards y; :func:`_prior`): a passive player is passive heads-up too."""
     g, x, _y = key
     mine = {(hu, st): (n, k) for hu, st, n, k, _c in strata}
 
@@ -580,7 +590,11 @@ def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cu
         pn, pk = pop[(g, hu, st)]
         return pk / pn if pn else 0.0
 
-    factor = _factor([(*own(hu, st), base(hu, st)) for hu, st in strata_of[(g, x)]])
+    events, wanted = sums[(g, x)]
+    if not own_cut:  # y's rows are in x's sums: left out (own_cut: cut already)
+        events -= sum(k for _hu, _st, _n, k, _c in strata)
+        wanted -= sum(n * base(hu, st) for hu, st, n, _k, _c in strata)
+    factor = _factor(events, wanted)
     rates = []
     count = opp = hu_n = hu_k = hu_checks = 0
     expected = var = hu_e = 0.0
@@ -601,14 +615,12 @@ def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cu
     return z, count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks, rates
 
 
-def _factor(own: Sequence[tuple[float, float, float]]) -> float:
-    """A player's own factor over strata: his events over what the
-    population's rates expect of his decisions, ``own`` = (decisions,
-    events, population rate) per stratum, shrunk to 1 with ``SHRINK``
-    pseudo-events (a player seen little is taken as the population)."""
-    k = sum(ok for _on, ok, _p in own)
-    e = sum(on * p for on, _ok, p in own)
-    return (k + SHRINK) / (e + SHRINK)
+def _factor(events: float, expected: float) -> float:
+    """A player's own factor over all his strata: his events over what the
+    population's rates expect of his decisions (both with everyone but the
+    opponent judged), shrunk to 1 with ``SHRINK`` pseudo-events (a player
+    seen little is taken as the population)."""
+    return (max(events, 0.0) + SHRINK) / (max(expected, 0.0) + SHRINK)
 
 
 def _prior(base: float, factor: float) -> float:
@@ -780,18 +792,18 @@ class _Tally:
             pop_k[(g, r)] += k
             own_n[(g, x, r)] += m
             own_k[(g, x, r)] += k
-        strata: dict[tuple, set] = defaultdict(set)  # (g, x) -> his strata
-        with_y: dict[tuple, dict] = defaultdict(dict)  # (g, x, y) -> {r: (m, k)}
+        # the actor's own factor over his strata, with everyone but y: his
+        # events and their expectation at the population's rates, less y's
+        whole: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, r), m in own_n.items():
+            whole[(g, x)][0] += own_k[(g, x, r)]
+            whole[(g, x)][1] += m * pop_k[(g, r)] / pop_n[(g, r)]
+        less: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for (g, x, y, r), m in self.n.items():
-            strata[(g, x)].add(r)
-            with_y[(g, x, y)][r] = (m, self.k.get((g, x, y, r), 0))
-        factor: dict[tuple, float] = {}
-        for (g, x, y), mine_r in with_y.items():
-            # the actor's own factor over his strata, with everyone but y
-            factor[(g, x, y)] = _factor([
-                (own_n[(g, x, r)] - mine_r.get(r, (0, 0))[0],
-                 own_k[(g, x, r)] - mine_r.get(r, (0, 0))[1], pop_k[(g, r)] / pop_n[(g, r)])
-                for r in strata[(g, x)]])  # fmt: skip
+            less[(g, x, y)][0] += self.k.get((g, x, y, r), 0)
+            less[(g, x, y)][1] += m * pop_k[(g, r)] / pop_n[(g, r)]
+        factor = {(g, x, y): _factor(whole[(g, x)][0] - k, whole[(g, x)][1] - e)
+                  for (g, x, y), (k, e) in less.items()}  # fmt: skip
         rate: dict[tuple, float] = {}
         drawn: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for (g, x, y, r), m in self.n.items():
