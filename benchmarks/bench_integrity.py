@@ -59,6 +59,7 @@ def _session(game: str, mode: str, seed: int, hands: int, folder: Path) -> Path:
 def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
     """(hands, {rank of the true pair, alert fired}) at each checkpoint."""
     import duckdb
+    from hh.reports.cache import default_path
     from hh.reports.db import Filters
     from hh.reports.integrity import integrity
 
@@ -69,7 +70,9 @@ def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
     for m in marks:
         until = times[m] if m < len(times) else None
         start = time.perf_counter()
-        pairs = integrity(con, Filters(until=until))
+        # the seats' standings from the cache the import filled (sessions imported
+        # before it existed: the first report computes and keeps them)
+        pairs = integrity(con, Filters(until=until), cache=default_path(db))
         _SPEED.append((min(m, len(times)), time.perf_counter() - start))
         rank = next((k + 1 for k, p in enumerate(pairs) if p.players == PAIR), None)
         out.append((m, {"rank": rank, "alert": any(p.alert for p in pairs),
@@ -149,12 +152,47 @@ def big_database(folder: Path, hands: int, per_game: int) -> tuple[str, str, int
     return db, base_db, total
 
 
+def seed_standings(db: str, base_db: str, cache: str) -> None:
+    """Fill the standings cache of ``db`` (hands repeated from ``base_db``,
+    players renamed per copy: :func:`big_database`) from the base's: its
+    hands' standings computed with the report code, then copied to each
+    copy's key and renamed player, as the import would have stored them."""
+    from hh.reports import standings
+    from hh.reports.cache import Cache
+    from hh.reports.db import Filters, connect
+
+    con = connect(base_db)
+    store = Cache(con, None)
+    store.want(*Filters().where())
+    standings.fill(con, store)
+    base_rows = con.sql(
+        f"SELECT w.hand_id, s.player, s.round, s.standing FROM {store.table(standings.KIND)} s "
+        "JOIN _want w USING (hk)"
+    ).to_arrow_table()
+    store.close()
+    con.close()
+    con = connect(db)
+    store = Cache(con, cache)
+    store.want(*Filters().where())
+    store.ensure(standings.KIND, standings.VERSION, standings.COLUMNS)
+    con.register("base_rows", base_rows)
+    suffix = f"'~' || (CAST(split_part(w.hand_id, '~', 2) AS INTEGER) % {POPULATIONS})"
+    con.execute(
+        f"INSERT INTO {store.table(standings.KIND)} SELECT w.hk, b.player || {suffix}, b.round, "
+        "b.standing FROM _want w JOIN base_rows b ON b.hand_id = split_part(w.hand_id, '~', 1)"
+    )
+    con.execute(f"INSERT INTO {store.table(standings.KIND + '_hands')} SELECT hk FROM _want")
+    store.close()
+    con.close()
+
+
 def speed(quick: bool = False) -> list[Row]:
     """``hh report integrity`` over a large synthetic database (see
     :func:`big_database`), against ``hh report players`` on the same
     database in the same run (its counts cached first, as the import's hook
     leaves them, the all-in equity seeded from the base hands'), one run
-    each."""
+    each; the integrity report finds the seats' standings cached, as the
+    import leaves them (:func:`seed_standings`)."""
     from hh.reports.cache import default_path
     from hh.reports.counts import after_import
     from hh.reports.db import Filters, connect
@@ -177,13 +215,14 @@ def speed(quick: bool = False) -> list[Row]:
         seeded = str(Path(tmp) / "equity-only.reports.duckdb")
         seed_equity(db, base_db, seeded)
         shutil.copyfile(seeded, default_path(db))
+        seed_standings(db, base_db, default_path(db))
         rw = duckdb.connect(db)
         after_import(rw)  # the players report's counts, as hh import caches them
         rw.close()
         con = connect(db)
         cache = default_path(db)
         t_players, mb_players = seconds(lambda: players(con, Filters(), cache=cache), repeats=1)
-        t_integrity, mb = seconds(lambda: integrity(con, Filters()), repeats=1)
+        t_integrity, mb = seconds(lambda: integrity(con, Filters(), cache=cache), repeats=1)
         con.close()
     what = f"{total:,} hands (synthetic: {3 * per_game:,} simulated, repeated)"
     return [

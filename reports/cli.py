@@ -474,15 +474,15 @@ def integrity_command(
     db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME, player: list[str] = _PLAYER,
     site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
     until: str = _UNTIL, min_hands: int = _MIN, valid_only: bool = _VALID, fmt: str = _FMT,
-    out: Path = _OUT,
+    out: Path = _OUT, cache: Path = _CACHE, no_cache: bool = _NO_CACHE,
 ) -> None:  # fmt: skip
     """Pairs who may play together against the table (docs/integrity.md)."""
     from hh.reports.integrity_cli import run
 
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, [])
-    con, _ = _connect(db, lake, filters, None, True)
-    run(con, filters, fmt, out, _fail, _emit)
+    con, cache_path = _connect(db, lake, filters, cache, no_cache)
+    run(con, filters, fmt, out, _fail, _emit, cache_path)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,10 @@ process, after committing a group, stores it in the cache file:
 :func:`keep`. Every report after an import then finds every all-in hand
 computed, however many there are.
 
+The same way, each seat's standing on each round it was in
+(hh.reports.standings: the integrity report's "who was ahead") is
+computed here and kept in the cache.
+
 The per-hand counts (hh.reports.counts) are not computed here: they are
 one SQL statement whose cost is mostly fixed per statement, so a statement
 per batch cost about twice the CPU of one statement over the new hands
@@ -32,7 +36,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-from hh.reports import equity
+from hh.reports import equity, standings
 from hh.reports.cache import Cache, default_path
 
 # the batch's tables the equity reads (the import's, hh.pipelines.rows)
@@ -51,7 +55,8 @@ def _connection() -> duckdb.DuckDBPyConnection:
 
 def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     """The cache rows of a batch's hands: ``equity`` and ``equity_hands``
-    (hh.reports.cache), and ``hands``, their keys. A hand the batch holds
+    (hh.reports.cache), ``standing`` and ``standing_hands``
+    (hh.reports.standings), and ``hands``, their keys. A hand the batch holds
     twice (same site and id) counts once, as its first copy: the writer
     stores no other."""
     hands = tables["hands"]
@@ -79,6 +84,9 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
                 t: con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
                 for t in ("equity", "equity_hands")
             }
+            standings.fill(con, store)  # each seat's standing per round (integrity)
+            for t in (standings.KIND, f"{standings.KIND}_hands"):
+                out[t] = con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
             out["hands"] = con.sql("SELECT site, hand_id FROM hands").to_arrow_table()
             return out
         finally:
@@ -120,6 +128,8 @@ def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
         con.register("d_stored", stored)
         try:
             _append(con, store, parts)
+            store.ensure(standings.KIND, standings.VERSION, standings.COLUMNS)
+            _append(con, store, parts, standings.KIND)
         finally:
             con.unregister("d_stored")
     finally:
@@ -134,12 +144,13 @@ def _numbered(parts: Sequence[Mapping[str, pa.Table]], table: str) -> pa.Table:
     )
 
 
-def _append(con: Any, store: Cache, parts: Sequence[Mapping[str, pa.Table]]) -> None:
-    """Append the equity rows of several batches, each hand once: the keys
-    new to the cache, from the first batch that holds them."""
-    kind = "equity"
-    keys = _numbered(parts, "equity_hands")
-    rows = _numbered(parts, "equity")
+def _append(con: Any, store: Cache, parts: Sequence[Mapping[str, pa.Table]],
+            kind: str = "equity") -> None:  # fmt: skip
+    """Append the rows of ``kind`` (the equity, or the seats' standings) of
+    several batches, each hand once: the keys new to the cache, from the
+    first batch that holds them."""
+    keys = _numbered(parts, f"{kind}_hands")
+    rows = _numbered(parts, kind)
     con.register("d_keys", keys)
     con.register("d_rows", rows)
     fresh = (f"WITH new AS (SELECT * FROM d_keys WHERE hk IN (SELECT hk FROM d_stored) "

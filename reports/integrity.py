@@ -5,9 +5,10 @@ under a null model estimated from the rest of the population
 (docs/integrity.md says which, with its assumptions and the threshold).
 
 Everything is computed in DuckDB over the stored columns (``hands``,
-``seats``, ``actions``, ``pots``); the only Python loop judges who was ahead
-at the folds and all-in calls where every card is known, with the game's
-evaluators (``hh.collusion.standing``). A pair is two players of one game.
+``seats``, ``actions``, ``pots``) and the seats' standings on each round,
+which the import computes once per hand (hh.reports.standings, kept in the
+reports' cache): who was ahead at a fold or an all-in call is a join. A
+pair is two players of one game.
 """
 
 from __future__ import annotations
@@ -16,17 +17,14 @@ import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
 import duckdb
+from hh.reports import standings
+from hh.reports.cache import Cache
 from hh.reports.db import Filters, ReportError
-
-from hh.collusion import standing
-from hh.evaluate import evaluator_for
-from hh.games import RULES
-from hh.model import Game
 
 ALERT = 0.01  # family-wise: min p x signals x pairs judged; see docs/integrity.md
 MIN_HANDS = 200  # hands together before a pair's signals are judged at all
@@ -35,7 +33,6 @@ SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the populati
 EVIDENCE = 10  # evidence hand ids kept per signal
 MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
 EMPIRICAL_PAIRS = 20  # pairs judged for chip flow before its empirical null exists
-CHUNK = 200_000  # hands judged per pass of the Python loop (bounds its memory)
 QUANTILE, CHI2_Q = 0.9, 2.706  # the quantile of z^2 overdispersion is fitted to, chi2(1)'s
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
 BLOCK = 20  # a pair's consecutive hands together per cluster of soft play's variance
@@ -225,15 +222,18 @@ def _test(count: float, expected: float, variance: float, lower: bool = False
 # ------------------------------------------------------------------- SQL
 
 
-def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
+def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache) -> None:
     """Temp tables of the hands, seats and actions the filters keep, keyed
-    by one integer per hand."""
+    by one integer per hand, and of the seats' standings (``istand``, from
+    the cache ``store``: hh.reports.standings)."""
     where, params = filters.where()
     columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
     board = "h.board" if "board" in columns else "NULL::VARCHAR[]"  # before schema version 2
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE ih AS
-        SELECT row_number() OVER ()::BIGINT AS hk, h.site, h.hand_id, h.game, h.table_name,
+        SELECT row_number() OVER ()::BIGINT AS hk,
+               hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS ck,
+               h.site, h.hand_id, h.game, h.table_name,
                coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.players, h.house_rules,
                {board} AS board
         FROM hands h WHERE h.judged AND {where}""", params)  # fmt: skip
@@ -242,6 +242,10 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters) -> None:
         SELECT i.hk, i.game, s.player, s.put_in, s.won, s.net, s.stack_end, s.down_cards,
                s.up_cards, i.players AS dealt
         FROM seats s JOIN ih i USING (site, hand_id) WHERE s.dealt_in""")
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE istand AS
+        SELECT i.hk, s.player, s.round, s.standing
+        FROM {store.table(standings.KIND)} s JOIN ih i ON i.ck = s.hk""")  # fmt: skip
     con.execute("""
         CREATE OR REPLACE TEMP TABLE iact AS
         SELECT *,
@@ -513,7 +517,19 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
         pop[(g, hu, st)][0] += n
         pop[(g, hu, st)][1] += k
         directed[(g, x, y)].append((hu, st, n, k, c))
-    first = {key: _soft_direction(key, strata, totals, pop, {}, False)
+    def sums(cut: dict) -> dict[tuple, list[float]]:
+        """Each player's bets and raises, and what the population's rates
+        expect of his actions, over all his strata, less ``cut``."""
+        out: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, hu, st), (tn, tk) in totals.items():
+            less = cut.get((g, x, hu, st), (0, 0))
+            pn, pk = pop[(g, hu, st)]
+            out[(g, x)][0] += tk - less[1]
+            out[(g, x)][1] += (tn - less[0]) * (pk / pn if pn else 0.0)
+        return out
+
+    everyone = sums({})
+    first = {key: _soft_direction(key, strata, totals, pop, {}, False, everyone)
              for key, strata in directed.items()}  # fmt: skip
     trimmed = {key for key, d in first.items() if d[0] is not None and abs(d[0]) > TRIM}
     cut: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
@@ -521,13 +537,15 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
         for hu, st, n, k, _c in directed[(g, x, y)]:
             cut[(g, x, hu, st)][0] += n
             cut[(g, x, hu, st)][1] += k
+    kept = sums(cut)
     evidence = _soft_evidence(con)
     rates: list[tuple[str, str, str, bool, int, float]] = []
     for (g, a, b), sigs in out.items():
         total = [0, 0.0, 0.0, 0, 0, 0, 0.0, 0]  # count, expected, var, opp, hu n, k, e, checks
         for key in ((g, a, b), (g, b, a)):
             if key in directed:
-                d = _soft_direction(key, directed[key], totals, pop, cut, key in trimmed)
+                d = _soft_direction(key, directed[key], totals, pop, cut, key in trimmed,
+                                    kept)  # fmt: skip
                 total = [t + v for t, v in zip(total, d[1:-1], strict=True)]
                 rates += [(*key, hu, st, p0) for hu, st, p0 in d[-1]]
         sigs["soft_play"] = total
@@ -545,24 +563,44 @@ def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
 
 
 def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cut: dict,
-                    own_cut: bool) -> tuple:  # fmt: skip
+                    own_cut: bool, sums: dict) -> tuple:  # fmt: skip
     """x's aggression towards y (``key`` = game, x, y): z, then count,
     expected, variance, opportunity and the heads-up part (n, k, expected,
     checks), and the rate of each stratum (hu, st, p0); x's own rate
     without ``cut`` (his rows towards trimmed opponents; ``own_cut``: y is
-    one of them)."""
+    one of them). Where x's own actions with the others are few (a stratum
+    he mostly plays with y: heads-up at a short table), his rate is shrunk
+    not to the population's but to the population's times his own factor
+    over every stratum (his bets and raises with the others over what the
+    population's rates expect of his actions, ``sums`` less his actions
+    towards y; :func:`_prior`): a passive player is passive heads-up too."""
     g, x, _y = key
+    mine = {(hu, st): (n, k) for hu, st, n, k, _c in strata}
+
+    def own(hu: bool, st: int) -> tuple[int, int]:
+        tn, tk = totals[(g, x, hu, st)]
+        less = cut.get((g, x, hu, st), (0, 0))
+        tn, tk = tn - less[0], tk - less[1]
+        n, k = mine.get((hu, st), (0, 0))
+        if own_cut:
+            tn, tk = tn + n, tk + k
+        return tn - n, tk - k
+
+    def base(hu: bool, st: int) -> float:
+        pn, pk = pop[(g, hu, st)]
+        return pk / pn if pn else 0.0
+
+    events, wanted = sums[(g, x)]
+    if not own_cut:  # y's rows are in x's sums: left out (own_cut: cut already)
+        events -= sum(k for _hu, _st, _n, k, _c in strata)
+        wanted -= sum(n * base(hu, st) for hu, st, n, _k, _c in strata)
+    factor = _factor(events, wanted)
     rates = []
     count = opp = hu_n = hu_k = hu_checks = 0
     expected = var = hu_e = 0.0
     for hu, st, n, k, c in strata:
-        tn, tk = totals[(g, x, hu, st)]
-        less = cut.get((g, x, hu, st), (0, 0))
-        tn, tk = tn - less[0], tk - less[1]
-        if own_cut:
-            tn, tk = tn + n, tk + k
-        pn, pk = pop[(g, hu, st)]
-        p0 = ((tk - k) + SHRINK * pk / pn) / ((tn - n) + SHRINK) if pn else 0.0
+        on, ok = own(hu, st)
+        p0 = (ok + SHRINK * _prior(base(hu, st), factor)) / (on + SHRINK)
         rates.append((hu, st, p0))
         count += k
         opp += n
@@ -575,6 +613,24 @@ def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cu
             hu_checks += c
     z = (count - expected) / math.sqrt(var) if var > 0 and expected >= MIN_EXPECTED else None
     return z, count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks, rates
+
+
+def _factor(events: float, expected: float) -> float:
+    """A player's own factor over all his strata: his events over what the
+    population's rates expect of his decisions (both with everyone but the
+    opponent judged), shrunk to 1 with ``SHRINK`` pseudo-events (a player
+    seen little is taken as the population)."""
+    return (max(events, 0.0) + SHRINK) / (max(expected, 0.0) + SHRINK)
+
+
+def _prior(base: float, factor: float) -> float:
+    """The rate a player's own rate in one stratum is shrunk to: the
+    population's there times his factor (:func:`_factor`), on the odds
+    scale (so that it stays a probability)."""
+    if base <= 0.0 or base >= 1.0:
+        return base
+    odds = base / (1 - base) * factor
+    return odds / (1 + odds)
 
 
 def _soft_clustered(con: duckdb.DuckDBPyConnection,
@@ -625,121 +681,80 @@ def _soft_evidence(con: duckdb.DuckDBPyConnection) -> dict[tuple, list[str]]:
     return {(g, a, b): list(ev) for g, a, b, ev in rows}
 
 
-@cache
-def _counts(game: str, rnd: int) -> tuple[int, int, int]:
-    """Down, up and common cards dealt by round ``rnd`` (the game's streets)."""
-    streets = RULES[Game(game)].streets[: rnd + 1]
-    return (sum(s.down for s in streets), sum(s.up for s in streets),
-            sum(s.board for s in streets))  # fmt: skip
-
-
-def _cards_at(game: str, rnd: int, down: Sequence[str], up: Sequence[str],
-              board: Sequence[str]) -> tuple[list[str], list[str]]:  # fmt: skip
-    """A player's own cards and the common cards on round ``rnd``, from the
-    cards dealt him in the hand (the game's streets say how many by then)."""
-    nd, nu, nb = _counts(game, rnd)
-    d = min(nd, len(down))
-    own = [*down[:d], *up[: nd + nu - d]]
-    return own, list(board[:nb])
-
-
-@cache
-def _evaluator(game: str, house: tuple[str, ...]) -> Any:
-    return evaluator_for(game, house)
-
-
-@lru_cache(maxsize=1 << 20)
-def _standing(game: str, house: tuple[str, ...], rnd: int, board: tuple[str, ...],
-              down: tuple[str, ...], up: tuple[str, ...]) -> int | None:  # fmt: skip
-    """A player's standing on round ``rnd`` (the same cards recur: cached)."""
-    if not down and not up:
-        return None
-    own, common = _cards_at(game, rnd, down, up, board)
-    if "??" in own:
-        return None
-    try:
-        return standing(game, _evaluator(game, house), own, common)
-    except ValueError:
-        return None
-
-
 def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
     """The signals that need who was ahead: folds to the other's bet or
     raise with cards ahead of everyone still in (``fold_ahead``), calls of
     the other's all-in while behind (``allin_call_behind``), folds with the
     other and someone more still in that beat everyone but the other, who
     beat the folder (``card_share``); and stacks lost to him. Who is ahead:
-    :func:`hh.collusion.standing` on the cards each held on that round
-    (Chiribito: hole cards and the common cards so far)."""
+    each seat's standing on the decision's round as the import stored it
+    (hh.reports.standings, read as ``istand``); a decision where one of the
+    players has no standing (a ``??`` card) is not judged."""
     ahead, share, behind = _Tally(), _Tally(), _Tally()
-    (top,) = con.execute("SELECT coalesce(max(hk), 0) FROM ih").fetchone() or (0,)
-    for lo in range(0, int(top), CHUNK):
-        _judge_chunk(con, lo, lo + CHUNK, ahead, share, behind)
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE ifoldin AS
+        WITH o AS (SELECT hk, round, arg_min(player, seq) AS opener FROM iact GROUP BY ALL)
+        SELECT l.hk, l.game, l.seq, l.round, l.x, l.y, l.to_call_before > 0 AS facing,
+               l.bettor, l.opponents, coalesce(l.y = l.bettor, false) AS y_bet,
+               l.y = o.opener AS y_opened, sx.standing AS mine, sy.standing AS theirs
+        FROM ilive l JOIN o USING (hk, round)
+        LEFT JOIN istand sx ON sx.hk = l.hk AND sx.player = l.x AND sx.round = l.round
+        LEFT JOIN istand sy ON sy.hk = l.hk AND sy.player = l.y AND sy.round = l.round
+        WHERE l.kind = 'fold'""")  # fmt: skip
+    # one row per fold: judged when every standing is known; the one ahead of him
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE ifolds AS
+        SELECT hk, seq, any_value(game) AS game, any_value(round) AS round, any_value(x) AS x,
+               any_value(facing) AS facing, any_value(bettor) AS bettor, count(*) AS n_in,
+               bool_and(mine IS NOT NULL AND theirs IS NOT NULL) AS judged,
+               any_value(mine) > max(theirs) AS ahead,
+               count(*) FILTER (WHERE theirs > mine) AS above,
+               any_value(y) FILTER (WHERE theirs > mine) AS one
+        FROM ifoldin GROUP BY hk, seq""")  # fmt: skip
+    tally = f"""
+        count(*) FILTER (WHERE judged) AS n, count(*) FILTER (WHERE judged AND hit) AS k,
+        count(*) FILTER (WHERE NOT judged) AS unjudged,
+        list(i.hand_id ORDER BY i.hand_id) FILTER (WHERE judged AND hit)[1:{EVIDENCE}] AS ev"""
+    _fill(ahead, con.execute(f"""
+        SELECT f.game, f.x, f.bettor, f.round, f.n_in >= 2, {tally}
+        FROM (SELECT *, ahead AS hit FROM ifolds WHERE facing AND bettor IS NOT NULL) f
+        JOIN ih i USING (hk) GROUP BY ALL""").fetchall())
+    _fill(share, con.execute(f"""
+        SELECT f.game, f.x, f.y, least(f.n_in, 4), f.y_bet, f.y_opened, {tally}
+        FROM (SELECT l.*, d.n_in, d.judged, d.above = 1 AND d.one = l.y AS hit
+              FROM ifoldin l JOIN ifolds d USING (hk, seq) WHERE d.n_in >= 2) f
+        JOIN ih i USING (hk) GROUP BY ALL""").fetchall())
+    _fill(behind, con.execute(f"""
+        SELECT f.game, f.player, f.bettor, f.round, {tally}
+        FROM (SELECT a.*, sx.standing IS NOT NULL AND sy.standing IS NOT NULL AS judged,
+                     sx.standing < sy.standing AS hit
+              FROM iact a
+              LEFT JOIN istand sx ON sx.hk = a.hk AND sx.player = a.player
+                  AND sx.round = a.round
+              LEFT JOIN istand sy ON sy.hk = a.hk AND sy.player = a.bettor
+                  AND sy.round = a.round
+              WHERE a.to_call_before > 0 AND a.kind = 'call' AND a.bettor_all_in) f
+        JOIN ih i USING (hk) GROUP BY ALL""").fetchall())
     ahead.signal(out, "fold_ahead")
     behind.signal(out, "allin_call_behind")
     share.signal(out, "card_share")
     _stack_lost(con, out)
 
 
-def _judge_chunk(con: duckdb.DuckDBPyConnection, lo: int, hi: int, ahead: _Tally,
-                 share: _Tally, behind: _Tally) -> None:  # fmt: skip
-    """:func:`_events` for the hands ``lo < hk <= hi``: their folds and
-    all-in calls, each player's standing on a round computed once."""
-    span = f"hk > {int(lo)} AND hk <= {int(hi)}"
-    hands = {hk: (g, hid, tuple(house or ()), tuple(board or ())) for hk, g, hid, house, board
-             in con.execute(f"SELECT hk, game, hand_id, house_rules, board FROM ih "
-                            f"WHERE {span}").fetchall()}  # fmt: skip
-    cards = {(hk, p): (d, u) for hk, p, d, u in con.execute(f"""
-        SELECT hk, player, array_to_string(coalesce(down_cards, []), ' '),
-               array_to_string(coalesce(up_cards, []), ' ')
-        FROM iseat WHERE {span}""").fetchall()}  # fmt: skip
-    memo: dict[tuple, int | None] = {}
-
-    def judge(hk: int, rnd: int, players: Sequence[str]) -> list[int] | None:
-        out = []
-        for name in players:
-            key = (hk, name, rnd)
-            if key not in memo:
-                g, _hid, house, board = hands[hk]
-                d, u = cards[(hk, name)]
-                memo[key] = _standing(g, house, rnd, board, tuple(d.split()), tuple(u.split()))
-            v = memo[key]
-            if v is None:
-                return None
-            out.append(v)
-        return out
-
-    folds = con.execute(f"""
-        SELECT hk, round, x, any_value(to_call_before) > 0, any_value(bettor), list(y)
-        FROM ilive WHERE kind = 'fold' AND {span} GROUP BY hk, seq, round, x""").fetchall()
-    for hk, rnd, x, facing, bettor, ys in folds:
-        g, hid = hands[hk][:2]
-        v = judge(hk, rnd, [x, *ys])
-        multi = len(ys) >= 2
-        if v is None:
-            if facing and bettor is not None:
-                ahead.unjudged[(g, x, bettor, None)] += 1
-            for y in ys if multi else ():
-                share.unjudged[(g, x, y, None)] += 1
-            continue
-        mine, theirs = v[0], v[1:]
-        if facing and bettor is not None:
-            ahead.add((g, x, bettor, (rnd, multi)), mine > max(theirs), hid)
-        if multi:
-            above = [y for y, t in zip(ys, theirs, strict=True) if t > mine]
-            one = above[0] if len(above) == 1 else None
-            for y in ys:
-                share.add((g, x, y, min(len(ys), 4)), y == one, hid)
-    calls = con.execute(f"""
-        SELECT hk, round, player, bettor FROM iact
-        WHERE to_call_before > 0 AND kind = 'call' AND bettor_all_in AND {span}""").fetchall()
-    for hk, rnd, x, y in calls:
-        g, hid = hands[hk][:2]
-        v = judge(hk, rnd, [x, y])
-        if v is None:
-            behind.unjudged[(g, x, y, None)] += 1
-        else:
-            behind.add((g, x, y, rnd), v[0] < v[1], hid)
+def _fill(tally: _Tally, rows: list[tuple]) -> None:
+    """A tally from grouped rows: game, actor, other, the stratum's columns,
+    then judged decisions, events, decisions not judged and the events'
+    first hand ids."""
+    for row in rows:
+        g, x, y = row[:3]
+        n, k, unjudged, ev = row[-4:]
+        key = (g, x, y, tuple(row[3:-4]))
+        if n:
+            tally.n[key] += int(n)
+            tally.k[key] += int(k)
+        if unjudged:
+            tally.unjudged[(g, x, y, None)] += int(unjudged)
+        tally.evidence[(g, x, y)] += list(ev or [])
 
 
 @dataclass
@@ -777,12 +792,25 @@ class _Tally:
             pop_k[(g, r)] += k
             own_n[(g, x, r)] += m
             own_k[(g, x, r)] += k
+        # the actor's own factor over his strata, with everyone but y: his
+        # events and their expectation at the population's rates, less y's
+        whole: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, r), m in own_n.items():
+            whole[(g, x)][0] += own_k[(g, x, r)]
+            whole[(g, x)][1] += m * pop_k[(g, r)] / pop_n[(g, r)]
+        less: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for (g, x, y, r), m in self.n.items():
+            less[(g, x, y)][0] += self.k.get((g, x, y, r), 0)
+            less[(g, x, y)][1] += m * pop_k[(g, r)] / pop_n[(g, r)]
+        factor = {(g, x, y): _factor(whole[(g, x)][0] - k, whole[(g, x)][1] - e)
+                  for (g, x, y), (k, e) in less.items()}  # fmt: skip
         rate: dict[tuple, float] = {}
         drawn: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for (g, x, y, r), m in self.n.items():
             # the actor's own rate with everyone else, shrunk to the population's
+            # times his own factor (few decisions of a stratum: his style there too)
             k = self.k.get((g, x, y, r), 0)
-            base = pop_k[(g, r)] / pop_n[(g, r)]
+            base = _prior(pop_k[(g, r)] / pop_n[(g, r)], factor[(g, x, y)])
             rate[(g, x, y, r)] = p0 = ((own_k[(g, x, r)] - k + SHRINK * base)
                                        / (own_n[(g, x, r)] - m + SHRINK))  # fmt: skip
             drawn[(g, y)][0] += k
@@ -820,9 +848,10 @@ class _Tally:
 
 def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
     """Hands where one lost his whole stack and the other took the most of
-    it, against the other's share of everything the loser put into pots
-    while they sat together (a taker who wins most of his chips anyway
-    takes most of his stacks too); upper tail."""
+    it (two who took as much: each of them, not an arbitrary one), against
+    the other's share of everything the loser put into pots while they sat
+    together (a taker who wins most of his chips anyway takes most of his
+    stacks too); upper tail."""
     rows = con.execute(f"""
         WITH o AS (SELECT hk, x, sum(chips) AS o FROM iflow GROUP BY ALL),
         share AS (
@@ -831,15 +860,16 @@ def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
         bust AS (
             SELECT s.hk, s.game, s.player, s.dealt FROM iseat s
             WHERE s.stack_end = 0 AND s.put_in > 0),
-        top AS (
-            SELECT f.hk, f.x, arg_max(f.y, f.chips) AS y FROM iflow f GROUP BY ALL)
+        top AS (  -- who took the most of x's chips (ties: each of them)
+            SELECT f.hk, f.x, f.y FROM iflow f
+            QUALIFY f.chips = max(f.chips) OVER (PARTITION BY f.hk, f.x))
         SELECT b.game, b.player, o.player, count(*) AS n,
-               count(*) FILTER (WHERE t.y = o.player) AS k,
+               count(*) FILTER (WHERE t.y IS NOT NULL) AS k,
                any_value(coalesce(sh.share, 0)) AS share, avg(1.0 / (b.dealt - 1)) AS even,
-               list(i.hand_id ORDER BY b.hk) FILTER (WHERE t.y = o.player)[1:{EVIDENCE}]
+               list(i.hand_id ORDER BY b.hk) FILTER (WHERE t.y IS NOT NULL)[1:{EVIDENCE}]
         FROM bust b JOIN iseat o ON o.hk = b.hk AND o.player <> b.player
         JOIN ih i ON i.hk = b.hk
-        LEFT JOIN top t ON t.hk = b.hk AND t.x = b.player
+        LEFT JOIN top t ON t.hk = b.hk AND t.x = b.player AND t.y = o.player
         LEFT JOIN share sh ON sh.x = b.player AND sh.y = o.player GROUP BY ALL""").fetchall()
     got = {(g, x, y): (int(n), int(k), float(sh), float(even), ev or [])
            for g, x, y, n, k, sh, even, ev in rows}  # fmt: skip
@@ -865,16 +895,26 @@ def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
 # ----------------------------------------------------------------- report
 
 
-def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None) -> list[Pair]:
+def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
+              cache: str | Path | Cache | None = None) -> list[Pair]:  # fmt: skip
     """Every pair of players who shared a hand (``filters.min_hands``: at
-    least that many together), most suspicious first."""
+    least that many together), most suspicious first. ``cache``: the
+    reports' cache (hh.reports.cache; None keeps it in memory for this
+    call), where the seats' standings are read (the import stores them;
+    the hands it lacks are computed first: hh.reports.standings)."""
     f = filters or Filters()
+    store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
-        _load(con, f)
+        store.want(*f.where())
+        standings.fill(con, store)
+        _load(con, f, store)
         pairs = _pairs(con)
         _flows(con)
     except duckdb.Error as error:
         raise ReportError(f"cannot compute the integrity report: {error}") from error
+    finally:
+        if store is not cache:
+            store.close()
     keep = {k: v for k, v in pairs.items() if v["n"] >= max(f.min_hands, 1)}
     if f.players:
         keep = {k: v for k, v in keep.items() if k[1] in f.players or k[2] in f.players}

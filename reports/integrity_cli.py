@@ -10,13 +10,16 @@ from hh.reports.db import Filters, ReportError
 
 
 def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[str], None],
-        emit: Callable[[str | None, Path | None], None]) -> None:  # fmt: skip
-    """Compute the pairs and write them in ``fmt`` (table, json, csv, html)."""
+        emit: Callable[[str | None, Path | None], None], cache: str | None = None
+        ) -> None:  # fmt: skip
+    """Compute the pairs and write them in ``fmt`` (table, json, csv, html);
+    ``cache``: the reports' cache file (None: in memory), where the seats'
+    standings are read."""
     from hh.reports import integrity_out
     from hh.reports.integrity import integrity
 
     try:
-        pairs = integrity(con, filters)
+        pairs = integrity(con, filters, cache=cache)
     except ReportError as error:
         fail(str(error))
         return
