@@ -58,13 +58,15 @@ def standing(game: Game | str, evaluator: Evaluator, cards: Sequence[str],
     common card, Aces Straights and Flushes on third street) groups of equal
     rank, then high cards, of the cards held and the common cards so far.
     """
-    game = Game(game)
-    if game is Game.CALATONE:
+    # (a Game is a str: compared by value, without an enum look-up per call)
+    if game == Game.CALATONE:
         return evaluator.value(cards)
-    if game is Game.ACES:
+    if game == Game.ACES:
         if 4 <= len(cards) <= 6:
             return evaluator.value(cards)
         return evaluator.exposed(cards[:4])
+    if game != Game.CHIRIBITO:
+        raise ValueError(f"not a game: {game!r}")
     if len(board) == 5 and len(cards) == 2:
         return evaluator.value(cards, board)
     counts: dict[int, int] = {}

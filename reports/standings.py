@@ -21,7 +21,7 @@ them (:func:`fill`), with the same code.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 import duckdb
@@ -72,12 +72,10 @@ def _evaluator(game: str, house: tuple[str, ...]) -> Any:
     return evaluator_for(game, house)
 
 
-@lru_cache(maxsize=1 << 20)
-def seat_standing(game: str, house: tuple[str, ...], rnd: int, board: tuple[str, ...],
-                  down: tuple[str, ...], up: tuple[str, ...]) -> int | None:  # fmt: skip
+def seat_standing(game: str, house: tuple[str, ...], rnd: int, board: Sequence[str],
+                  down: Sequence[str], up: Sequence[str]) -> int | None:  # fmt: skip
     """A player's standing on round ``rnd``, None when a card he held then
-    is ``??`` or the cards are not a hand of the game (the same cards
-    recur: cached)."""
+    is ``??`` or the cards are not a hand of the game."""
     if not down and not up:
         return None
     own, common = cards_at(game, rnd, down, up, board)
@@ -91,21 +89,34 @@ def seat_standing(game: str, house: tuple[str, ...], rnd: int, board: tuple[str,
 
 def rows(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """The standing rows (:data:`COLUMNS`) of the cache's ``_todo`` hands
-    (hh.reports.cache: ``Cache.todo``), read from ``hands`` and ``seats``."""
+    (hh.reports.cache: ``Cache.todo``), read from ``hands`` and ``seats``.
+    Built column by column: the import runs it on every hand."""
     columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
     sql = _SEATS.format(board="h.board" if "board" in columns else "NULL::VARCHAR[]")
-    out: list[tuple[int, str, int, int]] = []
-    for hk, game, house, board, player, down, up, last in con.execute(sql).fetchall():
+    hks: list[int] = []
+    players: list[str] = []
+    rounds: list[int] = []
+    values: list[int] = []
+    seats = con.sql(sql).to_arrow_table()  # columns to Python lists at once, in C
+    for hk, game, house, board, player, down, up, last in zip(
+            *(seats.column(k).to_pylist() for k in range(seats.num_columns)),
+            strict=True):  # fmt: skip
         if board is None and game == Game.CHIRIBITO:
             continue  # its common cards are not stored: not judged
-        house_t, board_t = tuple(house or ()), tuple(board or ())
-        down_t, up_t = tuple(down or ()), tuple(up or ())
+        if not down and not up:
+            continue
+        house_t = tuple(house or ())
         for rnd in range(int(last) + 1):
-            v = seat_standing(game, house_t, rnd, board_t, down_t, up_t)
+            v = seat_standing(game, house_t, rnd, board or (), down or (), up or ())
             if v is not None:
-                out.append((hk, player, rnd, v))
-    return pl.DataFrame(out, schema={"hk": pl.UInt64, "player": pl.String, "round": pl.Int16,
-                                     "standing": pl.Int64}, orient="row")  # fmt: skip
+                hks.append(hk)
+                players.append(player)
+                rounds.append(rnd)
+                values.append(v)
+    return pl.DataFrame({"hk": pl.Series(hks, dtype=pl.UInt64),
+                         "player": pl.Series(players, dtype=pl.String),
+                         "round": pl.Series(rounds, dtype=pl.Int16),
+                         "standing": pl.Series(values, dtype=pl.Int64)})  # fmt: skip
 
 
 def fill(con: duckdb.DuckDBPyConnection, store: Cache) -> int:
