@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
-from hh.reports.db import frame
 from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
 if TYPE_CHECKING:
@@ -546,34 +545,41 @@ _BATCH = 16  # hands per worker task
 # and cards still to come (docs/statistics.md), among the hands of _todo
 _CANDIDATES = """
 WITH sd AS (
-    SELECT s.site, s.hand_id, list(s.player ORDER BY s.seat) AS contenders,
-           count(*) FILTER (s.all_in_round IS NULL) AS not_all_in, count(*) AS n
-    FROM seats s SEMI JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id
+    SELECT s.site, s.hand_id, list(s.player ORDER BY s.seat) AS contenders
+    FROM seats s SEMI JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id AND t.showdown
     WHERE coalesce(s.went_to_showdown, FALSE) AND NOT coalesce(s.sitting_out, FALSE)
-    GROUP BY ALL),
+    GROUP BY ALL
+    HAVING count(*) >= 2 AND count(*) FILTER (s.all_in_round IS NULL) <= 1),
+hand AS (
+    SELECT t.hk, t.site, t.hand_id, t.game, t.house_rules, sd.contenders, h.board,
+           h.board_rounds
+    FROM _todo t JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
+    JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id),
 stop AS (
     SELECT x.site, x.hand_id, max(x.round) AS stop_round FROM actions x
-    SEMI JOIN sd ON sd.site = x.site AND sd.hand_id = x.hand_id
+    SEMI JOIN hand ON hand.site = x.site AND hand.hand_id = x.hand_id
     WHERE x.round >= 0 AND x.kind <> 'uncalled' GROUP BY ALL),
+later AS (
+    SELECT hand.*, coalesce(stop.stop_round, -1) AS stop_round FROM hand
+    LEFT JOIN stop ON stop.site = hand.site AND stop.hand_id = hand.hand_id
+    WHERE coalesce(stop.stop_round, -1) < CASE hand.game {last} END),
 pots AS (
     SELECT p.site, p.hand_id, list(struct_pack(amount := p.amount, eligible := p.eligible)
                                    ORDER BY p.pot_index) AS pots
-    FROM pots p SEMI JOIN sd ON sd.site = p.site AND sd.hand_id = p.hand_id GROUP BY ALL),
+    FROM pots p SEMI JOIN later ON later.site = p.site AND later.hand_id = p.hand_id
+    GROUP BY ALL),
 cards AS (
     SELECT s.site, s.hand_id,
            list(struct_pack(player := s.player, down_cards := s.down_cards,
                             down_rounds := s.down_rounds, up_cards := s.up_cards,
                             up_rounds := s.up_rounds) ORDER BY s.seat) AS seats
-    FROM seats s SEMI JOIN sd ON sd.site = s.site AND sd.hand_id = s.hand_id GROUP BY ALL)
-SELECT t.hk, h.game, h.house_rules, sd.contenders, coalesce(stop.stop_round, -1) AS stop_round,
-       pots.pots, cards.seats, h.board, h.board_rounds
-FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
-JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
-LEFT JOIN stop ON stop.site = t.site AND stop.hand_id = t.hand_id
-JOIN pots ON pots.site = t.site AND pots.hand_id = t.hand_id
-JOIN cards ON cards.site = t.site AND cards.hand_id = t.hand_id
-WHERE h.showdown AND sd.n >= 2 AND sd.not_all_in <= 1
-  AND coalesce(stop.stop_round, -1) < CASE h.game {last} END
+    FROM seats s SEMI JOIN later ON later.site = s.site AND later.hand_id = s.hand_id
+    GROUP BY ALL)
+SELECT l.hk, l.game, l.house_rules, l.contenders, l.stop_round, pots.pots, cards.seats,
+       l.board, l.board_rounds
+FROM later l
+JOIN pots ON pots.site = l.site AND pots.hand_id = l.hand_id
+JOIN cards ON cards.site = l.site AND cards.hand_id = l.hand_id
 """
 
 
@@ -600,7 +606,7 @@ def candidates(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """The all-in hands among the cache's ``_todo`` hands (hh.reports.cache:
     ``Cache.todo``), each as the task :func:`hand_equity` computes."""
     last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
-    return frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+    return con.sql(_CANDIDATES.format(last=last + " ELSE -1")).to_arrow_table().to_pylist()
 
 
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
