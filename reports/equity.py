@@ -36,8 +36,7 @@ import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import duckdb
@@ -48,7 +47,6 @@ if TYPE_CHECKING:
     from hh.reports.cache import Cache
 
     from hh.evaluate import Evaluator
-    from hh.evaluate.chiribito import BoardLookup
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
 # Monte Carlo: a contender's share of the pots lies between 0 and the pots, so its standard
@@ -222,130 +220,27 @@ class _Shares:
         return dict(zip(self.players, totals, strict=True))
 
 
-@lru_cache(maxsize=2)
-def _lookup(la_perla_wins: bool) -> BoardLookup:
-    from hh.evaluate import RULE_LA_PERLA, chiribito_lookup
-
-    return chiribito_lookup((RULE_LA_PERLA,) if la_perla_wins else ())
-
-
-@cache
-def _plain_value(hole: int, board: tuple[int, ...]) -> int:
-    """What hole cards whose keys sum to ``hole`` are worth, flushes aside,
-    on a board of these five keys (its rank multiset, sorted): the best of
-    the ten triples (hh.evaluate.chiribito_lookup; the ranks table is the
-    same under every house rule). Cached: at most 28 pairs of hole ranks
-    times 455 boards."""
-    ranks = _lookup(False).ranks
-    best = max(ranks[hole + a + b + c] or 0 for a, b, c in combinations(board, 3))
-    return best
-
-
-@cache
-def _shapes(keys: tuple[int, ...], k: int
-            ) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], ...]:  # fmt: skip
-    """Every multiset of ``k`` of these keys, with how often each key is in it."""
-    out = []
-    for combo in combinations_with_replacement(keys, k):
-        counts: dict[int, int] = {}
-        for x in combo:
-            counts[x] = counts.get(x, 0) + 1
-        out.append((combo, tuple(counts.items())))
-    return tuple(out)
-
-
-def _multisets(avail: Mapping[int, int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Every multiset of ``k`` keys drawn from ``avail`` (key -> cards of it
-    left), with how many sets of cards give it."""
-    choose = {x: [math.comb(n, j) for j in range(k + 1)] for x, n in avail.items()}
-    for combo, counts in _shapes(tuple(sorted(avail)), k):
-        ways = 1
-        for x, j in counts:
-            ways *= choose[x][j]
-        if ways:
-            yield combo, ways
-
-
 def _exact_chiribito(spot: Spot) -> dict[str, float]:
     """:func:`exact` for Chiribito, where only common cards are to come
-    (every all-in spot), with the evaluator's own lookups
-    (``hh.evaluate.chiribito_lookup``) and by counting rather than board by
-    board. A hand that is not a flush is worth what the rank multiset of
-    the board gives it, so every board is first valued by its ranks alone:
-    each multiset of the ranks to come once (at most 462), weighted by the
-    number of boards that have it. Then, for each suit in which a
-    contender holds both hole cards, the boards with three or more common
-    cards of that suit (the only ones where a flush can play; at most one
-    such suit per board) are enumerated by their cards of that suit and the
-    rank multiset of the others, and where a flush changes a value the
-    boards' share as valued by ranks is taken back and their true share
-    added. tests/test_report_equity.py checks it against the general,
-    card-by-card enumeration and an independent brute force."""
-    from hh.evaluate import RULE_LA_PERLA
+    (every all-in spot): the contenders' values over every completion of
+    the board, counted by the evaluator (``hh.evaluate.chiribito_showdowns``:
+    by rank multisets, flushes apart, not board by board), and the pots
+    shared by counting. tests/test_report_equity.py checks it against the
+    general, card-by-card enumeration and an independent brute force."""
+    from hh.evaluate import chiribito_showdowns
 
-    lookup = _lookup(RULE_LA_PERLA in {r.strip() for r in spot.house_rules})
-    key, rbit, flush = lookup.key, lookup.rank_bit, lookup.flush
     players = list(spot.own)
     seen = [c for p in players for c in spot.own[p]] + list(spot.board) + list(spot.dead)
-    if len(set(seen)) != len(seen) or any(c not in key for c in seen) or any(
-            len(spot.own[p]) != 2 for p in players) or len(spot.board) + spot.board_to_come != 5:
+    if len(set(seen)) != len(seen) or any(len(spot.own[p]) != 2 for p in players) or len(
+            spot.board) + spot.board_to_come != 5:  # fmt: skip
         raise ValueError(f"not a Chiribito spot: {spot}")
     unseen = spot.unseen()
-    m = spot.board_to_come
     shares = _Shares(spot)
-    holes = [key[spot.own[p][0]] + key[spot.own[p][1]] for p in players]
-    perla = [lookup.la_perla if lookup.la_perla is not None and lookup.is_la_perla(spot.own[p])
-             else None for p in players]  # fmt: skip
-    known = tuple(key[c] for c in spot.board)
-
-    plain_of = _plain_value
-    any_perla = any(x is not None for x in perla)
-
-    def by_ranks(board_keys: tuple[int, ...]) -> list[int]:
-        board = tuple(sorted(board_keys))
-        if not any_perla:
-            return [plain_of(h, board) for h in holes]
-        return [plain_of(h, board) if x is None else x
-                for h, x in zip(holes, perla, strict=True)]  # fmt: skip
-
-    def avail(cards: Sequence[str]) -> dict[int, int]:
-        count: dict[int, int] = {}
-        for c in cards:
-            count[key[c]] = count.get(key[c], 0) + 1
-        return count
-
     add = shares.add
-    if not known and not any_perla:  # before the flop: each multiset comes sorted
-        for new, ways in _multisets(avail(unseen), m):
-            add([plain_of(h, new) for h in holes], ways)
-    else:
-        for new, ways in _multisets(avail(unseen), m):
-            add(by_ranks(known + new), ways)
-    suited = {spot.own[p][0][1]: None for i, p in enumerate(players)
-              if perla[i] is None and spot.own[p][0][1] == spot.own[p][1][1]}  # fmt: skip
-    for suit in suited:
-        flushers = [(i, rbit[spot.own[p][0]] | rbit[spot.own[p][1]])
-                    for i, p in enumerate(players)
-                    if perla[i] is None and spot.own[p][0][1] == spot.own[p][1][1] == suit]
-        known_suited = [c for c in spot.board if c[1] == suit]
-        unseen_suited = [c for c in unseen if c[1] == suit]
-        others = avail([c for c in unseen if c[1] != suit])
-        for f in range(max(0, 3 - len(known_suited)), min(m, len(unseen_suited)) + 1):
-            for drawn in combinations(unseen_suited, f):
-                bits = [rbit[c] for c in (*known_suited, *drawn)]
-                masks = [a | b | c for a, b, c in combinations(bits, 3)]
-                fl = [(i, max(flush[hole | x] for x in masks)) for i, hole in flushers]
-                drawn_keys = tuple(key[c] for c in drawn)
-                for rest, ways in _multisets(others, m - f):
-                    plain = by_ranks(known + drawn_keys + rest)
-                    true = list(plain)
-                    for i, v in fl:
-                        if v > true[i]:
-                            true[i] = v
-                    if true != plain:
-                        shares.add(plain, -ways)
-                        shares.add(true, ways)
-    return shares.expected(math.comb(len(unseen), m))
+    holes = [spot.own[p] for p in players]
+    for values, ways in chiribito_showdowns(holes, spot.board, unseen, spot.house_rules).items():
+        add(values, ways)
+    return shares.expected(math.comb(len(unseen), spot.board_to_come))
 
 
 def _exact_stud(spot: Spot) -> dict[str, float]:
@@ -413,13 +308,15 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     deals (a fixed number: a rule that stopped on the standard errors seen
     so far would bias the means towards the deals where it stopped).
 
-    The inner loop works on lists by index (each contender's own cards, the
-    pots as index lists), draws with ``random()`` rather than
-    ``Random.sample`` (the same uniform draws, with less work per card) and
-    calls the evaluator's ``value`` directly."""
+    The deals are drawn first, with ``random()`` rather than
+    ``Random.sample`` (the same uniform draws, with less work per card);
+    then each contender's hands over all deals are valued in one call of
+    the evaluator's ``values`` (his known cards looked up once), and the
+    pots shared deal by deal, on lists by index."""
     from hh.evaluate import evaluator_for
 
-    value = evaluator_for(spot.game, spot.house_rules).value
+    ev = evaluator_for(spot.game, spot.house_rules)
+    value, values_of = ev.value, ev.values
     chiribito = spot.game == CHIRIBITO
     rng = random.Random(seed)
     unseen = spot.unseen()
@@ -441,17 +338,21 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     deck, uniform = list(unseen), rng.random
     spans = [(x, len(unseen) - x) for x in range(at)]
 
+    dealt = []
     for _ in range(samples):
         # a partial Fisher-Yates shuffle: the first ``at`` cards of the deck are
         # a uniform draw whatever order the last deal left it in
         for x, span in spans:
             y = x + int(uniform() * span)
             deck[x], deck[y] = deck[y], deck[x]
-        if chiribito:
-            board = base + deck[:board_to_come]
-            values = [value(own + deck[lo:hi], board) for own, lo, hi in parts]
-        else:
-            values = [value(own + deck[lo:hi]) for own, lo, hi in parts]
+        dealt.append(deck[:at])
+    if chiribito:
+        by_deal = list(zip(*[[value(own + d[lo:hi], base + d[:board_to_come]) for d in dealt]
+                             for own, lo, hi in parts], strict=True))  # fmt: skip
+    else:
+        by_deal = list(zip(*[values_of(own, [d[lo:hi] for d in dealt]) for own, lo, hi in parts],
+                           strict=True))  # fmt: skip
+    for values in by_deal:
         if heads_up:  # the common case: one pot, two contenders
             amount, (i, j) = pots[0]
             a, b = values[i], values[j]
