@@ -200,11 +200,28 @@ class _Shares:
             return
         won = self.won
         for k, (_amount, eligible) in enumerate(self.pots):
-            best = max(values[i] for i in eligible)
+            best = max([values[i] for i in eligible])
             winners = [i for i in eligible if values[i] == best]
             w = len(winners)
             for i in winners:
                 won[k, i, w] = won.get((k, i, w), 0) + weight
+
+    def add_all(self, counts: Mapping[tuple[int, ...], int]) -> None:
+        """:meth:`add` of each values with its weight, in order."""
+        if self.pair is None:
+            for values, weight in counts.items():
+                self.add(values, weight)
+            return
+        i, j = self.pair
+        duel = self.duel
+        for values, weight in counts.items():
+            a, b = values[i], values[j]
+            if a > b:
+                duel[0] += weight
+            elif b > a:
+                duel[1] += weight
+            else:
+                duel[2] += weight
 
     def expected(self, completions: int) -> dict[str, float]:
         if completions <= 0:  # fewer unseen cards than cards to come: an invalid hand
@@ -236,10 +253,8 @@ def _exact_chiribito(spot: Spot) -> dict[str, float]:
         raise ValueError(f"not a Chiribito spot: {spot}")
     unseen = spot.unseen()
     shares = _Shares(spot)
-    add = shares.add
     holes = [spot.own[p] for p in players]
-    for values, ways in chiribito_showdowns(holes, spot.board, unseen, spot.house_rules).items():
-        add(values, ways)
+    shares.add_all(chiribito_showdowns(holes, spot.board, unseen, spot.house_rules))
     return shares.expected(math.comb(len(unseen), spot.board_to_come))
 
 
@@ -446,24 +461,21 @@ _BATCH = 16  # hands per worker task
 # and cards still to come (docs/statistics.md), among the hands of _todo
 _CANDIDATES = """
 WITH sd AS (
-    SELECT s.site, s.hand_id, list(s.player ORDER BY s.seat) AS contenders
+    SELECT s.site, s.hand_id
     FROM seats s SEMI JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id AND t.showdown
     WHERE coalesce(s.went_to_showdown, FALSE) AND NOT coalesce(s.sitting_out, FALSE)
     GROUP BY ALL
     HAVING count(*) >= 2 AND count(*) FILTER (s.all_in_round IS NULL) <= 1),
-hand AS (
-    SELECT t.hk, t.site, t.hand_id, t.game, t.house_rules, sd.contenders, h.board,
-           h.board_rounds
-    FROM _todo t JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
-    JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id),
 stop AS (
     SELECT x.site, x.hand_id, max(x.round) AS stop_round FROM actions x
-    SEMI JOIN hand ON hand.site = x.site AND hand.hand_id = x.hand_id
+    SEMI JOIN sd ON sd.site = x.site AND sd.hand_id = x.hand_id
     WHERE x.round >= 0 AND x.kind <> 'uncalled' GROUP BY ALL),
 later AS (
-    SELECT hand.*, coalesce(stop.stop_round, -1) AS stop_round FROM hand
-    LEFT JOIN stop ON stop.site = hand.site AND stop.hand_id = hand.hand_id
-    WHERE coalesce(stop.stop_round, -1) < CASE hand.game {last} END),
+    SELECT t.hk, t.site, t.hand_id, t.game, t.house_rules,
+           coalesce(stop.stop_round, -1) AS stop_round
+    FROM _todo t JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
+    LEFT JOIN stop ON stop.site = t.site AND stop.hand_id = t.hand_id
+    WHERE coalesce(stop.stop_round, -1) < CASE t.game {last} END),
 pots AS (
     SELECT p.site, p.hand_id, list(struct_pack(amount := p.amount, eligible := p.eligible)
                                    ORDER BY p.pot_index) AS pots
@@ -471,14 +483,18 @@ pots AS (
     GROUP BY ALL),
 cards AS (
     SELECT s.site, s.hand_id,
+           list(s.player ORDER BY s.seat) FILTER (coalesce(s.went_to_showdown, FALSE)
+                                                  AND NOT coalesce(s.sitting_out, FALSE))
+               AS contenders,
            list(struct_pack(player := s.player, down_cards := s.down_cards,
                             down_rounds := s.down_rounds, up_cards := s.up_cards,
                             up_rounds := s.up_rounds) ORDER BY s.seat) AS seats
     FROM seats s SEMI JOIN later ON later.site = s.site AND later.hand_id = s.hand_id
     GROUP BY ALL)
-SELECT l.hk, l.game, l.house_rules, l.contenders, l.stop_round, pots.pots, cards.seats,
-       l.board, l.board_rounds
+SELECT l.hk, l.game, l.house_rules, cards.contenders, l.stop_round, pots.pots, cards.seats,
+       h.board, h.board_rounds
 FROM later l
+JOIN hands h ON h.site = l.site AND h.hand_id = l.hand_id
 JOIN pots ON pots.site = l.site AND pots.hand_id = l.hand_id
 JOIN cards ON cards.site = l.site AND cards.hand_id = l.hand_id
 """

@@ -39,7 +39,7 @@ and the opener follows the betting, so calling it is a bug in the caller.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
@@ -204,19 +204,21 @@ def _shapes(keys: tuple[int, ...], k: int) -> list[tuple[int, list[tuple[int, in
     return out
 
 
-def _multisets(cards: Sequence[str], k: int) -> Iterator[tuple[int, int]]:
+def _multisets(cards: Sequence[str], k: int) -> list[tuple[int, int]]:
     """Every multiset of ``k`` ranks drawn from ``cards``: its keys' sum, and
     how many sets of ``k`` of the cards have it."""
     avail: dict[int, int] = {}
     for c in cards:
         avail[KEY[c]] = avail.get(KEY[c], 0) + 1
     choose = {x: [comb(n, j) for j in range(k + 1)] for x, n in avail.items()}
+    out: list[tuple[int, int]] = []
     for total, counts in _shapes(tuple(sorted(avail)), k):
         ways = 1
         for x, j in counts:
             ways *= choose[x][j]
         if ways:
-            yield total, ways
+            out.append((total, ways))
+    return out
 
 
 def showdowns(holes: Sequence[Sequence[str]], board: Sequence[str], unseen: Sequence[str],
@@ -252,12 +254,9 @@ def showdowns(holes: Sequence[Sequence[str]], board: Sequence[str], unseen: Sequ
         known += KEY[c]
     n = len(holes)
     out: dict[tuple[int, ...], int] = {}
-
-    def by_ranks(total: int) -> list[int]:
-        return [perla[i] or _plain(sums[i], total) for i in range(n)]
-
     for new, ways in _multisets(unseen, m):
-        values = tuple(by_ranks(known + new))
+        total = known + new
+        values = tuple([perla[i] or _plain(sums[i], total) for i in range(n)])
         out[values] = out.get(values, 0) + ways
     suits: list[str] = []
     for i in range(n):
@@ -270,7 +269,10 @@ def showdowns(holes: Sequence[Sequence[str]], board: Sequence[str], unseen: Sequ
         known_suited = [c for c in board if c[1] == suit]
         unseen_suited = [c for c in unseen if c[1] == suit]
         others = [c for c in unseen if c[1] != suit]
-        for f in range(max(0, 3 - len(known_suited)), min(m, len(unseen_suited)) + 1):
+        low = max(0, 3 - len(known_suited))
+        # the rank multisets of the other cards, by how many of them come
+        rests = [_multisets(others, j) if j <= m - low else [] for j in range(m + 1)]
+        for f in range(low, min(m, len(unseen_suited)) + 1):
             for drawn in combinations(unseen_suited, f):
                 bits = [RBIT[c] for c in known_suited] + [RBIT[c] for c in drawn]
                 masks = [a | b | c for a, b, c in combinations(bits, 3)]
@@ -278,8 +280,9 @@ def showdowns(holes: Sequence[Sequence[str]], board: Sequence[str], unseen: Sequ
                 drawn_sum = known
                 for c in drawn:
                     drawn_sum += KEY[c]
-                for rest, ways in _multisets(others, m - f):
-                    plain = by_ranks(drawn_sum + rest)
+                for rest, ways in rests[m - f]:
+                    total = drawn_sum + rest
+                    plain = [perla[i] or _plain(sums[i], total) for i in range(n)]
                     true = list(plain)
                     for i, v in best:
                         if v > true[i]:
