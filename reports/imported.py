@@ -62,14 +62,17 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     for name, table in batch.items():
         con.register(name, table)
     try:
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
-            "QUALIFY row_number() OVER (PARTITION BY site, hand_id ORDER BY _ord) = 1"
-        )
+        # a batch rarely holds a hand twice: only then is each table filtered
+        twice = hands.group_by(["site", "hand_id"]).aggregate([]).num_rows < hands.num_rows
+        if twice:
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
+                "QUALIFY row_number() OVER (PARTITION BY site, hand_id ORDER BY _ord) = 1"
+            )
         for t in _TABLES:
             con.execute(
-                f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t} "
-                "SEMI JOIN _first USING (_ord)"
+                f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t}"
+                + (" SEMI JOIN _first USING (_ord)" if twice else "")
             )
         store = Cache(con, None)
         try:
