@@ -299,10 +299,14 @@ def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str
         seen = memo[i]
         count = 0
         last: dict[int, int] = {}  # the last to draw: how many of his draws give each value
-        for combo in combinations(rest, spot.to_come[players[i]]):
-            v = seen.get(combo)
-            if v is None:
-                v = seen[combo] = worth(i, combo)
+        combos = list(combinations(rest, spot.to_come[players[i]]))
+        new = [combo for combo in combos if combo not in seen]
+        if new:  # valued in one call of the evaluator
+            own = spot.own[players[i]]
+            got = ev.values(own, new, board) if chiribito else ev.values(own, new)
+            seen.update(zip(new, got, strict=True))
+        for combo in combos:
+            v = seen[combo]
             if j + 1 == len(drawing):
                 last[v] = last.get(v, 0) + 1
                 continue
@@ -351,7 +355,7 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     if at > len(unseen):
         raise ValueError(f"{at} cards to come, {len(unseen)} unseen")
     deck, uniform = list(unseen), rng.random
-    spans = [(x, len(unseen) - x) for x in range(at)]
+    spans = [(x, float(len(unseen) - x)) for x in range(at)]  # (float: the same products)
 
     dealt = []
     for _ in range(samples):
@@ -362,37 +366,39 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
             deck[x], deck[y] = deck[y], deck[x]
         dealt.append(deck[:at])
     if chiribito:
-        by_deal = list(zip(*[[value(own + d[lo:hi], base + d[:board_to_come]) for d in dealt]
-                             for own, lo, hi in parts], strict=True))  # fmt: skip
+        by_player = [[value(own + d[lo:hi], base + d[:board_to_come]) for d in dealt]
+                     for own, lo, hi in parts]  # fmt: skip
     else:
-        by_deal = list(zip(*[values_of(own, [d[lo:hi] for d in dealt]) for own, lo, hi in parts],
-                           strict=True))  # fmt: skip
-    for values in by_deal:
-        if heads_up:  # the common case: one pot, two contenders
-            amount, (i, j) = pots[0]
-            a, b = values[i], values[j]
+        by_player = [values_of(own, [d[lo:hi] for d in dealt]) for own, lo, hi in parts]
+    if heads_up:  # the common case: one pot, two contenders
+        amount, (i, j) = pots[0]
+        square, half = amount * amount, amount / 2
+        half_square = half * half
+        i1, i2, j1, j2 = s1[i], s2[i], s1[j], s2[j]
+        for a, b in zip(by_player[i], by_player[j], strict=True):
             if a > b:
-                s1[i] += amount
-                s2[i] += amount * amount
+                i1 += amount
+                i2 += square
             elif b > a:
-                s1[j] += amount
-                s2[j] += amount * amount
+                j1 += amount
+                j2 += square
             else:
-                half = amount / 2
-                s1[i] += half
-                s2[i] += half * half
-                s1[j] += half
-                s2[j] += half * half
-            continue
-        chips = [0.0] * len(names)
-        for amount, eligible in pots:
-            best = max([values[i] for i in eligible])
-            winners = [i for i in eligible if values[i] == best]
-            for i in winners:
-                chips[i] += amount / len(winners)
-        for i, c in enumerate(chips):
-            s1[i] += c
-            s2[i] += c * c
+                i1 += half
+                i2 += half_square
+                j1 += half
+                j2 += half_square
+        s1[i], s2[i], s1[j], s2[j] = i1, i2, j1, j2
+    else:
+        for values in zip(*by_player, strict=True):
+            chips = [0.0] * len(names)
+            for amount, eligible in pots:
+                best = max([values[i] for i in eligible])
+                winners = [i for i in eligible if values[i] == best]
+                for i in winners:
+                    chips[i] += amount / len(winners)
+            for i, c in enumerate(chips):
+                s1[i] += c
+                s2[i] += c * c
     means = [x / samples for x in s1]
     se = {p: math.sqrt(max(0.0, s2[i] / samples - means[i] ** 2) / (samples - 1))
           for i, p in enumerate(names)}  # fmt: skip
