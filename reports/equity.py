@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
+from hh.reports.db import frame
 from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
 if TYPE_CHECKING:
@@ -494,7 +495,7 @@ cards AS (
                AS contenders,
            list(struct_pack(player := s.player, down_cards := s.down_cards,
                             down_rounds := s.down_rounds, up_cards := s.up_cards,
-                            up_rounds := s.up_rounds) ORDER BY s.seat) AS seats
+                            up_rounds := s.up_rounds)) AS seats  -- in any order
     FROM seats s SEMI JOIN later ON later.site = s.site AND later.hand_id = s.hand_id
     GROUP BY ALL)
 SELECT l.hk, l.game, l.house_rules, cards.contenders, l.stop_round, pots.pots, cards.seats,
@@ -529,7 +530,7 @@ def candidates(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """The all-in hands among the cache's ``_todo`` hands (hh.reports.cache:
     ``Cache.todo``), each as the task :func:`hand_equity` computes."""
     last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
-    return con.sql(_CANDIDATES.format(last=last + " ELSE -1")).to_arrow_table().to_pylist()
+    return frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
 
 
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
