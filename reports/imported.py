@@ -32,6 +32,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 from hh.reports import equity
 from hh.reports.cache import Cache, default_path
 
@@ -62,8 +63,10 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     for name, table in batch.items():
         con.register(name, table)
     try:
-        # a batch rarely holds a hand twice: only then is each table filtered
-        twice = hands.group_by(["site", "hand_id"]).aggregate([]).num_rows < hands.num_rows
+        # a batch rarely holds a hand twice (or hands of two sites): only then is
+        # each table filtered
+        twice = (pc.count_distinct(hands["site"]).as_py() > 1
+                 or pc.count_distinct(hands["hand_id"]).as_py() < hands.num_rows)  # fmt: skip
         if twice:
             con.execute(
                 "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
