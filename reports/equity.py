@@ -209,9 +209,16 @@ class _Shares:
 
     def add_all(self, counts: Mapping[tuple[int, ...], int]) -> None:
         """:meth:`add` of each values with its weight, in order."""
-        if self.pair is None:
+        if self.pair is None:  # as add does, in one loop
+            won = self.won
+            pots = [(k, eligible) for k, (_amount, eligible) in enumerate(self.pots)]
             for values, weight in counts.items():
-                self.add(values, weight)
+                for k, eligible in pots:
+                    best = max([values[i] for i in eligible])
+                    winners = [i for i in eligible if values[i] == best]
+                    w = len(winners)
+                    for i in winners:
+                        won[k, i, w] = won.get((k, i, w), 0) + weight
             return
         i, j = self.pair
         duel = self.duel
