@@ -278,17 +278,20 @@ def _exact_stud(spot: Spot) -> dict[str, float]:
     shares = _Shares(spot)
     unseen = spot.unseen()
     n = 0
+    counts: dict[tuple[int, ...], int] = {}
     for board_new in combinations(unseen, spot.board_to_come):
         taken = set(board_new)
         rest = [c for c in unseen if c not in taken]
-        n += _deal_players(spot, ev, players, [*spot.board, *board_new], rest, shares)
+        n += _deal_players(spot, ev, players, [*spot.board, *board_new], rest, counts)
+    shares.add_all(counts)
     return shares.expected(n)
 
 
 def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str],
-                  unseen: list[str], shares: _Shares) -> int:  # fmt: skip
+                  unseen: list[str], counts: dict[tuple[int, ...], int]) -> int:  # fmt: skip
     """Every way the contenders' cards to come can fall from ``unseen`` on
-    one board, added to ``shares``; returns how many."""
+    one board, counted in ``counts`` by the contenders' values (in the order
+    first met); returns how many."""
     chiribito = spot.game == CHIRIBITO
 
     def worth(i: int, new: tuple[str, ...]) -> int:
@@ -301,7 +304,8 @@ def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str
 
     def rec(j: int, rest: list[str]) -> int:
         if j == len(drawing):
-            shares.add(values, 1)
+            key = tuple(values)
+            counts[key] = counts.get(key, 0) + 1
             return 1
         i = drawing[j]
         seen = memo[i]
@@ -323,7 +327,8 @@ def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str
             count += rec(j + 1, [c for c in rest if c not in out])
         for v, ways in last.items():
             values[i] = v
-            shares.add(values, ways)
+            key = tuple(values)
+            counts[key] = counts.get(key, 0) + ways
             count += ways
         return count
 
