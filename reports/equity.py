@@ -194,22 +194,11 @@ class _Shares:
         self.pair = self.pots[0][1] if len(self.pots) == 1 and len(self.pots[0][1]) == 2 else None
         self.duel = [0, 0, 0]
 
-    def add(self, values: Sequence[int], weight: int) -> None:
-        if self.pair is not None:
-            a, b = values[self.pair[0]], values[self.pair[1]]
-            self.duel[0 if a > b else 1 if b > a else 2] += weight
-            return
-        won = self.won
-        for k, (_amount, eligible) in enumerate(self.pots):
-            best = max([values[i] for i in eligible])
-            winners = [i for i in eligible if values[i] == best]
-            w = len(winners)
-            for i in winners:
-                won[k, i, w] = won.get((k, i, w), 0) + weight
-
     def add_all(self, counts: Mapping[tuple[int, ...], int]) -> None:
-        """:meth:`add` of each values with its weight, in order."""
-        if self.pair is None:  # as add does, in one loop
+        """Add each contender's values of ``counts`` with their weight (how
+        many completions give them), in order: for each pot, to its best
+        eligible contenders, or to the duel's wins and ties."""
+        if self.pair is None:
             won = self.won
             pots = [(k, eligible) for k, (_amount, eligible) in enumerate(self.pots)]
             for values, weight in counts.items():
