@@ -59,24 +59,27 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     if not hands.num_rows:
         return {}
     con = _connection()
-    batch = {f"b_{t}": tables[t] for t in _TABLES}
+    # a batch rarely holds a hand twice (or hands of two sites): only then are
+    # its tables read through views of the first copies, else as they are
+    twice = (pc.count_distinct(hands["site"]).as_py() > 1
+             or pc.count_distinct(hands["hand_id"]).as_py() < hands.num_rows)  # fmt: skip
+    if twice:
+        batch = {f"b_{t}": tables[t] for t in _TABLES}
+    else:
+        batch = {t: tables[t].drop_columns(["_ord"]) for t in _TABLES}
     for name, table in batch.items():
         con.register(name, table)
     try:
-        # a batch rarely holds a hand twice (or hands of two sites): only then is
-        # each table filtered
-        twice = (pc.count_distinct(hands["site"]).as_py() > 1
-                 or pc.count_distinct(hands["hand_id"]).as_py() < hands.num_rows)  # fmt: skip
         if twice:
             con.execute(
                 "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
                 "QUALIFY row_number() OVER (PARTITION BY site, hand_id ORDER BY _ord) = 1"
             )
-        for t in _TABLES:
-            con.execute(
-                f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t}"
-                + (" SEMI JOIN _first USING (_ord)" if twice else "")
-            )
+            for t in _TABLES:
+                con.execute(
+                    f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t} "
+                    "SEMI JOIN _first USING (_ord)"
+                )
         store = Cache(con, None)
         try:
             store.want("TRUE", [])
@@ -92,8 +95,9 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     finally:
         for name in batch:
             con.unregister(name)
-        for t in _TABLES:
-            con.execute(f"DROP VIEW IF EXISTS {t}")
+        if twice:
+            for t in _TABLES:
+                con.execute(f"DROP VIEW IF EXISTS {t}")
         con.execute("DROP TABLE IF EXISTS _first; DROP TABLE IF EXISTS _want; "
                     "DROP TABLE IF EXISTS _todo; DROP TABLE IF EXISTS _cards")  # fmt: skip
 
