@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 from hh.reports.db import frame
 from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
@@ -559,6 +560,27 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     con.execute(f"INSERT INTO {target} SELECT hk, player, expected_won, se FROM df")
     cache.done("equity")
     return len(tasks)
+
+
+def of_batch(con: duckdb.DuckDBPyConnection) -> tuple[pa.Table, pa.Table]:
+    """The equity rows (``EQUITY_COLUMNS``) of the hands of ``con``'s
+    ``hands`` (with its ``seats``, ``actions`` and ``pots``), and the keys
+    of all of them: what the cache keeps of a batch the import has just
+    built (hh.reports.imported). The same candidates and computation as
+    :func:`fill_equity`, in this process, without a cache's bookkeeping
+    statements: their cost is per batch, and an import's batches are small."""
+    con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT "
+                "hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk, h.site, "
+                "h.hand_id, h.game, h.house_rules, h.showdown FROM hands h")  # fmt: skip
+    try:
+        rows = _compute(candidates(con), None, parallel=False)
+        keys = con.sql("SELECT hk FROM _todo").to_arrow_table()
+    finally:
+        con.execute("DROP TABLE IF EXISTS _todo")
+    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
+    schema = pa.schema([("hk", pa.uint64()), ("player", pa.string()),
+                        ("expected_won", pa.float64()), ("se", pa.float64())])  # fmt: skip
+    return pa.table([list(c) for c in columns], schema=schema), keys
 
 
 def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None,

@@ -80,18 +80,9 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
                     f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t} "
                     "SEMI JOIN _first USING (_ord)"
                 )
-        store = Cache(con, None)
-        try:
-            store.want("TRUE", [])
-            equity.fill_equity(con, store, parallel=False)
-            out = {
-                t: con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
-                for t in ("equity", "equity_hands")
-            }
-            out["hands"] = con.sql("SELECT site, hand_id FROM hands").to_arrow_table()
-            return out
-        finally:
-            store.close()
+        rows, keys = equity.of_batch(con)
+        hands_out = con.sql("SELECT site, hand_id FROM hands").to_arrow_table()
+        return {"equity": rows, "equity_hands": keys, "hands": hands_out}
     finally:
         for name in batch:
             con.unregister(name)
