@@ -564,8 +564,8 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
 
 def of_batch(con: duckdb.DuckDBPyConnection) -> tuple[pa.Table, pa.Table]:
     """The equity rows (``EQUITY_COLUMNS``) of the hands of ``con``'s
-    ``hands`` (with its ``seats``, ``actions`` and ``pots``), and the keys
-    of all of them: what the cache keeps of a batch the import has just
+    ``hands`` (with its ``seats``, ``actions`` and ``pots``), and all of
+    them (``hk``, ``site``, ``hand_id``): what the cache keeps of a batch the import has just
     built (hh.reports.imported). The same candidates and computation as
     :func:`fill_equity`, in this process, without a cache's bookkeeping
     statements: their cost is per batch, and an import's batches are small."""
@@ -574,7 +574,7 @@ def of_batch(con: duckdb.DuckDBPyConnection) -> tuple[pa.Table, pa.Table]:
                 "h.hand_id, h.game, h.house_rules, h.showdown FROM hands h")  # fmt: skip
     try:
         rows = _compute(candidates(con), None, parallel=False)
-        keys = con.sql("SELECT hk FROM _todo").to_arrow_table()
+        keys = con.sql("SELECT hk, site, hand_id FROM _todo").to_arrow_table()
     finally:
         con.execute("DROP TABLE IF EXISTS _todo")
     columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]

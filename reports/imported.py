@@ -81,16 +81,15 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
                     "SEMI JOIN _first USING (_ord)"
                 )
         rows, keys = equity.of_batch(con)
-        hands_out = con.sql("SELECT site, hand_id FROM hands").to_arrow_table()
-        return {"equity": rows, "equity_hands": keys, "hands": hands_out}
+        return {"equity": rows, "equity_hands": keys.select(["hk"]),
+                "hands": keys.select(["site", "hand_id"])}  # fmt: skip
     finally:
         for name in batch:
             con.unregister(name)
         if twice:
             for t in _TABLES:
                 con.execute(f"DROP VIEW IF EXISTS {t}")
-        con.execute("DROP TABLE IF EXISTS _first; DROP TABLE IF EXISTS _want; "
-                    "DROP TABLE IF EXISTS _todo; DROP TABLE IF EXISTS _cards")  # fmt: skip
+            con.execute("DROP TABLE IF EXISTS _first")
 
 
 def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
