@@ -36,12 +36,12 @@ import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 from hh.reports.db import frame
 from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from hh.reports.cache import Cache
 
     from hh.evaluate import Evaluator
-    from hh.evaluate.chiribito import BoardLookup
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
 # Monte Carlo: a contender's share of the pots lies between 0 and the pots, so its standard
@@ -196,18 +195,31 @@ class _Shares:
         self.pair = self.pots[0][1] if len(self.pots) == 1 and len(self.pots[0][1]) == 2 else None
         self.duel = [0, 0, 0]
 
-    def add(self, values: Sequence[int], weight: int) -> None:
-        if self.pair is not None:
-            a, b = values[self.pair[0]], values[self.pair[1]]
-            self.duel[0 if a > b else 1 if b > a else 2] += weight
+    def add_all(self, counts: Mapping[tuple[int, ...], int]) -> None:
+        """Add each contender's values of ``counts`` with their weight (how
+        many completions give them), in order: for each pot, to its best
+        eligible contenders, or to the duel's wins and ties."""
+        if self.pair is None:
+            won = self.won
+            pots = [(k, eligible) for k, (_amount, eligible) in enumerate(self.pots)]
+            for values, weight in counts.items():
+                for k, eligible in pots:
+                    best = max([values[i] for i in eligible])
+                    winners = [i for i in eligible if values[i] == best]
+                    w = len(winners)
+                    for i in winners:
+                        won[k, i, w] = won.get((k, i, w), 0) + weight
             return
-        won = self.won
-        for k, (_amount, eligible) in enumerate(self.pots):
-            best = max(values[i] for i in eligible)
-            winners = [i for i in eligible if values[i] == best]
-            w = len(winners)
-            for i in winners:
-                won[k, i, w] = won.get((k, i, w), 0) + weight
+        i, j = self.pair
+        duel = self.duel
+        for values, weight in counts.items():
+            a, b = values[i], values[j]
+            if a > b:
+                duel[0] += weight
+            elif b > a:
+                duel[1] += weight
+            else:
+                duel[2] += weight
 
     def expected(self, completions: int) -> dict[str, float]:
         if completions <= 0:  # fewer unseen cards than cards to come: an invalid hand
@@ -223,130 +235,25 @@ class _Shares:
         return dict(zip(self.players, totals, strict=True))
 
 
-@lru_cache(maxsize=2)
-def _lookup(la_perla_wins: bool) -> BoardLookup:
-    from hh.evaluate import RULE_LA_PERLA, chiribito_lookup
-
-    return chiribito_lookup((RULE_LA_PERLA,) if la_perla_wins else ())
-
-
-@cache
-def _plain_value(hole: int, board: tuple[int, ...]) -> int:
-    """What hole cards whose keys sum to ``hole`` are worth, flushes aside,
-    on a board of these five keys (its rank multiset, sorted): the best of
-    the ten triples (hh.evaluate.chiribito_lookup; the ranks table is the
-    same under every house rule). Cached: at most 28 pairs of hole ranks
-    times 455 boards."""
-    ranks = _lookup(False).ranks
-    best = max(ranks[hole + a + b + c] or 0 for a, b, c in combinations(board, 3))
-    return best
-
-
-@cache
-def _shapes(keys: tuple[int, ...], k: int
-            ) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], ...]:  # fmt: skip
-    """Every multiset of ``k`` of these keys, with how often each key is in it."""
-    out = []
-    for combo in combinations_with_replacement(keys, k):
-        counts: dict[int, int] = {}
-        for x in combo:
-            counts[x] = counts.get(x, 0) + 1
-        out.append((combo, tuple(counts.items())))
-    return tuple(out)
-
-
-def _multisets(avail: Mapping[int, int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Every multiset of ``k`` keys drawn from ``avail`` (key -> cards of it
-    left), with how many sets of cards give it."""
-    choose = {x: [math.comb(n, j) for j in range(k + 1)] for x, n in avail.items()}
-    for combo, counts in _shapes(tuple(sorted(avail)), k):
-        ways = 1
-        for x, j in counts:
-            ways *= choose[x][j]
-        if ways:
-            yield combo, ways
-
-
 def _exact_chiribito(spot: Spot) -> dict[str, float]:
     """:func:`exact` for Chiribito, where only common cards are to come
-    (every all-in spot), with the evaluator's own lookups
-    (``hh.evaluate.chiribito_lookup``) and by counting rather than board by
-    board. A hand that is not a flush is worth what the rank multiset of
-    the board gives it, so every board is first valued by its ranks alone:
-    each multiset of the ranks to come once (at most 462), weighted by the
-    number of boards that have it. Then, for each suit in which a
-    contender holds both hole cards, the boards with three or more common
-    cards of that suit (the only ones where a flush can play; at most one
-    such suit per board) are enumerated by their cards of that suit and the
-    rank multiset of the others, and where a flush changes a value the
-    boards' share as valued by ranks is taken back and their true share
-    added. tests/test_report_equity.py checks it against the general,
-    card-by-card enumeration and an independent brute force."""
-    from hh.evaluate import RULE_LA_PERLA
+    (every all-in spot): the contenders' values over every completion of
+    the board, counted by the evaluator (``hh.evaluate.chiribito_showdowns``:
+    by rank multisets, flushes apart, not board by board), and the pots
+    shared by counting. tests/test_report_equity.py checks it against the
+    general, card-by-card enumeration and an independent brute force."""
+    from hh.evaluate import chiribito_showdowns
 
-    lookup = _lookup(RULE_LA_PERLA in {r.strip() for r in spot.house_rules})
-    key, rbit, flush = lookup.key, lookup.rank_bit, lookup.flush
     players = list(spot.own)
     seen = [c for p in players for c in spot.own[p]] + list(spot.board) + list(spot.dead)
-    if len(set(seen)) != len(seen) or any(c not in key for c in seen) or any(
-            len(spot.own[p]) != 2 for p in players) or len(spot.board) + spot.board_to_come != 5:
+    if len(set(seen)) != len(seen) or any(len(spot.own[p]) != 2 for p in players) or len(
+            spot.board) + spot.board_to_come != 5:  # fmt: skip
         raise ValueError(f"not a Chiribito spot: {spot}")
     unseen = spot.unseen()
-    m = spot.board_to_come
     shares = _Shares(spot)
-    holes = [key[spot.own[p][0]] + key[spot.own[p][1]] for p in players]
-    perla = [lookup.la_perla if lookup.la_perla is not None and lookup.is_la_perla(spot.own[p])
-             else None for p in players]  # fmt: skip
-    known = tuple(key[c] for c in spot.board)
-
-    plain_of = _plain_value
-    any_perla = any(x is not None for x in perla)
-
-    def by_ranks(board_keys: tuple[int, ...]) -> list[int]:
-        board = tuple(sorted(board_keys))
-        if not any_perla:
-            return [plain_of(h, board) for h in holes]
-        return [plain_of(h, board) if x is None else x
-                for h, x in zip(holes, perla, strict=True)]  # fmt: skip
-
-    def avail(cards: Sequence[str]) -> dict[int, int]:
-        count: dict[int, int] = {}
-        for c in cards:
-            count[key[c]] = count.get(key[c], 0) + 1
-        return count
-
-    add = shares.add
-    if not known and not any_perla:  # before the flop: each multiset comes sorted
-        for new, ways in _multisets(avail(unseen), m):
-            add([plain_of(h, new) for h in holes], ways)
-    else:
-        for new, ways in _multisets(avail(unseen), m):
-            add(by_ranks(known + new), ways)
-    suited = {spot.own[p][0][1]: None for i, p in enumerate(players)
-              if perla[i] is None and spot.own[p][0][1] == spot.own[p][1][1]}  # fmt: skip
-    for suit in suited:
-        flushers = [(i, rbit[spot.own[p][0]] | rbit[spot.own[p][1]])
-                    for i, p in enumerate(players)
-                    if perla[i] is None and spot.own[p][0][1] == spot.own[p][1][1] == suit]
-        known_suited = [c for c in spot.board if c[1] == suit]
-        unseen_suited = [c for c in unseen if c[1] == suit]
-        others = avail([c for c in unseen if c[1] != suit])
-        for f in range(max(0, 3 - len(known_suited)), min(m, len(unseen_suited)) + 1):
-            for drawn in combinations(unseen_suited, f):
-                bits = [rbit[c] for c in (*known_suited, *drawn)]
-                masks = [a | b | c for a, b, c in combinations(bits, 3)]
-                fl = [(i, max(flush[hole | x] for x in masks)) for i, hole in flushers]
-                drawn_keys = tuple(key[c] for c in drawn)
-                for rest, ways in _multisets(others, m - f):
-                    plain = by_ranks(known + drawn_keys + rest)
-                    true = list(plain)
-                    for i, v in fl:
-                        if v > true[i]:
-                            true[i] = v
-                    if true != plain:
-                        shares.add(plain, -ways)
-                        shares.add(true, ways)
-    return shares.expected(math.comb(len(unseen), m))
+    holes = [spot.own[p] for p in players]
+    shares.add_all(chiribito_showdowns(holes, spot.board, unseen, spot.house_rules))
+    return shares.expected(math.comb(len(unseen), spot.board_to_come))
 
 
 def _exact_stud(spot: Spot) -> dict[str, float]:
@@ -361,17 +268,20 @@ def _exact_stud(spot: Spot) -> dict[str, float]:
     shares = _Shares(spot)
     unseen = spot.unseen()
     n = 0
+    counts: dict[tuple[int, ...], int] = {}
     for board_new in combinations(unseen, spot.board_to_come):
         taken = set(board_new)
         rest = [c for c in unseen if c not in taken]
-        n += _deal_players(spot, ev, players, [*spot.board, *board_new], rest, shares)
+        n += _deal_players(spot, ev, players, [*spot.board, *board_new], rest, counts)
+    shares.add_all(counts)
     return shares.expected(n)
 
 
 def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str],
-                  unseen: list[str], shares: _Shares) -> int:  # fmt: skip
+                  unseen: list[str], counts: dict[tuple[int, ...], int]) -> int:  # fmt: skip
     """Every way the contenders' cards to come can fall from ``unseen`` on
-    one board, added to ``shares``; returns how many."""
+    one board, counted in ``counts`` by the contenders' values (in the order
+    first met); returns how many."""
     chiribito = spot.game == CHIRIBITO
 
     def worth(i: int, new: tuple[str, ...]) -> int:
@@ -384,16 +294,21 @@ def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str
 
     def rec(j: int, rest: list[str]) -> int:
         if j == len(drawing):
-            shares.add(values, 1)
+            key = tuple(values)
+            counts[key] = counts.get(key, 0) + 1
             return 1
         i = drawing[j]
         seen = memo[i]
         count = 0
         last: dict[int, int] = {}  # the last to draw: how many of his draws give each value
-        for combo in combinations(rest, spot.to_come[players[i]]):
-            v = seen.get(combo)
-            if v is None:
-                v = seen[combo] = worth(i, combo)
+        combos = list(combinations(rest, spot.to_come[players[i]]))
+        new = [combo for combo in combos if combo not in seen]
+        if new:  # valued in one call of the evaluator
+            own = spot.own[players[i]]
+            got = ev.values(own, new, board) if chiribito else ev.values(own, new)
+            seen.update(zip(new, got, strict=True))
+        for combo in combos:
+            v = seen[combo]
             if j + 1 == len(drawing):
                 last[v] = last.get(v, 0) + 1
                 continue
@@ -402,7 +317,8 @@ def _deal_players(spot: Spot, ev: Evaluator, players: list[str], board: list[str
             count += rec(j + 1, [c for c in rest if c not in out])
         for v, ways in last.items():
             values[i] = v
-            shares.add(values, ways)
+            key = tuple(values)
+            counts[key] = counts.get(key, 0) + ways
             count += ways
         return count
 
@@ -414,13 +330,15 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     deals (a fixed number: a rule that stopped on the standard errors seen
     so far would bias the means towards the deals where it stopped).
 
-    The inner loop works on lists by index (each contender's own cards, the
-    pots as index lists), draws with ``random()`` rather than
-    ``Random.sample`` (the same uniform draws, with less work per card) and
-    calls the evaluator's ``value`` directly."""
+    The deals are drawn first, with ``random()`` rather than
+    ``Random.sample`` (the same uniform draws, with less work per card);
+    then each contender's hands over all deals are valued in one call of
+    the evaluator's ``values`` (his known cards looked up once), and the
+    pots shared deal by deal, on lists by index."""
     from hh.evaluate import evaluator_for
 
-    value = evaluator_for(spot.game, spot.house_rules).value
+    ev = evaluator_for(spot.game, spot.house_rules)
+    value, values_of = ev.value, ev.values
     chiribito = spot.game == CHIRIBITO
     rng = random.Random(seed)
     unseen = spot.unseen()
@@ -440,44 +358,50 @@ def monte_carlo(spot: Spot, samples: int, seed: int) -> tuple[dict[str, float], 
     if at > len(unseen):
         raise ValueError(f"{at} cards to come, {len(unseen)} unseen")
     deck, uniform = list(unseen), rng.random
-    spans = [(x, len(unseen) - x) for x in range(at)]
+    spans = [(x, float(len(unseen) - x)) for x in range(at)]  # (float: the same products)
 
+    dealt = []
     for _ in range(samples):
         # a partial Fisher-Yates shuffle: the first ``at`` cards of the deck are
         # a uniform draw whatever order the last deal left it in
         for x, span in spans:
             y = x + int(uniform() * span)
             deck[x], deck[y] = deck[y], deck[x]
-        if chiribito:
-            board = base + deck[:board_to_come]
-            values = [value(own + deck[lo:hi], board) for own, lo, hi in parts]
-        else:
-            values = [value(own + deck[lo:hi]) for own, lo, hi in parts]
-        if heads_up:  # the common case: one pot, two contenders
-            amount, (i, j) = pots[0]
-            a, b = values[i], values[j]
+        dealt.append(deck[:at])
+    if chiribito:
+        by_player = [[value(own + d[lo:hi], base + d[:board_to_come]) for d in dealt]
+                     for own, lo, hi in parts]  # fmt: skip
+    else:
+        by_player = [values_of(own, [d[lo:hi] for d in dealt]) for own, lo, hi in parts]
+    if heads_up:  # the common case: one pot, two contenders
+        amount, (i, j) = pots[0]
+        square, half = amount * amount, amount / 2
+        half_square = half * half
+        i1, i2, j1, j2 = s1[i], s2[i], s1[j], s2[j]
+        for a, b in zip(by_player[i], by_player[j], strict=True):
             if a > b:
-                s1[i] += amount
-                s2[i] += amount * amount
+                i1 += amount
+                i2 += square
             elif b > a:
-                s1[j] += amount
-                s2[j] += amount * amount
+                j1 += amount
+                j2 += square
             else:
-                half = amount / 2
-                s1[i] += half
-                s2[i] += half * half
-                s1[j] += half
-                s2[j] += half * half
-            continue
-        chips = [0.0] * len(names)
-        for amount, eligible in pots:
-            best = max([values[i] for i in eligible])
-            winners = [i for i in eligible if values[i] == best]
-            for i in winners:
-                chips[i] += amount / len(winners)
-        for i, c in enumerate(chips):
-            s1[i] += c
-            s2[i] += c * c
+                i1 += half
+                i2 += half_square
+                j1 += half
+                j2 += half_square
+        s1[i], s2[i], s1[j], s2[j] = i1, i2, j1, j2
+    else:
+        for values in zip(*by_player, strict=True):
+            chips = [0.0] * len(names)
+            for amount, eligible in pots:
+                best = max([values[i] for i in eligible])
+                winners = [i for i in eligible if values[i] == best]
+                for i in winners:
+                    chips[i] += amount / len(winners)
+            for i, c in enumerate(chips):
+                s1[i] += c
+                s2[i] += c * c
     means = [x / samples for x in s1]
     se = {p: math.sqrt(max(0.0, s2[i] / samples - means[i] ** 2) / (samples - 1))
           for i, p in enumerate(names)}  # fmt: skip
@@ -546,34 +470,42 @@ _BATCH = 16  # hands per worker task
 # and cards still to come (docs/statistics.md), among the hands of _todo
 _CANDIDATES = """
 WITH sd AS (
-    SELECT s.site, s.hand_id, list(s.player ORDER BY s.seat) AS contenders,
-           count(*) FILTER (s.all_in_round IS NULL) AS not_all_in, count(*) AS n
-    FROM seats s SEMI JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id
+    SELECT s.site, s.hand_id
+    FROM seats s SEMI JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id AND t.showdown
     WHERE coalesce(s.went_to_showdown, FALSE) AND NOT coalesce(s.sitting_out, FALSE)
-    GROUP BY ALL),
+    GROUP BY ALL
+    HAVING count(*) >= 2 AND count(*) FILTER (s.all_in_round IS NULL) <= 1),
 stop AS (
     SELECT x.site, x.hand_id, max(x.round) AS stop_round FROM actions x
     SEMI JOIN sd ON sd.site = x.site AND sd.hand_id = x.hand_id
     WHERE x.round >= 0 AND x.kind <> 'uncalled' GROUP BY ALL),
+later AS (
+    SELECT t.hk, t.site, t.hand_id, t.game, t.house_rules,
+           coalesce(stop.stop_round, -1) AS stop_round
+    FROM _todo t JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
+    LEFT JOIN stop ON stop.site = t.site AND stop.hand_id = t.hand_id
+    WHERE coalesce(stop.stop_round, -1) < CASE t.game {last} END),
 pots AS (
     SELECT p.site, p.hand_id, list(struct_pack(amount := p.amount, eligible := p.eligible)
                                    ORDER BY p.pot_index) AS pots
-    FROM pots p SEMI JOIN sd ON sd.site = p.site AND sd.hand_id = p.hand_id GROUP BY ALL),
+    FROM pots p SEMI JOIN later ON later.site = p.site AND later.hand_id = p.hand_id
+    GROUP BY ALL),
 cards AS (
     SELECT s.site, s.hand_id,
+           list(s.player ORDER BY s.seat) FILTER (coalesce(s.went_to_showdown, FALSE)
+                                                  AND NOT coalesce(s.sitting_out, FALSE))
+               AS contenders,
            list(struct_pack(player := s.player, down_cards := s.down_cards,
                             down_rounds := s.down_rounds, up_cards := s.up_cards,
-                            up_rounds := s.up_rounds) ORDER BY s.seat) AS seats
-    FROM seats s SEMI JOIN sd ON sd.site = s.site AND sd.hand_id = s.hand_id GROUP BY ALL)
-SELECT t.hk, h.game, h.house_rules, sd.contenders, coalesce(stop.stop_round, -1) AS stop_round,
-       pots.pots, cards.seats, h.board, h.board_rounds
-FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
-JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
-LEFT JOIN stop ON stop.site = t.site AND stop.hand_id = t.hand_id
-JOIN pots ON pots.site = t.site AND pots.hand_id = t.hand_id
-JOIN cards ON cards.site = t.site AND cards.hand_id = t.hand_id
-WHERE h.showdown AND sd.n >= 2 AND sd.not_all_in <= 1
-  AND coalesce(stop.stop_round, -1) < CASE h.game {last} END
+                            up_rounds := s.up_rounds)) AS seats  -- in any order
+    FROM seats s SEMI JOIN later ON later.site = s.site AND later.hand_id = s.hand_id
+    GROUP BY ALL)
+SELECT l.hk, l.game, l.house_rules, cards.contenders, l.stop_round, pots.pots, cards.seats,
+       h.board, h.board_rounds
+FROM later l
+JOIN hands h ON h.site = l.site AND h.hand_id = l.hand_id
+JOIN pots ON pots.site = l.site AND pots.hand_id = l.hand_id
+JOIN cards ON cards.site = l.site AND cards.hand_id = l.hand_id
 """
 
 
@@ -628,6 +560,27 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     con.execute(f"INSERT INTO {target} SELECT hk, player, expected_won, se FROM df")
     cache.done("equity")
     return len(tasks)
+
+
+def of_batch(con: duckdb.DuckDBPyConnection) -> tuple[pa.Table, pa.Table]:
+    """The equity rows (``EQUITY_COLUMNS``) of the hands of ``con``'s
+    ``hands`` (with its ``seats``, ``actions`` and ``pots``), and all of
+    them (``hk``, ``site``, ``hand_id``): what the cache keeps of a batch the import has just
+    built (hh.reports.imported). The same candidates and computation as
+    :func:`fill_equity`, in this process, without a cache's bookkeeping
+    statements: their cost is per batch, and an import's batches are small."""
+    con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT "
+                "hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk, h.site, "
+                "h.hand_id, h.game, h.house_rules, h.showdown FROM hands h")  # fmt: skip
+    try:
+        rows = _compute(candidates(con), None, parallel=False)
+        keys = con.sql("SELECT hk, site, hand_id FROM _todo").to_arrow_table()
+    finally:
+        con.execute("DROP TABLE IF EXISTS _todo")
+    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
+    schema = pa.schema([("hk", pa.uint64()), ("player", pa.string()),
+                        ("expected_won", pa.float64()), ("se", pa.float64())])  # fmt: skip
+    return pa.table([list(c) for c in columns], schema=schema), keys
 
 
 def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None,

@@ -36,6 +36,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 from hh.reports import equity, standings
 from hh.reports.cache import Cache, default_path
 
@@ -63,41 +64,43 @@ def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     if not hands.num_rows:
         return {}
     con = _connection()
-    batch = {f"b_{t}": tables[t] for t in _TABLES}
+    # a batch rarely holds a hand twice (or hands of two sites): only then are
+    # its tables read through views of the first copies, else as they are
+    twice = (pc.count_distinct(hands["site"]).as_py() > 1
+             or pc.count_distinct(hands["hand_id"]).as_py() < hands.num_rows)  # fmt: skip
+    if twice:
+        batch = {f"b_{t}": tables[t] for t in _TABLES}
+    else:
+        batch = {t: tables[t].drop_columns(["_ord"]) for t in _TABLES}
     for name, table in batch.items():
         con.register(name, table)
     try:
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
-            "QUALIFY row_number() OVER (PARTITION BY site, hand_id ORDER BY _ord) = 1"
-        )
-        for t in _TABLES:
+        if twice:
             con.execute(
-                f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t} "
-                "SEMI JOIN _first USING (_ord)"
+                "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
+                "QUALIFY row_number() OVER (PARTITION BY site, hand_id ORDER BY _ord) = 1"
             )
-        store = Cache(con, None)
+            for t in _TABLES:
+                con.execute(
+                    f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t} "
+                    "SEMI JOIN _first USING (_ord)"
+                )
+        rows, keys = equity.of_batch(con)
+        con.register("_todo", keys)  # the hands whose seats' standings are computed
         try:
-            store.want("TRUE", [])
-            equity.fill_equity(con, store, parallel=False)
-            out = {
-                t: con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
-                for t in ("equity", "equity_hands")
-            }
-            standings.fill(con, store)  # each seat's standing per round (integrity)
-            for t in (standings.KIND, f"{standings.KIND}_hands"):
-                out[t] = con.sql(f"SELECT * FROM {store.table(t)}").to_arrow_table()
-            out["hands"] = con.sql("SELECT site, hand_id FROM hands").to_arrow_table()
-            return out
+            standing = standings.rows(con).to_arrow()  # each seat's per round (integrity)
         finally:
-            store.close()
+            con.unregister("_todo")
+        hks = keys.select(["hk"])
+        return {"equity": rows, "equity_hands": hks, standings.KIND: standing,
+                f"{standings.KIND}_hands": hks, "hands": keys.select(["site", "hand_id"])}
     finally:
         for name in batch:
             con.unregister(name)
-        for t in _TABLES:
-            con.execute(f"DROP VIEW IF EXISTS {t}")
-        con.execute("DROP TABLE IF EXISTS _first; DROP TABLE IF EXISTS _want; "
-                    "DROP TABLE IF EXISTS _todo; DROP TABLE IF EXISTS _cards")  # fmt: skip
+        if twice:
+            for t in _TABLES:
+                con.execute(f"DROP VIEW IF EXISTS {t}")
+            con.execute("DROP TABLE IF EXISTS _first")
 
 
 def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:

@@ -70,6 +70,14 @@ class Evaluator(Protocol):
         """The hand's strength; the hot path, so no description is built."""
         ...
 
+    def values(self, own: Sequence[str], draws: Sequence[Sequence[str]],
+               board: Sequence[str] = ...) -> list[int]:  # fmt: skip
+        """``[value([*own, *draw], board) for draw in draws]`` (the board
+        defaulting as ``value``'s does), with what depends on ``own`` alone
+        computed once: a Monte Carlo values each contender's known cards
+        with each deal's new ones."""
+        ...
+
     def evaluate(self, own: Sequence[str], board: Sequence[str] = ()) -> Evaluation:
         """Value, category, cards used and the description a log writes."""
         ...
@@ -119,6 +127,19 @@ def chiribito_lookup(house_rules: Iterable[str] = ()) -> BoardLookup:
     return _chiribito_evaluator(RULE_LA_PERLA in rules).lookup()
 
 
+def chiribito_showdowns(holes: Sequence[Sequence[str]], board: Sequence[str],
+                        unseen: Sequence[str], house_rules: Iterable[str] = ()
+                        ) -> dict[tuple[int, ...], int]:  # fmt: skip
+    """Every completion of a Chiribito ``board`` to five cards from
+    ``unseen``, by the values the players' hole cards get on it (``value``'s,
+    one per pair in ``holes``): values -> how many completions give them.
+    Counted by rank multisets, flushes apart, rather than board by board
+    (:func:`hh.evaluate.chiribito.showdowns`): what an exact all-in equity
+    needs."""
+    rules = {rule.strip() for rule in house_rules}
+    return _chiribito_evaluator(RULE_LA_PERLA in rules).showdowns(holes, board, unseen)
+
+
 def _chiribito_evaluator(la_perla_wins: bool) -> ChiribitoEvaluator:
     from hh.evaluate.chiribito import ChiribitoEvaluator
 
@@ -155,5 +176,6 @@ __all__ = [
     "Evaluation",
     "Evaluator",
     "chiribito_lookup",
+    "chiribito_showdowns",
     "evaluator_for",
 ]

@@ -77,6 +77,42 @@ class CalatoneEvaluator:
         flush = self._flush[mask]
         return flush if flush > best else best
 
+    def values(self, own: Sequence[str], draws: Sequence[Sequence[str]],
+               board: Sequence[str] = ()) -> list[int]:  # fmt: skip
+        """``[value([*own, *draw]) for draw in draws]``, with ``own``'s part of
+        the lookups made once: the many deals of a Monte Carlo."""
+        if board:
+            raise ValueError(f"Calatone has no common cards, got board {' '.join(board)}")
+        keys, bit, ranks, flush, flush_suit = (self._tables.key, self._bit, self._ranks,
+                                               self._flush, self._flush_suit)  # fmt: skip
+        out: list[int] = []
+        try:
+            base = 0
+            for card in own:
+                base += keys[card]
+            for draw in draws:
+                key = base
+                for card in draw:
+                    key += keys[card]
+                best = ranks[key & RANK_MASK]
+                suit = flush_suit[key >> SUIT_SHIFT]
+                if suit >= 0:
+                    letter = FRENCH_SUITS[suit]
+                    mask = 0
+                    for card in own:
+                        if card[1] == letter:
+                            mask |= bit[card]
+                    for card in draw:
+                        if card[1] == letter:
+                            mask |= bit[card]
+                    value = flush[mask]
+                    if value > best:
+                        best = value
+                out.append(best)
+        except (KeyError, IndexError):  # the plain path says what is wrong
+            return [self.value([*own, *draw]) for draw in draws]
+        return out
+
     def exposed(self, up: Sequence[str]) -> int:
         """The up cards ranked like a hand: all categories they form (straights
         and flushes only once five are up); one card is just its rank."""

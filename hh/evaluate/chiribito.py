@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from math import comb
 
 from hh.cards import SPANISH_28, SPANISH_RANKS
 from hh.evaluate import Category, Evaluation
@@ -156,6 +157,144 @@ class BoardLookup:
         return is_la_perla(hole)
 
 
+_BOARDS = 5**7  # a sum of five keys is below it: hole * _BOARDS + board indexes _PLAIN
+# (hole keys' sum, board keys' sum) -> the best of the ten triples, flushes aside; the
+# ranks table is the same under every house rule: at most 28 hole sums times 462 boards
+_PLAIN: dict[int, int] = {}
+# (the keys available, how many drawn) -> each multiset of that many: its keys' sum and
+# how often each key is in it
+_SHAPES: dict[tuple[tuple[int, ...], int], list[tuple[int, list[tuple[int, int]]]]] = {}
+
+
+def _plain(hole: int, board: int) -> int:
+    """What hole cards whose keys sum to ``hole`` are worth, flushes aside,
+    on a board whose five keys sum to ``board`` (a sum of at most four of a
+    key is the rank multiset itself, in base 5)."""
+    at = hole * _BOARDS + board
+    found = _PLAIN.get(at)
+    if found is not None:
+        return found
+    keys: list[int] = []
+    rest = board
+    for r in range(7):
+        keys.extend([5**r] * (rest % 5))
+        rest //= 5
+    ranks = tables().ranks
+    best = 0
+    for a, b, c in combinations(keys, 3):
+        v = ranks[hole + a + b + c]
+        if v is not None and v > best:
+            best = v
+    _PLAIN[at] = best
+    return best
+
+
+def _shapes(keys: tuple[int, ...], k: int) -> list[tuple[int, list[tuple[int, int]]]]:
+    at = (keys, k)
+    found = _SHAPES.get(at)
+    if found is not None:
+        return found
+    out: list[tuple[int, list[tuple[int, int]]]] = []
+    for combo in combinations_with_replacement(keys, k):
+        counts: dict[int, int] = {}
+        for x in combo:
+            counts[x] = counts.get(x, 0) + 1
+        out.append((sum(combo), list(counts.items())))
+    _SHAPES[at] = out
+    return out
+
+
+def _multisets(cards: Sequence[str], k: int) -> list[tuple[int, int]]:
+    """Every multiset of ``k`` ranks drawn from ``cards``: its keys' sum, and
+    how many sets of ``k`` of the cards have it."""
+    avail: dict[int, int] = {}
+    for c in cards:
+        avail[KEY[c]] = avail.get(KEY[c], 0) + 1
+    choose = {x: [comb(n, j) for j in range(k + 1)] for x, n in avail.items()}
+    out: list[tuple[int, int]] = []
+    for total, counts in _shapes(tuple(sorted(avail)), k):
+        ways = 1
+        for x, j in counts:
+            ways *= choose[x][j]
+        if ways:
+            out.append((total, ways))
+    return out
+
+
+def showdowns(holes: Sequence[Sequence[str]], board: Sequence[str], unseen: Sequence[str],
+              la_perla_wins: bool = False) -> dict[tuple[int, ...], int]:  # fmt: skip
+    """Every completion of ``board`` to five cards from ``unseen``, by the
+    values the players' hole cards (``holes``, two each) get on it, as
+    :meth:`ChiribitoEvaluator.value` gives them: values (one per player, in
+    order) -> how many completions give them; the counts add up to
+    ``comb(len(unseen), 5 - len(board))``.
+
+    By counting, not board by board (an all-in before the flop has up to
+    C(24, 5) boards): a hand that is not a flush is worth what the board's
+    rank multiset gives it, so each multiset of the ranks to come is valued
+    once, with the number of boards that have it. Then, for each suit in
+    which a player holds both hole cards, the boards with three or more
+    common cards of that suit (the only ones where a flush can play, at
+    most one such suit per board) are enumerated by their cards of that
+    suit and the rank multiset of the others, and where a flush changes a
+    value those boards move from the values by ranks to the true ones. The
+    entries come in the order first met; a count can be 0 (values the ranks
+    gave, that flushes took back on every such board)."""
+    m = 5 - len(board)
+    seen = [c for hole in holes for c in hole] + list(board) + list(unseen)
+    if (any(len(hole) != 2 for hole in holes) or m < 0 or len(set(seen)) != len(seen)
+            or any(c not in KEY for c in seen)):  # fmt: skip
+        raise ValueError(f"not a Chiribito showdown: {list(holes)} on {list(board)}, "
+                         f"completed from {list(unseen)}")  # fmt: skip
+    flush = tables().flush
+    sums = [KEY[hole[0]] + KEY[hole[1]] for hole in holes]
+    perla = [LA_PERLA_VALUE if la_perla_wins and is_la_perla(hole) else 0 for hole in holes]
+    known = 0
+    for c in board:
+        known += KEY[c]
+    n = len(holes)
+    out: dict[tuple[int, ...], int] = {}
+    for new, ways in _multisets(unseen, m):
+        total = known + new
+        values = tuple([perla[i] or _plain(sums[i], total) for i in range(n)])
+        out[values] = out.get(values, 0) + ways
+    suits: list[str] = []
+    for i in range(n):
+        suit = holes[i][0][1]
+        if not perla[i] and suit == holes[i][1][1] and suit not in suits:
+            suits.append(suit)
+    for suit in suits:
+        flushers = [(i, RBIT[holes[i][0]] | RBIT[holes[i][1]]) for i in range(n)
+                    if not perla[i] and holes[i][0][1] == holes[i][1][1] == suit]  # fmt: skip
+        known_suited = [c for c in board if c[1] == suit]
+        unseen_suited = [c for c in unseen if c[1] == suit]
+        others = [c for c in unseen if c[1] != suit]
+        low = max(0, 3 - len(known_suited))
+        # the rank multisets of the other cards, by how many of them come
+        rests = [_multisets(others, j) if j <= m - low else [] for j in range(m + 1)]
+        for f in range(low, min(m, len(unseen_suited)) + 1):
+            for drawn in combinations(unseen_suited, f):
+                bits = [RBIT[c] for c in known_suited] + [RBIT[c] for c in drawn]
+                masks = [a | b | c for a, b, c in combinations(bits, 3)]
+                best = [(i, max([flush[hole | x] for x in masks])) for i, hole in flushers]
+                drawn_sum = known
+                for c in drawn:
+                    drawn_sum += KEY[c]
+                for rest, ways in rests[m - f]:
+                    total = drawn_sum + rest
+                    plain = [perla[i] or _plain(sums[i], total) for i in range(n)]
+                    true = list(plain)
+                    for i, v in best:
+                        if v > true[i]:
+                            true[i] = v
+                    if true != plain:
+                        was = tuple(plain)
+                        out[was] = out.get(was, 0) - ways
+                        now = tuple(true)
+                        out[now] = out.get(now, 0) + ways
+    return out
+
+
 class ChiribitoEvaluator:
     """Values of Chiribito showdowns, with or without ``La Perla wins``."""
 
@@ -198,6 +337,19 @@ class ChiribitoEvaluator:
         if self.la_perla_wins and is_la_perla(own):
             return LA_PERLA_VALUE
         return best
+
+    def values(self, own: Sequence[str], draws: Sequence[Sequence[str]],
+               board: Sequence[str] = ()) -> list[int]:  # fmt: skip
+        """``[value([*own, *draw], board) for draw in draws]``: with ``own``
+        empty, many pairs of hole cards on one board."""
+        return [self.value([*own, *draw], board) for draw in draws]
+
+    def showdowns(self, holes: Sequence[Sequence[str]], board: Sequence[str],
+                  unseen: Sequence[str]) -> dict[tuple[int, ...], int]:  # fmt: skip
+        """The players' values over every completion of the board from
+        ``unseen``, with how many completions give each (:func:`showdowns`,
+        under this evaluator's house rules)."""
+        return showdowns(holes, board, unseen, self.la_perla_wins)
 
     def lookup(self) -> BoardLookup:
         """The tables :meth:`value` reads, for valuing many boards at once
