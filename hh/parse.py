@@ -193,8 +193,7 @@ _HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
 
 
 class LineMemo:
-    """Lines seen before in hands of one game, at most ``bound`` of them, and
-    the parts of deal and seat lines seen before, at most ``bound`` too.
+    """Lines seen before in hands of one game, at most ``bound`` of them.
 
     Lines repeat: in a session the same player checks, calls the same amount
     or is dealt the same up card hand after hand. A line's record depends
@@ -203,29 +202,10 @@ class LineMemo:
     before is then built without being classified, matched or cut up. Only
     the kinds that repeat more often than not are kept (``KINDS``): headers,
     commitments, decks, shows, top-ups and seat lines, whose stacks change,
-    mostly do not.
-
-    Deal and seat lines rarely repeat whole but do in parts: "Dealt to Inés:
-    down [Kd 6s] up [Qc]" (random cards), "Seat 1: Inés (11 in chips)"
-    (stacks change), yet the same players are dealt to and the same card
-    groups and stacks come back. The grammar makes the parts independent:
-    these lines are "Dealt to " NAME ":" [" down [" CARDS "]"] [" up ["
-    CARDS "]"] (one of the two at least) and "Seat " N ": " NAME " (" CHIPS
-    " in chips)" [" is sitting out"], and a NAME holds no ":" nor "(" (a card
-    list no "]"), so where each part ends is fixed by the text. A line each
-    of whose parts was that part of a line that matched (of the same kind,
-    in the same game, whose cards were checked) matches too, and its record
-    is built from the parts' fields (:meth:`from_parts`). The parts' keys
-    begin "Dealt to ", "Seat ", " down [", " up [" or " (", so the sorts
-    never meet in their one dict; each is kept with its tag (a head's line
-    kind, "down", "up" or "chips").
-
-    Both are emptied when full, which bounds their memory. The parts are
-    kept because they were measured to pay on a whole ``hh validate`` run
-    (the commit that kept them says by how much).
+    mostly do not. It is emptied when full, which bounds its memory.
     """
 
-    __slots__ = ("bound", "lines", "parts")
+    __slots__ = ("bound", "lines")
 
     KINDS: ClassVar[dict[str, type[ModelRecord]]] = {
         "TABLE_LINE": Table,
@@ -247,76 +227,14 @@ class LineMemo:
         self.bound = bound
         # line text -> (kind, record class, fields but the line number)
         self.lines: dict[str, tuple[str, Callable[..., Any], tuple[Any, ...]]] = {}
-        # part of a deal or seat line -> (tag, its fields)
-        self.parts: dict[str, tuple[str, Any]] = {}
 
     def remember(self, text: str, kind: str, obj: Any) -> None:
-        """Keep a line that matched, if its kind is one that repeats, and
-        the parts of a deal or seat line."""
+        """Keep a line that matched, if its kind is one that repeats."""
         cls = self.KINDS.get(kind)
         if cls is not None:
             if len(self.lines) >= self.bound:
                 self.lines.clear()
             self.lines[text] = (kind, cls, tuple([getattr(obj, name) for name in cls.FIELDS[:-1]]))
-        if kind == "DEAL_LINE":
-            cut = _deal_parts(text)
-            if cut is None:  # pragma: no cover - a matched deal line has its colon
-                return
-            parts = self._parts()
-            parts[cut[0]] = (kind, obj.name)
-            if cut[1]:
-                parts[cut[1]] = ("down", obj.down)
-            if cut[2]:
-                parts[cut[2]] = ("up", obj.up)
-        elif kind == "SEAT_LINE":
-            at = text.find(" (", 5)
-            parts = self._parts()
-            parts[text[:at]] = (kind, (obj.seat, obj.name))
-            parts[text[at:]] = ("chips", (obj.chips, obj.sitting_out))
-
-    def _parts(self) -> dict[str, tuple[str, Any]]:
-        if len(self.parts) >= self.bound:
-            self.parts.clear()
-        return self.parts
-
-    def from_parts(self, text: str, n: int) -> tuple[str, Any] | None:
-        """The kind and record of line ``n``, a deal or seat line, from its
-        parts seen before; None when a part is new (or it is no such line)."""
-        seen = self.parts
-        if text.startswith("Dealt to "):
-            cut = _deal_parts(text)
-            if cut is None or not (cut[1] or cut[2]):
-                return None
-            head = seen.get(cut[0])
-            down = seen.get(cut[1]) if cut[1] else ("down", None)
-            up = seen.get(cut[2]) if cut[2] else ("up", None)
-            if head is None or down is None or up is None:
-                return None
-            if head[0] != "DEAL_LINE" or down[0] != "down" or up[0] != "up":
-                return None
-            return "DEAL_LINE", Deal(head[1], down[1], up[1], n)
-        if text.startswith("Seat "):
-            at = text.find(" (", 5)
-            if at < 0:
-                return None
-            head = seen.get(text[:at])
-            tail = seen.get(text[at:])
-            if head is None or tail is None or head[0] != "SEAT_LINE" or tail[0] != "chips":
-                return None
-            return "SEAT_LINE", Seat(head[1][0], head[1][1], tail[1][0], tail[1][1], n)
-        return None
-
-
-def _deal_parts(text: str) -> tuple[str, str, str] | None:
-    """A deal line's head ("Dealt to NAME"), down part and up part (either
-    may be empty); None for any other line."""
-    colon = text.find(":", 9)
-    if colon < 0:
-        return None
-    close = text.find("]", colon) + 1 if text.startswith(" down [", colon + 1) else colon + 1
-    if close == 0 or not (close == len(text) or text.startswith(" up [", close)):
-        return None
-    return text[:colon], text[colon + 1 : close], text[close:]
 
 
 class _Game:
@@ -830,13 +748,6 @@ def _parse_fast(lines: list[str], first: int) -> Hand | None:
             kinds.append(known)
             n += 1
             continue
-        if memo is not None:
-            built = memo.from_parts(text, n)
-            if built is not None:
-                kinds.append(built[0])
-                objs.append(built[1])
-                n += 1
-                continue
         kind = classify(text)
         if kind is None or (n == first and kind != "HEADER_LINE"):
             return None
