@@ -915,7 +915,9 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
     finally:
         if store is not cache:
             store.close()
-    keep = {k: v for k, v in pairs.items() if v["n"] >= max(f.min_hands, 1)}
+    # in key order, and ties of the ranking broken by game: the same hands give the
+    # same report whatever order the SQL returned its rows in
+    keep = {k: pairs[k] for k in sorted(pairs) if pairs[k]["n"] >= max(f.min_hands, 1)}
     if f.players:
         keep = {k: v for k, v in keep.items() if k[1] in f.players or k[2] in f.players}
     sigs: dict[tuple, dict[str, Signal]] = {k: {} for k in keep}
@@ -947,7 +949,7 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
         worst = min((s for n, s in p.signals.items() if n in BEHAVIOUR and s.probability
                      is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
         p.evidence = worst.evidence[:EVIDENCE]
-    out.sort(key=lambda p: (-p.score, -p.hands_together, p.players))
+    out.sort(key=lambda p: (-p.score, -p.hands_together, p.players, p.game))
     rings(out)
     return out
 
