@@ -782,57 +782,51 @@ class _Tally:
         factor: his events with everyone but the actor over what their own
         rates expected (a bluffer is folded to ahead, a tight player is the
         one ahead, with everyone); upper tail."""
-        pop_n: dict[tuple, int] = defaultdict(int)
-        pop_k: dict[tuple, int] = defaultdict(int)
-        own_n: dict[tuple, int] = defaultdict(int)
-        own_k: dict[tuple, int] = defaultdict(int)
-        for (g, x, y, r), m in self.n.items():
-            k = self.k.get((g, x, y, r), 0)
-            pop_n[(g, r)] += m
-            pop_k[(g, r)] += k
-            own_n[(g, x, r)] += m
-            own_k[(g, x, r)] += k
-        # the actor's own factor over his strata, with everyone but y: his
-        # events and their expectation at the population's rates, less y's
-        whole: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for (g, x, r), m in own_n.items():
-            whole[(g, x)][0] += own_k[(g, x, r)]
-            whole[(g, x)][1] += m * pop_k[(g, r)] / pop_n[(g, r)]
-        less: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for (g, x, y, r), m in self.n.items():
-            less[(g, x, y)][0] += self.k.get((g, x, y, r), 0)
-            less[(g, x, y)][1] += m * pop_k[(g, r)] / pop_n[(g, r)]
-        factor = {(g, x, y): _factor(whole[(g, x)][0] - k, whole[(g, x)][1] - e)
-                  for (g, x, y), (k, e) in less.items()}  # fmt: skip
-        rate: dict[tuple, float] = {}
-        drawn: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for (g, x, y, r), m in self.n.items():
-            # the actor's own rate with everyone else, shrunk to the population's
-            # times his own factor (few decisions of a stratum: his style there too)
-            k = self.k.get((g, x, y, r), 0)
-            base = _prior(pop_k[(g, r)] / pop_n[(g, r)], factor[(g, x, y)])
-            rate[(g, x, y, r)] = p0 = ((own_k[(g, x, r)] - k + SHRINK * base)
-                                       / (own_n[(g, x, r)] - m + SHRINK))  # fmt: skip
-            drawn[(g, y)][0] += k
-            drawn[(g, y)][1] += m * p0
-        mine: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for (g, x, y, r), m in self.n.items():
-            mine[(g, x, y)][0] += self.k.get((g, x, y, r), 0)
-            mine[(g, x, y)][1] += m * rate[(g, x, y, r)]
+        import polars as pl
+
+        strata: dict[tuple, int] = {}
+        keys = list(self.n)
+        df = pl.DataFrame({
+            "g": [key[0] for key in keys], "x": [key[1] for key in keys],
+            "y": [key[2] for key in keys],
+            "r": [strata.setdefault(key[3], len(strata)) for key in keys],
+            "m": [self.n[key] for key in keys], "k": [self.k.get(key, 0) for key in keys],
+        }, schema={"g": pl.String, "x": pl.String, "y": pl.String, "r": pl.Int64,
+                   "m": pl.Int64, "k": pl.Int64})  # fmt: skip
+        m, k = pl.col("m"), pl.col("k")
+        df = df.join(df.group_by("g", "r").agg(pop_n=m.sum(), pop_k=k.sum()), on=["g", "r"])
+        df = df.join(df.group_by("g", "x", "r").agg(own_n=m.sum(), own_k=k.sum()),
+                     on=["g", "x", "r"])  # fmt: skip
+        # the actor's own factor over his strata, with everyone but y
+        df = df.with_columns(pe=(m * pl.col("pop_k")) / pl.col("pop_n"),
+                             base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
+        whole = df.group_by("g", "x").agg(wk=k.sum().cast(pl.Float64), we=pl.col("pe").sum())
+        less = df.group_by("g", "x", "y").agg(lk=k.sum(), le=pl.col("pe").sum())
+        less = less.join(whole, on=["g", "x"]).with_columns(
+            factor=((pl.col("wk") - pl.col("lk")).clip(lower_bound=0.0) + SHRINK)
+            / ((pl.col("we") - pl.col("le")).clip(lower_bound=0.0) + SHRINK))
+        df = df.join(less.select("g", "x", "y", "factor"), on=["g", "x", "y"])
+        b, f = pl.col("base"), pl.col("factor")
+        odds = b / (1 - b) * f
+        prior = pl.when((b <= 0.0) | (b >= 1.0)).then(b).otherwise(odds / (1 + odds))
+        df = df.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
+                             / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
+        df = df.with_columns(mr=m * pl.col("rate"))
+        drawn = df.group_by("g", "y").agg(got=k.sum().cast(pl.Float64), want=pl.col("mr").sum())
+        mine = df.group_by("g", "x", "y").agg(kxy=k.sum(), exy=pl.col("mr").sum())
+        df = df.join(drawn, on=["g", "y"]).join(mine, on=["g", "x", "y"])
+        scale = ((pl.col("got") - pl.col("kxy")) + SHRINK) / ((pl.col("want") - pl.col("exy"))
+                                                             + SHRINK)  # fmt: skip
+        df = df.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
+        p0 = pl.col("p0")
+        agg = df.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
+                          b=pl.max_horizontal("x", "y")).agg(
+            count=k.sum(), opp=m.sum(), e=(m * p0).sum(), v=(m * p0 * (1 - p0)).sum())  # fmt: skip
         per: dict[tuple, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
-        for (g, x, y, r), m in self.n.items():
-            # the other's side: how often he is the one (bets into folds ahead, is
-            # the one ahead) with everyone but x, against their own rates; shrunk
-            # to 1 with SHRINK pseudo-events (a tight player is more often ahead)
-            got, want = drawn[(g, y)]
-            k_xy, e_xy = mine[(g, x, y)]
-            scale = (got - k_xy + SHRINK) / (want - e_xy + SHRINK)
-            p0 = min(1.0, rate[(g, x, y, r)] * scale)
-            acc = per[(g, min(x, y), max(x, y))]
-            acc[0] += self.k.get((g, x, y, r), 0)
-            acc[1] += m
-            acc[2] += m * p0
-            acc[3] += m * p0 * (1 - p0)
+        for g, a, bb, c, o, e, v in zip(*(agg.get_column(c).to_list() for c in
+                                          ("g", "a", "b", "count", "opp", "e", "v")),
+                                        strict=True):  # fmt: skip
+            per[(g, a, bb)] = [c, o, e, v, 0]
         for (g, x, y, _r), m in self.unjudged.items():
             per[(g, min(x, y), max(x, y))][4] += m
         for (g, a, b), sigs in out.items():
