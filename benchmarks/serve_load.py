@@ -1,5 +1,6 @@
 """``hh serve`` under load, in ``make bench`` (``python -m benchmarks``) or
-alone (``python -m benchmarks.serve_load [--quick]``). Loopback only,
+alone (``python -m benchmarks.serve_load [--quick]``; part 2 alone on a
+database kept between runs: ``--keep DIR`` or ``--db FILE``). Loopback only,
 bounded (a fixed number of requests, a time limit for the import).
 
 1. While it imports: ``hh serve --watch`` over an empty folder; simulated
@@ -368,8 +369,24 @@ def run(quick: bool = False) -> list[Row]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def kept(folder: Path, hands: int = STORED) -> str:
+    """Part 2's database kept in ``folder`` (``python -m benchmarks.serve_load
+    --keep DIR``): built there the first time, reused after; returns its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db = folder / "big.duckdb"
+    if not db.exists():
+        t0 = time.perf_counter()
+        built = big_database(folder, hands)
+        print(f"{time.perf_counter() - t0:.1f} s: the database built", file=sys.stderr)
+        return built
+    return str(db)
+
+
 if __name__ == "__main__":
-    if "--db" in sys.argv:
+    if "--keep" in sys.argv:
+        where = Path(sys.argv[sys.argv.index("--keep") + 1])
+        got = on_stored(kept(where), Path(tempfile.mkdtemp()))
+    elif "--db" in sys.argv:
         got = on_stored(sys.argv[sys.argv.index("--db") + 1], Path(tempfile.mkdtemp()))
     else:
         got = run(quick="--quick" in sys.argv)
