@@ -239,6 +239,41 @@ def test_search_pages_make_the_whole_list(client: TestClient, db: Path, search: 
     """Paged 7 at a time, a search gives every hand of its filter once,
     newest first, as an independent SQL query lists them; past the last
     page a 404 that says how many pages there are."""
+    _pages_are_the_whole_list(client, db, search)
+
+
+@pytest.fixture(scope="module")
+def spread(db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same hands, their times spread over four years (a few days
+    apart, the newest first in storage order), some without a time: the
+    pages of a search are then found in several of the windows of time the
+    server looks in first, or only in the whole table."""
+    import shutil
+
+    import duckdb
+
+    copy = tmp_path_factory.mktemp("spread") / "spread.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy))
+    con.execute("""UPDATE hands SET started_at = CASE WHEN k % 11 = 0 THEN NULL
+                   ELSE TIMESTAMP '2026-06-01' - to_days(CAST(k * k % 1461 AS INTEGER)) END
+                   FROM (SELECT site AS s, hand_id AS i, row_number() OVER (ORDER BY site, hand_id)
+                         AS k FROM hands) WHERE site = s AND hand_id = i""")  # fmt: skip
+    con.close()
+    return copy
+
+
+@pytest.mark.parametrize("search", [
+    {"player": "Ana María"},
+    {"player": HOSTILE, "min_pot": "40"},
+    {"game": "chiribito"},
+])  # fmt: skip
+def test_search_pages_over_years_make_the_whole_list(spread: Path, search: dict) -> None:
+    with TestClient(create_app(Config(db=str(spread))), raise_server_exceptions=False) as c:
+        _pages_are_the_whole_list(c, spread, search)
+
+
+def _pages_are_the_whole_list(client: TestClient, db: Path, search: dict) -> None:
     import duckdb
 
     cond = ["TRUE"]
@@ -254,7 +289,7 @@ def test_search_pages_make_the_whole_list(client: TestClient, db: Path, search: 
         params.append(int(search["min_pot"]))
     con = duckdb.connect(str(db), read_only=True)
     want = con.execute(f"SELECT h.site, h.hand_id FROM hands h WHERE {' AND '.join(cond)} "
-                       "ORDER BY h.started_at DESC, h.site DESC, h.hand_id DESC",
+                       "ORDER BY h.started_at DESC NULLS LAST, h.site DESC, h.hand_id DESC",
                        params).fetchall()  # fmt: skip
     con.close()
     want = [tuple(w) for w in want]
@@ -431,27 +466,3 @@ def test_off_loopback_hh_serve_makes_up_a_token_and_prints_it(db: Path) -> None:
         proc.wait(30)
 
 
-def test_large_results_are_kept_within_a_bound(db: Path, monkeypatch: pytest.MonkeyPatch
-                                               ) -> None:  # fmt: skip
-    """Searches' results (counted in rows) are kept up to HEAVY_ROWS in all:
-    past it the oldest is forgotten and computed again when asked."""
-    from hh.reports.web import source as src
-
-    monkeypatch.setattr(src, "HEAVY_ROWS", 10)
-    source = src.Source(str(db))
-    runs: list[str] = []
-
-    def rows(name: str) -> object:
-        def compute(con: object) -> list[int]:
-            runs.append(name)
-            return list(range(6))
-
-        return compute
-
-    try:
-        for name in ("a", "b", "b", "a", "a"):
-            got = source.cached((name,), rows(name), rows=len)  # type: ignore[arg-type]
-            assert got == list(range(6))
-    finally:
-        source.close()
-    assert runs == ["a", "b", "a"]

@@ -233,13 +233,10 @@ def create_app(config: Config) -> Starlette:
     def api_hands(request: Request) -> Response:
         query = _query(request)
         s = data.parse_search(query)
-        if s.filtered:  # every hand of the filter kept: each page is a slice
-            found = source.cached(("search", s.where, s.params),
-                                  lambda con: data.matching(con, s), rows=lambda t: t.num_rows)
-            rows, total = data.page_of(found, s)
-        else:  # the newest hands: ORDER BY ... LIMIT, a top-N over the hands alone
-            rows, total = source.cached(("hands", s.page, s.per),
-                                        lambda con: data.search(con, query))
+        search = (s.where, s.params)
+        total = source.cached(("count", *search), lambda con: data.count(con, s))
+        data.past_end(s, total)
+        rows = source.cached(("page", *search, s.page, s.per), lambda con: data.page(con, s))
         return JSONResponse(rows, headers={"X-Total-Count": str(total)})
 
     @_guarded

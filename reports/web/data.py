@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from hh.reports.db import Filters
@@ -203,6 +203,7 @@ class Search:
     params: tuple[Any, ...]
     page: int
     per: int
+    player_only: bool = False  # the filter is one player's hands, nothing else
 
     @property
     def filtered(self) -> bool:
@@ -252,13 +253,15 @@ def parse_search(query: Mapping[str, Sequence[str]]) -> Search:
         params.append(_int(value["max_pot"], "max_pot"))
     page = _int(value["page"], "page", 1, MAX_PAGE) if value["page"] else 1
     per = _int(value["per"], "per", 1, MAX_PER) if value["per"] else 50
-    return Search(" AND ".join(parts) or "TRUE", tuple(params), page, per)
+    player_only = bool(value["player"]) and len(parts) == 1
+    return Search(" AND ".join(parts) or "TRUE", tuple(params), page, per, player_only)
 
 
 NEWEST = "ORDER BY h.started_at DESC NULLS LAST, h.site DESC, h.hand_id DESC"
 
 
-def _past_end(s: Search, total: int) -> None:
+def past_end(s: Search, total: int) -> None:
+    """404 for a page past the search's last."""
     if s.page > 1 and (s.page - 1) * s.per >= total:
         raise NotFound(f"page={s.page}: there are {max(1, -(-total // s.per))} pages of "
                        f"{s.per} hands ({total:,} hands)")  # fmt: skip
@@ -266,33 +269,47 @@ def _past_end(s: Search, total: int) -> None:
 
 def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str, Any]], int]:
     """Hands matching the search (:func:`parse_search`), newest first, one
-    page: (rows, total), by a count and an ``ORDER BY ... LIMIT`` query."""
+    page: (rows, total)."""
     s = parse_search(query)
-    total = int(con.execute(f"SELECT count(*) FROM hands h WHERE {s.where}", list(s.params)
-                            ).fetchall()[0][0])  # fmt: skip
-    _past_end(s, total)
-    rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE {s.where} {NEWEST} "
-                 "LIMIT ? OFFSET ?", [*s.params, s.per, (s.page - 1) * s.per])  # fmt: skip
-    return rows, total
+    total = count(con, s)
+    past_end(s, total)
+    return page(con, s), total
 
 
-def matching(con: Any, s: Search) -> Any:
-    """Every hand of the search's filter, newest first, as an Arrow table of
-    ``HAND_FIELDS``: the server keeps it per version of the data, so the
-    total and every further page cost a slice, not another pass over the
-    hands and their seats."""
-    return con.sql(f"SELECT {HAND_FIELDS} FROM hands h WHERE {s.where} {NEWEST}",
-                   params=list(s.params) or None).to_arrow_table()  # fmt: skip
+def count(con: Any, s: Search) -> int:
+    """The number of hands the search's filter matches; one player's, from
+    his seats alone (every seat stored is a seat of a stored hand)."""
+    if s.player_only:
+        return int(con.execute("SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM seats "
+                               "WHERE player = ?)", list(s.params)).fetchall()[0][0])
+    return int(con.execute(f"SELECT count(*) FROM hands h WHERE {s.where}", list(s.params)
+                           ).fetchall()[0][0])  # fmt: skip
 
 
-def page_of(found: Any, s: Search) -> tuple[list[dict[str, Any]], int]:
-    """One page of :func:`matching`'s table: (rows, total), as :func:`search`."""
-    from hh.reports.files import _plain
+# The windows of time, ending at the newest hand stored, that a page is
+# looked for in, one after the other, before the whole table.
+WINDOWS = (timedelta(days=1), timedelta(days=16), timedelta(days=256))
 
-    total = int(found.num_rows)
-    _past_end(s, total)
-    rows = found.slice((s.page - 1) * s.per, s.per).to_pylist()
-    return [{k: _plain(v) for k, v in r.items()} for r in rows], total
+
+def page(con: Any, s: Search) -> list[dict[str, Any]]:
+    """One page of the search, newest first, by ``ORDER BY ... LIMIT``.
+    The newest hands are searched first: a page is looked for among the
+    hands of the last day stored, then of wider windows (:data:`WINDOWS`),
+    then of the whole table. A window that fills the page gives the page of
+    the whole search, since every hand outside it is older or has no time,
+    and those sort after it. Why: a player's search would otherwise join his
+    seats with every hand stored to keep only the newest few."""
+    order = [s.per, (s.page - 1) * s.per]
+    newest = con.execute("SELECT max(started_at) FROM hands").fetchall()[0][0]
+    if newest is not None and s.filtered:
+        for window in WINDOWS:
+            rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE h.started_at >= ? "
+                         f"AND {s.where} {NEWEST} LIMIT ? OFFSET ?",
+                         [newest - window, *s.params, *order])  # fmt: skip
+            if len(rows) == s.per:
+                return rows
+    return _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE {s.where} {NEWEST} "
+                 "LIMIT ? OFFSET ?", [*s.params, *order])  # fmt: skip
 
 
 def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -42,7 +42,6 @@ T = TypeVar("T")
 IDLE = 0.5  # seconds without a request after which the read connection is closed
 READ_WAIT = 15.0  # how long a page waits for a database another process writes
 _CACHED = 64  # results kept (all versions together)
-HEAVY_ROWS = 1_000_000  # rows of the large results (searches) kept, all together
 # what the pages show changes only if one of these does (a new version)
 FINGERPRINT = ("SELECT (SELECT count(*) FROM hands), (SELECT sum(n_violations) FROM hands), "
                "(SELECT count(*) FROM rejects), (SELECT count(*) FROM hand_violations), "
@@ -122,7 +121,6 @@ class Source:
         self._latest: dict[tuple[Any, ...], Any] = {}  # by key, whatever the version
         self._computing: set[tuple[Any, ...]] = set()
         self._pending: dict[tuple[Any, ...], threading.Event] = {}  # by version and key
-        self._heavy: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], int]] = OrderedDict()
         self._results_lock = threading.Lock()
         self._closing = threading.Event()
         self._reaper: threading.Thread | None = None
@@ -182,15 +180,13 @@ class Source:
         self._files_seen = None
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T],
-               report: bool = False, rows: Callable[[T], int] | None = None) -> T:  # fmt: skip
+               report: bool = False) -> T:
         """``compute(con)`` for this version of the data, computed once;
         ``report``: it fills the reports' cache file (one at a time, in turn
         with the watch's cycles). While another request computes the same,
         or a report must wait its turn, the last result of ``key`` if there
         is one (pages are live: the next change event asks again); with none,
-        the request waits for that computation rather than doing it again.
-        ``rows``: the result is large (a search's every hand), counted in
-        rows against ``HEAVY_ROWS``."""
+        the request waits for that computation rather than doing it again."""
         full = (self.refresh(), *key)
         with self._results_lock:
             if full in self._results:
@@ -205,7 +201,7 @@ class Source:
                 self._computing.add(key)
         if pending is not None:  # the same is being computed: wait for it
             pending.wait()
-            return self.cached(key, compute, report, rows)
+            return self.cached(key, compute, report)
         try:
             if report:
                 with self.report_lock, self.reading() as con:
@@ -220,24 +216,11 @@ class Source:
         with self._results_lock:
             self._results[full] = value
             self._latest[key] = value
-            if rows is not None:
-                self._heavy[full] = (key, rows(value))
-                while len(self._heavy) > 1 and sum(n for _, n in self._heavy.values()
-                                                   ) > HEAVY_ROWS:  # fmt: skip
-                    self._drop(next(iter(self._heavy)))
             if len(self._latest) > 4 * _CACHED:
                 self._latest.clear()
             while len(self._results) > _CACHED:
-                self._drop(next(iter(self._results)))
+                self._results.popitem(last=False)
         return value
-
-    def _drop(self, full: tuple[Any, ...]) -> None:
-        """Forget a result (the caller holds ``_results_lock``); a large one
-        is not kept as the last result of its key either."""
-        value = self._results.pop(full, None)
-        heavy = self._heavy.pop(full, None)
-        if heavy is not None and value is not None and self._latest.get(heavy[0]) is value:
-            del self._latest[heavy[0]]
 
     # ------------------------------------------------------------ reading
 
