@@ -91,7 +91,8 @@ def grow(base_db: str, db: str, target: int) -> int:
 # DuckDB's name of each Arrow type of the lake's tables
 DUCK_TYPES = {"string": "VARCHAR", "int16": "SMALLINT", "int32": "INTEGER", "int64": "BIGINT",
               "bool": "BOOLEAN", "list<item: string>": "VARCHAR[]",
-              "list<item: int64>": "BIGINT[]", "timestamp[us]": "TIMESTAMP",
+              "list<item: int64>": "BIGINT[]", "list<item: int16>": "SMALLINT[]",
+              "timestamp[us]": "TIMESTAMP",
               "date32[day]": "DATE"}
 
 
