@@ -22,6 +22,7 @@ from statistics import NormalDist
 from typing import Any
 
 import duckdb
+import polars as pl
 from hh.reports import standings
 from hh.reports.cache import Cache
 from hh.reports.db import Filters, ReportError
@@ -633,6 +634,17 @@ def _prior(base: float, factor: float) -> float:
     return odds / (1 + odds)
 
 
+def _factor_of(events: pl.Expr, expected: pl.Expr) -> pl.Expr:
+    """:func:`_factor` over columns (the events' null model, ``_Tally``)."""
+    return (events.clip(lower_bound=0.0) + SHRINK) / (expected.clip(lower_bound=0.0) + SHRINK)
+
+
+def _prior_of(base: pl.Expr, factor: pl.Expr) -> pl.Expr:
+    """:func:`_prior` over columns (the events' null model, ``_Tally``)."""
+    odds = base / (1 - base) * factor
+    return pl.when((base <= 0.0) | (base >= 1.0)).then(base).otherwise(odds / (1 + odds))
+
+
 def _soft_clustered(con: duckdb.DuckDBPyConnection,
                     rates: list[tuple[str, str, str, bool, int, float]]
                     ) -> dict[tuple[str, str, str], float]:  # fmt: skip
@@ -643,7 +655,6 @@ def _soft_clustered(con: duckdb.DuckDBPyConnection,
     they are not independent trials; this variance does not assume they
     are (a sandwich estimator), and is used when larger than the
     independent one."""
-    import polars as pl
 
     if not rates:
         return {}
@@ -782,7 +793,6 @@ class _Tally:
         factor: his events with everyone but the actor over what their own
         rates expected (a bluffer is folded to ahead, a tight player is the
         one ahead, with everyone); upper tail."""
-        import polars as pl
 
         strata: dict[tuple, int] = {}
         keys = list(self.n)
@@ -803,12 +813,9 @@ class _Tally:
         whole = df.group_by("g", "x").agg(wk=k.sum().cast(pl.Float64), we=pl.col("pe").sum())
         less = df.group_by("g", "x", "y").agg(lk=k.sum(), le=pl.col("pe").sum())
         less = less.join(whole, on=["g", "x"]).with_columns(
-            factor=((pl.col("wk") - pl.col("lk")).clip(lower_bound=0.0) + SHRINK)
-            / ((pl.col("we") - pl.col("le")).clip(lower_bound=0.0) + SHRINK))
+            factor=_factor_of(pl.col("wk") - pl.col("lk"), pl.col("we") - pl.col("le")))
         df = df.join(less.select("g", "x", "y", "factor"), on=["g", "x", "y"])
-        b, f = pl.col("base"), pl.col("factor")
-        odds = b / (1 - b) * f
-        prior = pl.when((b <= 0.0) | (b >= 1.0)).then(b).otherwise(odds / (1 + odds))
+        prior = _prior_of(pl.col("base"), pl.col("factor"))
         df = df.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
                              / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
         df = df.with_columns(mr=m * pl.col("rate"))

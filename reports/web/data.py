@@ -300,8 +300,9 @@ def page(con: Any, s: Search) -> list[dict[str, Any]]:
     and those sort after it. Why: a player's search would otherwise join his
     seats with every hand stored to keep only the newest few."""
     order = [s.per, (s.page - 1) * s.per]
-    newest = con.execute("SELECT max(started_at) FROM hands").fetchall()[0][0]
-    if newest is not None and s.filtered:
+    newest = con.execute("SELECT max(started_at) FROM hands").fetchall()[0][0] \
+        if s.filtered else None  # (no filter: a top-N over the hands alone)
+    if newest is not None:
         for window in WINDOWS:
             rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE h.started_at >= ? "
                          f"AND {s.where} {NEWEST} LIMIT ? OFFSET ?",
