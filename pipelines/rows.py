@@ -11,6 +11,7 @@ column).
 from __future__ import annotations
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from hh.columns import COLUMNS, Columns, content_hash
 
@@ -34,11 +35,19 @@ _KINDS: dict[str, pa.DataType] = {
     "strss": pa.list_(pa.list_(pa.string())),
 }
 
+# The tables whose rows belong to a hand: the builder leaves out the hand's
+# key (site, hand_id), which :func:`arrow` takes from the hand's row by
+# ``_ord`` (one vectorised take instead of a value per row).
+KEYED = ("hand_text", "seats", "actions", "pots", "hand_violations")
+_KEY = (("site", "str"), ("hand_id", "str"))
+
 # Column types of each table as a batch carries it (the writer adds
 # bookkeeping columns such as ``import_run`` and ``imported_at``).
 SCHEMAS: dict[str, pa.Schema] = {
-    t: pa.schema([(c, _KINDS[kind]) for c, kind in cols]) for t, cols in COLUMNS.items()
-}
+    t: pa.schema([(c, _KINDS[kind]) for c, kind in
+                  (cols[:1] + _KEY + cols[1:] if t in KEYED else cols)])
+    for t, cols in COLUMNS.items()
+}  # fmt: skip
 TABLES = tuple(SCHEMAS)
 
 
@@ -47,10 +56,21 @@ def arrow(columns: Columns) -> dict[str, pa.Table]:
     out = {}
     for t, schema in SCHEMAS.items():
         values = columns.columns[t]
+        if t in KEYED:
+            continue
         out[t] = pa.Table.from_arrays(
             [pa.array(values[f.name], type=f.type) for f in schema], schema=schema
         )
-    return out
+    hands = out["hands"]
+    for t in KEYED:
+        values = columns.columns[t]
+        schema = SCHEMAS[t]
+        ords = pa.array(values["_ord"], type=pa.int32())
+        at = pc.index_in(ords, hands.column("_ord"))
+        arrays = [ords, hands.column("site").take(at), hands.column("hand_id").take(at)]
+        arrays += [pa.array(values[f.name], type=f.type) for f in list(schema)[3:]]
+        out[t] = pa.Table.from_arrays(arrays, schema=schema)
+    return {t: out[t] for t in SCHEMAS}
 
 
 class Batch:
