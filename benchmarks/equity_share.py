@@ -19,11 +19,9 @@ import time
 
 from hh.pipelines.importer import CHUNK_BYTES, find_files
 from hh.pipelines.work import Task, process
-from hh.reports import equity, imported
+from hh.reports import equity
 
 from hh.sources import cut
-
-_TABLES = ("hands", "seats", "actions", "pots")
 
 
 def main(paths: list[str]) -> None:
@@ -33,16 +31,11 @@ def main(paths: list[str]) -> None:
         start = time.process_time()
         results = [process(t) for t in tasks]
         work = time.process_time() - start
-        con = imported._connection()
         spent = 0.0
         for r in results:
-            for name in _TABLES:
-                con.register(name, r.tables[name].drop_columns(["_ord"]))
             start = time.process_time()
-            equity.of_batch(con)
+            equity.of_batch(r.tables)
             spent += time.process_time() - start
-            for name in _TABLES:
-                con.unregister(name)
         best["work"] = min(best["work"], work)
         best["equity"] = min(best["equity"], spent)
     print(f"{len(tasks)} batches: their work {best['work']:.2f} s CPU, "

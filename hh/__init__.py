@@ -23,6 +23,7 @@ COMPILED = (
     "hh.replay.trace",
     "hh.replay.run",
     "hh.crosshand",
+    "hh.collusion",
     "hh.output",
     "hh.columns",
     "hh.sources",

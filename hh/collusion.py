@@ -80,6 +80,34 @@ def standing(game: Game | str, evaluator: Evaluator, cards: Sequence[str],
     return value
 
 
+def standings(
+    game: str,
+    evaluator: Evaluator,
+    cards: Sequence[str],
+    rounds: Sequence[int | None],
+    board: Sequence[str],
+    board_rounds: Sequence[int | None],
+    last: int,
+) -> list[tuple[int, int]]:
+    """A seat's (round, :func:`standing`) on every round from the first to
+    ``last`` on which it held cards, all of them known: ``cards`` its down
+    and up cards with the round each was dealt in (``rounds``; None: not
+    dealt as the hand was played), ``board`` the common cards with theirs.
+    A round on which it held a ``??`` card, or cards the evaluator refuses
+    (an invalid hand's), has no entry."""
+    out: list[tuple[int, int]] = []
+    for rnd in range(last + 1):
+        own = [c for c, r in zip(cards, rounds, strict=True) if r is not None and r <= rnd]
+        if not own or "??" in own:
+            continue
+        common = [c for c, r in zip(board, board_rounds, strict=True) if r is not None and r <= rnd]
+        try:
+            out.append((rnd, standing(game, evaluator, own, common)))
+        except ValueError:
+            continue
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Collusion:
     """One colluding pair and how it cooperates. In ``chip-dump`` the first
@@ -210,4 +238,4 @@ _MODES: dict[str, Mode] = {
 }
 
 
-__all__ = ["MODES", "Collusion", "Ring", "standing"]
+__all__ = ["MODES", "Collusion", "Ring", "standing", "standings"]

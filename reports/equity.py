@@ -31,6 +31,7 @@ hand's key, the same in a database and in a lake.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import re
@@ -39,13 +40,12 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-import duckdb
-import polars as pl
 import pyarrow as pa
-from hh.reports.db import frame
+import pyarrow.compute as pc
 from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
 if TYPE_CHECKING:
+    import duckdb
     from hh.reports.cache import Cache
 
     from hh.evaluate import Evaluator
@@ -461,78 +461,138 @@ def spot_of(game: str, house_rules: Sequence[str], contenders: Sequence[str], st
 EQUITY_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("expected_won", "DOUBLE"),
                   ("se", "DOUBLE"))  # fmt: skip
 # bump when the computation changes
-VERSION = f"2:{EXACT_LIMIT}:{SAMPLES}"
+VERSION = f"3:{EXACT_LIMIT}:{SAMPLES}"
 PARALLEL_FROM = 400  # candidate hands from which worker processes share the work (each
 # one starts by importing and building the evaluator tables)
 _BATCH = 16  # hands per worker task
 
-# hands whose betting stopped with every contender but at most one all-in
-# and cards still to come (docs/statistics.md), among the hands of _todo
-_CANDIDATES = """
-WITH sd AS (
-    SELECT s.site, s.hand_id
-    FROM seats s SEMI JOIN _todo t ON t.site = s.site AND t.hand_id = s.hand_id AND t.showdown
-    WHERE coalesce(s.went_to_showdown, FALSE) AND NOT coalesce(s.sitting_out, FALSE)
-    GROUP BY ALL
-    HAVING count(*) >= 2 AND count(*) FILTER (s.all_in_round IS NULL) <= 1),
-stop AS (
-    SELECT x.site, x.hand_id, max(x.round) AS stop_round FROM actions x
-    SEMI JOIN sd ON sd.site = x.site AND sd.hand_id = x.hand_id
-    WHERE x.round >= 0 AND x.kind <> 'uncalled' GROUP BY ALL),
-later AS (
-    SELECT t.hk, t.site, t.hand_id, t.game, t.house_rules,
-           coalesce(stop.stop_round, -1) AS stop_round
-    FROM _todo t JOIN sd ON sd.site = t.site AND sd.hand_id = t.hand_id
-    LEFT JOIN stop ON stop.site = t.site AND stop.hand_id = t.hand_id
-    WHERE coalesce(stop.stop_round, -1) < CASE t.game {last} END),
-pots AS (
-    SELECT p.site, p.hand_id, list(struct_pack(amount := p.amount, eligible := p.eligible)
-                                   ORDER BY p.pot_index) AS pots
-    FROM pots p SEMI JOIN later ON later.site = p.site AND later.hand_id = p.hand_id
-    GROUP BY ALL),
-cards AS (
-    SELECT s.site, s.hand_id,
-           list(s.player ORDER BY s.seat) FILTER (coalesce(s.went_to_showdown, FALSE)
-                                                  AND NOT coalesce(s.sitting_out, FALSE))
-               AS contenders,
-           list(struct_pack(player := s.player, down_cards := s.down_cards,
-                            down_rounds := s.down_rounds, up_cards := s.up_cards,
-                            up_rounds := s.up_rounds)) AS seats  -- in any order
-    FROM seats s SEMI JOIN later ON later.site = s.site AND later.hand_id = s.hand_id
-    GROUP BY ALL)
-SELECT l.hk, l.game, l.house_rules, cards.contenders, l.stop_round, pots.pots, cards.seats,
-       h.board, h.board_rounds
-FROM later l
-JOIN hands h ON h.site = l.site AND h.hand_id = l.hand_id
-JOIN pots ON pots.site = l.site AND pots.hand_id = l.hand_id
-JOIN cards ON cards.site = l.site AND cards.hand_id = l.hand_id
-"""
+# The columns :func:`candidates_of` reads of each table; every table also
+# carries ``_ord``, the hand's number in the batch.
+HAND_COLUMNS = ("_ord", "site", "hand_id", "content_hash", "game", "house_rules", "showdown",
+                "board", "board_rounds")  # fmt: skip
+SEAT_COLUMNS = ("_ord", "seat", "player", "sitting_out", "went_to_showdown", "all_in_round",
+                "down_cards", "down_rounds", "up_cards", "up_rounds")  # fmt: skip
+ACTION_COLUMNS = ("_ord", "round", "kind")
+POT_COLUMNS = ("_ord", "pot_index", "amount", "eligible")
+
+
+def seed_of(content_hash: str) -> int:
+    """The Monte Carlo seed of a hand: a number from its ``content_hash``
+    (its text's SHA-256), the same wherever the hand is stored."""
+    return int.from_bytes(hashlib.blake2b(content_hash.encode(), digest_size=8).digest(), "big")
+
+
+def _rows_by_ord(table: pa.Table, names: Sequence[str], ords: pa.Array) -> dict[int, list[dict]]:
+    """The rows of ``table`` whose ``_ord`` is in ``ords``, as dicts, per ``_ord``."""
+    picked = table.select(list(names)).filter(pc.is_in(table.column("_ord"), value_set=ords))
+    out: dict[int, list[dict]] = {}
+    for row in picked.to_pylist():
+        out.setdefault(row["_ord"], []).append(row)
+    return out
+
+
+def candidates_of(hands: pa.Table, seats: pa.Table, actions: pa.Table, pots: pa.Table
+                  ) -> list[dict]:  # fmt: skip
+    """The all-in hands of a batch of stored rows (docs/statistics.md), each
+    as the task :func:`hand_equity` computes: a hand that went to showdown
+    whose betting stopped with at least two contenders (players at the
+    showdown, not sitting out), all of them all-in but at most one, before
+    the game's last round (cards still to come). The tables have at least
+    the columns :data:`HAND_COLUMNS`, :data:`SEAT_COLUMNS`,
+    :data:`ACTION_COLUMNS` and :data:`POT_COLUMNS` name (``hands`` may add
+    ``hk``, the cache's key, kept in the task).
+
+    Only the hands with an all-in contender at the showdown (which every
+    candidate has) are read row by row: a few in a hundred."""
+    all_in = seats.filter(pc.and_(pc.is_valid(seats.column("all_in_round")),
+                                  pc.fill_null(seats.column("went_to_showdown"), False)))
+    showdown = hands.filter(pc.fill_null(hands.column("showdown"), False))
+    ords = pc.unique(all_in.column("_ord")) if all_in.num_rows else None
+    if ords is None or not showdown.num_rows:
+        return []
+    showdown = showdown.filter(pc.is_in(showdown.column("_ord"), value_set=ords))
+    ords = showdown.column("_ord").combine_chunks()
+    seats_of = _rows_by_ord(seats, SEAT_COLUMNS, ords)
+    pots_of = _rows_by_ord(pots, POT_COLUMNS, ords)
+    stops: dict[int, int] = {}
+    for row in actions.select(list(ACTION_COLUMNS)).filter(
+            pc.is_in(actions.column("_ord"), value_set=ords)).to_pylist():  # fmt: skip
+        rnd = row["round"]
+        if rnd is not None and rnd >= 0 and row["kind"] != "uncalled":
+            stops[row["_ord"]] = max(stops.get(row["_ord"], -1), rnd)
+    keys = [c for c in ("hk", *HAND_COLUMNS) if c in showdown.column_names]
+    tasks = []
+    for hand in showdown.select(keys).to_pylist():
+        k = hand["_ord"]
+        at_showdown = sorted((s for s in seats_of.get(k, ())
+                              if s["went_to_showdown"] and not s["sitting_out"]),
+                             key=lambda s: s["seat"])  # fmt: skip
+        if len(at_showdown) < 2 or sum(s["all_in_round"] is None for s in at_showdown) > 1:
+            continue
+        stop = stops.get(k, -1)
+        if stop >= LAST_ROUND.get(hand["game"], -1):
+            continue
+        tasks.append({
+            "key": hand.get("hk", k),
+            "seed": seed_of(hand["content_hash"]), "game": hand["game"],
+            "house_rules": hand["house_rules"], "contenders": [s["player"] for s in at_showdown],
+            "stop_round": stop,
+            "pots": [{"amount": p["amount"], "eligible": p["eligible"]}
+                     for p in sorted(pots_of.get(k, ()), key=lambda p: p["pot_index"])],
+            "seats": seats_of.get(k, []), "board": hand["board"],
+            "board_rounds": hand["board_rounds"],
+        })  # fmt: skip
+    return tasks
 
 
 def hand_equity(task: dict) -> list[tuple[int, str, float, float]]:
-    """(hk, player, expected chips won, standard error) of one candidate
-    hand; no row when its cards are not all known or the hand is invalid."""
+    """(key, player, expected chips won, standard error) of one candidate
+    hand, the key being the task's: the hand's ``hk`` (stored hands) or its
+    ``_ord`` (a batch); no row when its cards are not all known or the hand
+    is invalid."""
     try:
         spot = spot_of(task["game"], task["house_rules"] or (), task["contenders"],
                        task["stop_round"], [(p["amount"], p["eligible"]) for p in task["pots"]],
                        task["seats"], task["board"] or [], task["board_rounds"] or [])  # fmt: skip
         if spot is None:
             return []
-        ev, se, _ = expected(spot, seed=task["hk"])
+        ev, se, _ = expected(spot, seed=task["seed"])
     except ValueError:  # an invalid hand's cards or text: left at its net
         return []
-    return [(task["hk"], p, chips, se[p]) for p, chips in ev.items()]
+    return [(task["key"], p, chips, se[p]) for p, chips in ev.items()]
 
 
 def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
     return [row for task in tasks for row in hand_equity(task)]
 
 
+# the cache's _todo hands that may be candidates (an all-in player at the
+# showdown, see candidates_of), numbered, and the rows candidates_of reads
+_TODO_ALL_IN = """
+CREATE OR REPLACE TEMP TABLE _all_in AS
+SELECT (row_number() OVER ())::INTEGER AS _ord, t.hk, h.site, h.hand_id, h.content_hash, h.game,
+       h.house_rules, h.showdown, h.board, h.board_rounds
+FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
+WHERE t.showdown AND EXISTS (SELECT 1 FROM seats s WHERE s.site = t.site
+      AND s.hand_id = t.hand_id AND s.all_in_round IS NOT NULL AND s.went_to_showdown)
+"""
+
+
 def candidates(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """The all-in hands among the cache's ``_todo`` hands (hh.reports.cache:
-    ``Cache.todo``), each as the task :func:`hand_equity` computes."""
-    last = " ".join(f"WHEN '{g}' THEN {r}" for g, r in LAST_ROUND.items())
-    return frame(con, _CANDIDATES.format(last=last + " ELSE -1")).to_dicts()
+    ``Cache.todo``), each as the task :func:`hand_equity` computes
+    (:func:`candidates_of` over their stored rows)."""
+    con.execute(_TODO_ALL_IN)
+    try:
+        def rows(table: str, names: Sequence[str]) -> pa.Table:
+            cols = ", ".join(f"x.{c}" for c in names if c != "_ord")
+            return con.sql(f"SELECT a._ord, {cols} FROM _all_in a JOIN {table} x "
+                           "ON x.site = a.site AND x.hand_id = a.hand_id").to_arrow_table()
+        hands = con.sql("SELECT * FROM _all_in").to_arrow_table()
+        return candidates_of(hands, rows("seats", SEAT_COLUMNS), rows("actions", ACTION_COLUMNS),
+                             rows("pots", POT_COLUMNS))  # fmt: skip
+    finally:
+        con.execute("DROP TABLE IF EXISTS _all_in")
 
 
 def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
@@ -552,9 +612,7 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     if limit is not None and len(tasks) > limit:
         return -1
     rows = _compute(tasks, progress, parallel)
-    df = pl.DataFrame(rows, schema={"hk": pl.UInt64, "player": pl.String,  # noqa: F841
-                                    "expected_won": pl.Float64, "se": pl.Float64},
-                      orient="row")  # fmt: skip
+    df = _table(rows)  # noqa: F841 (read by the SQL below)
     target = cache.table("equity")
     con.execute(f"DELETE FROM {target} WHERE hk IN (SELECT hk FROM _todo)")
     con.execute(f"INSERT INTO {target} SELECT hk, player, expected_won, se FROM df")
@@ -562,25 +620,26 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     return len(tasks)
 
 
-def of_batch(con: duckdb.DuckDBPyConnection) -> tuple[pa.Table, pa.Table]:
-    """The equity rows (``EQUITY_COLUMNS``) of the hands of ``con``'s
-    ``hands`` (with its ``seats``, ``actions`` and ``pots``), and all of
-    them (``hk``, ``site``, ``hand_id``): what the cache keeps of a batch the import has just
-    built (hh.reports.imported). The same candidates and computation as
-    :func:`fill_equity`, in this process, without a cache's bookkeeping
-    statements: their cost is per batch, and an import's batches are small."""
-    con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT "
-                "hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk, h.site, "
-                "h.hand_id, h.game, h.house_rules, h.showdown FROM hands h")  # fmt: skip
-    try:
-        rows = _compute(candidates(con), None, parallel=False)
-        keys = con.sql("SELECT hk, site, hand_id FROM _todo").to_arrow_table()
-    finally:
-        con.execute("DROP TABLE IF EXISTS _todo")
+_SCHEMA = pa.schema([("player", pa.string()), ("expected_won", pa.float64()),
+                     ("se", pa.float64())])  # fmt: skip
+
+
+def _table(rows: list[tuple[int, str, float, float]]) -> pa.Table:
+    """Equity rows of database hands (keyed by ``hk``) as Arrow."""
     columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
-    schema = pa.schema([("hk", pa.uint64()), ("player", pa.string()),
-                        ("expected_won", pa.float64()), ("se", pa.float64())])  # fmt: skip
-    return pa.table([list(c) for c in columns], schema=schema), keys
+    schema = pa.schema([("hk", pa.uint64()), *_SCHEMA])
+    return pa.table([list(c) for c in columns], schema=schema)
+
+
+def of_batch(tables: Mapping[str, pa.Table]) -> pa.Table:
+    """The equity rows of a batch the import has just built
+    (hh.reports.imported), each hand's numbered by its ``_ord``: the same
+    candidates and computation as :func:`fill_equity`, in this process."""
+    rows = _compute(candidates_of(tables["hands"], tables["seats"], tables["actions"],
+                                  tables["pots"]), None, parallel=False)  # fmt: skip
+    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
+    schema = pa.schema([("_ord", pa.int32()), *_SCHEMA])
+    return pa.table([list(c) for c in columns], schema=schema)
 
 
 def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None,

@@ -5,9 +5,11 @@ A report needs, for an all-in hand, each contender's expected share
 (hh.reports.equity), kept in the reports' cache beside the database
 (hh.reports.cache). It depends on the hand alone and costs milliseconds of
 Python a hand, so the import computes it in its worker processes, from the
-batch of rows it has just built, with the code a report runs (over the
-batch's Arrow tables in an in-memory DuckDB): :func:`derive`. The writer's
-process, after committing a group, stores it in the cache file:
+batch of rows it has just built, with the code a report runs over the same
+rows read from the database (Arrow tables: the workers load neither DuckDB
+nor polars): :func:`derive`, whose rows carry the hand's site, id and
+content hash. The writer's process, after committing a group, stores them
+in the cache file under the stored hand's key (``hk``, hh.reports.cache):
 :func:`keep`. Every report after an import then finds every all-in hand
 computed, however many there are.
 
@@ -34,80 +36,61 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 from hh.reports import equity, standings
-from hh.reports.cache import Cache, default_path
 
-# the batch's tables the equity reads (the import's, hh.pipelines.rows)
-_TABLES = ("hands", "seats", "actions", "pots")
-_con: duckdb.DuckDBPyConnection | None = None
+# what a batch's derived rows are keyed by, until keep() gives them the stored hand's hk
+_KEY = ["site", "hand_id", "content_hash"]
 
 
-def _connection() -> duckdb.DuckDBPyConnection:
-    """One in-memory DuckDB per worker process, on one thread: the worker is
-    one of as many processes as there are cores."""
-    global _con
-    if _con is None:
-        _con = duckdb.connect(":memory:", config={"threads": 1})
-    return _con
+def _first_copies(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
+    """The batch's tables with only the first copy of a hand it holds twice
+    (same site and id): the writer stores no other."""
+    hands = tables["hands"]
+    if (pc.count_distinct(hands["site"]).as_py() == 1
+            and pc.count_distinct(hands["hand_id"]).as_py() == hands.num_rows):  # fmt: skip
+        return dict(tables)
+    first: dict[tuple[str, str], int] = {}
+    for site, hid, k in zip(hands["site"].to_pylist(), hands["hand_id"].to_pylist(),
+                            hands["_ord"].to_pylist(), strict=True):  # fmt: skip
+        first.setdefault((site, hid), k)
+    keep = pa.array(list(first.values()), pa.int32())
+    return {t: tab.filter(pc.is_in(tab["_ord"], value_set=keep)) for t, tab in tables.items()}
+
+
+def _keyed(rows: pa.Table, hands: pa.Table) -> pa.Table:
+    """``rows`` (numbered by ``_ord``) with their hand's key (:data:`_KEY`)
+    instead of the number."""
+    at = pc.index_in(rows["_ord"], value_set=hands["_ord"].combine_chunks())
+    keys = [hands[c].take(at) for c in _KEY]
+    rest = rows.drop_columns(["_ord"])
+    return pa.Table.from_arrays([*keys, *rest.columns], names=[*_KEY, *rest.column_names])
 
 
 def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
-    """The cache rows of a batch's hands: ``equity`` and ``equity_hands``
-    (hh.reports.cache), ``standing`` and ``standing_hands``
-    (hh.reports.standings), and ``hands``, their keys. A hand the batch holds
-    twice (same site and id) counts once, as its first copy: the writer
-    stores no other."""
-    hands = tables["hands"]
-    if not hands.num_rows:
+    """The cache rows of a batch's hands, keyed by :data:`_KEY`: ``equity``
+    (hh.reports.equity) and ``standing`` (hh.reports.standings), and
+    ``hands``, the keys of every hand computed. A hand the batch holds twice
+    counts once, as its first copy."""
+    if not tables["hands"].num_rows:
         return {}
-    con = _connection()
-    # a batch rarely holds a hand twice (or hands of two sites): only then are
-    # its tables read through views of the first copies, else as they are
-    twice = (pc.count_distinct(hands["site"]).as_py() > 1
-             or pc.count_distinct(hands["hand_id"]).as_py() < hands.num_rows)  # fmt: skip
-    if twice:
-        batch = {f"b_{t}": tables[t] for t in _TABLES}
-    else:
-        batch = {t: tables[t].drop_columns(["_ord"]) for t in _TABLES}
-    for name, table in batch.items():
-        con.register(name, table)
-    try:
-        if twice:
-            con.execute(
-                "CREATE OR REPLACE TEMP TABLE _first AS SELECT _ord FROM b_hands "
-                "QUALIFY row_number() OVER (PARTITION BY site, hand_id ORDER BY _ord) = 1"
-            )
-            for t in _TABLES:
-                con.execute(
-                    f"CREATE OR REPLACE TEMP VIEW {t} AS SELECT * EXCLUDE (_ord) FROM b_{t} "
-                    "SEMI JOIN _first USING (_ord)"
-                )
-        rows, keys = equity.of_batch(con)
-        con.register("_todo", keys)  # the hands whose seats' standings are computed
-        try:
-            standing = standings.rows(con).to_arrow()  # each seat's per round (integrity)
-        finally:
-            con.unregister("_todo")
-        hks = keys.select(["hk"])
-        return {"equity": rows, "equity_hands": hks, standings.KIND: standing,
-                f"{standings.KIND}_hands": hks, "hands": keys.select(["site", "hand_id"])}
-    finally:
-        for name in batch:
-            con.unregister(name)
-        if twice:
-            for t in _TABLES:
-                con.execute(f"DROP VIEW IF EXISTS {t}")
-            con.execute("DROP TABLE IF EXISTS _first")
+    batch = _first_copies(tables)
+    hands = batch["hands"]
+    return {
+        "equity": _keyed(equity.of_batch(batch), hands),
+        standings.KIND: _keyed(standings.rows_of(hands, batch["seats"]), hands),
+        "hands": hands.select(_KEY),
+    }
 
 
 def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
     """Store what :func:`derive` gave for a group of batches just committed
-    into the cache file of ``con``'s database; the hands it already holds
-    are left as they are. An in-memory database, or a cache file another
-    process holds, keeps nothing (the next report computes)."""
+    into the cache file of ``con``'s database, under each stored hand's key
+    (``hk``); the hands it already holds are left as they are, and rows of a
+    hand the writer did not store (a conflict: the same id with other text)
+    are dropped. An in-memory database, or a cache file another process
+    holds, keeps nothing (the next report computes)."""
     parts = [d for d in derived if d]
     if not parts:
         return
@@ -115,26 +98,32 @@ def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
                       "WHERE database_name = current_database()").fetchall()  # fmt: skip
     if not row or not row[0][0]:
         return
+    from hh.reports.cache import Cache, default_path
+
     store = Cache(con, default_path(row[0][0]))
     try:
         if not store.persistent:
             return
-        store.ensure("equity", equity.VERSION, equity.EQUITY_COLUMNS)
-        con.register("d_hands", pa.concat_tables(p["hands"] for p in parts))
-        try:  # the keys of the hands the writer stored (not a conflict's)
-            stored = con.sql(
-                "SELECT hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk FROM hands h "
-                "SEMI JOIN d_hands d ON d.site = h.site AND d.hand_id = h.hand_id"
-            ).to_arrow_table()
+        con.register("d_hands", _numbered(parts, "hands"))
+        try:  # the keys of the hands the writer stored, from the first batch holding each
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE d_stored AS "
+                "SELECT hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS hk, d.* "
+                "FROM d_hands d JOIN hands h ON h.site = d.site AND h.hand_id = d.hand_id "
+                "AND h.content_hash = d.content_hash "
+                "QUALIFY row_number() OVER (PARTITION BY d.site, d.hand_id ORDER BY d._part) = 1"
+            )
         finally:
             con.unregister("d_hands")
-        con.register("d_stored", stored)
         try:
-            _append(con, store, parts)
-            store.ensure(standings.KIND, standings.VERSION, standings.COLUMNS)
-            _append(con, store, parts, standings.KIND)
+            for kind, (version, columns) in {
+                "equity": (equity.VERSION, equity.EQUITY_COLUMNS),
+                standings.KIND: (standings.VERSION, standings.COLUMNS),
+            }.items():
+                store.ensure(kind, version, columns)
+                _append(con, store, parts, kind)
         finally:
-            con.unregister("d_stored")
+            con.execute("DROP TABLE IF EXISTS d_stored")
     finally:
         store.close()
 
@@ -147,28 +136,23 @@ def _numbered(parts: Sequence[Mapping[str, pa.Table]], table: str) -> pa.Table:
     )
 
 
-def _append(con: Any, store: Cache, parts: Sequence[Mapping[str, pa.Table]],
-            kind: str = "equity") -> None:  # fmt: skip
+def _append(con: Any, store: Any, parts: Sequence[Mapping[str, pa.Table]], kind: str) -> None:
     """Append the rows of ``kind`` (the equity, or the seats' standings) of
-    several batches, each hand once: the keys new to the cache, from the
-    first batch that holds them."""
-    keys = _numbered(parts, f"{kind}_hands")
-    rows = _numbered(parts, kind)
-    con.register("d_keys", keys)
-    con.register("d_rows", rows)
-    fresh = (f"WITH new AS (SELECT * FROM d_keys WHERE hk IN (SELECT hk FROM d_stored) "
-             f"AND hk NOT IN (SELECT hk FROM {store.table(kind + '_hands')}) "
-             "QUALIFY row_number() OVER (PARTITION BY hk ORDER BY _part) = 1) ")  # fmt: skip
+    several batches for the hands of ``d_stored`` the cache lacks, each from
+    the first batch that holds it."""
+    con.register("d_rows", _numbered(parts, kind))
+    on = " AND ".join(f"r.{c} = n.{c}" for c in (*_KEY, "_part"))
     try:
         con.execute("BEGIN TRANSACTION")
-        con.execute(f"INSERT INTO {store.table(kind)} {fresh}SELECT r.* EXCLUDE (_part) FROM "
-                    "d_rows r SEMI JOIN new n ON n.hk = r.hk AND n._part = r._part")  # fmt: skip
-        con.execute(f"INSERT INTO {store.table(kind + '_hands')} {fresh}"
-                    "SELECT * EXCLUDE (_part) FROM new")  # fmt: skip
+        con.execute(f"CREATE OR REPLACE TEMP TABLE d_new AS SELECT * FROM d_stored "
+                    f"WHERE hk NOT IN (SELECT hk FROM {store.table(kind + '_hands')})")  # fmt: skip
+        con.execute(f"INSERT INTO {store.table(kind)} SELECT n.hk, r.* EXCLUDE "
+                    f"({', '.join(_KEY)}, _part) FROM d_rows r JOIN d_new n ON {on}")  # fmt: skip
+        con.execute(f"INSERT INTO {store.table(kind + '_hands')} SELECT hk FROM d_new")
+        con.execute("DROP TABLE d_new")
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     finally:
-        con.unregister("d_keys")
         con.unregister("d_rows")

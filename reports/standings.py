@@ -22,37 +22,30 @@ them (:func:`fill`), with the same code.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
-import polars as pl
-from hh.reports.cache import Cache
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from hh.collusion import standing
+from hh.collusion import standings
 from hh.evaluate import evaluator_for
+
+if TYPE_CHECKING:
+    import duckdb
+    from hh.reports.cache import Cache
 
 KIND = "standing"
 COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("round", "SMALLINT"),
            ("standing", "BIGINT"))  # fmt: skip
 VERSION = "1"
 
-# the dealt-in seats of the cache's _todo hands, with the round each card was
-# dealt in and the last round each player was in
-_SEATS = """
-SELECT t.hk, h.game, h.house_rules, h.board, h.board_rounds, s.player, s.down_cards,
-       s.down_rounds, s.up_cards, s.up_rounds,
-       least(coalesce(s.folded_round, h.last_round), h.last_round) AS last
-FROM _todo t JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id
-JOIN seats s ON s.site = t.site AND s.hand_id = t.hand_id
-WHERE s.dealt_in AND h.last_round >= 0
-"""
-
-
-def held(cards: Sequence[str], rounds: Sequence[int | None], rnd: int) -> list[str]:
-    """The cards dealt by round ``rnd``, in the order they were dealt."""
-    return [c for c, r in zip(cards, rounds, strict=True) if r is not None and r <= rnd]
+# What :func:`rows_of` reads: each table's columns, ``_ord`` numbering the hands.
+HAND_COLUMNS = ("_ord", "game", "house_rules", "board", "board_rounds", "last_round")
+SEAT_COLUMNS = ("_ord", "player", "dealt_in", "down_cards", "down_rounds", "up_cards",
+                "up_rounds", "folded_round")  # fmt: skip
+_SCHEMA = pa.schema([("_ord", pa.int32()), ("player", pa.string()), ("round", pa.int16()),
+                     ("standing", pa.int64())])  # fmt: skip
 
 
 @cache
@@ -60,45 +53,57 @@ def _evaluator(game: str, house: tuple[str, ...]) -> Any:
     return evaluator_for(game, house)
 
 
-def rows(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
-    """The standing rows (:data:`COLUMNS`) of the cache's ``_todo`` hands
-    (hh.reports.cache: ``Cache.todo``), read from ``hands`` and ``seats``.
-    Built column by column: the import runs it on every hand."""
-    columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
-    hks: list[int] = []
+def rows_of(hands: pa.Table, seats: pa.Table) -> pa.Table:
+    """The standing rows (``_ord``, player, round, standing) of a batch of
+    stored rows: every dealt-in seat, every round from the first to the one
+    it folded on (or the hand's last), whose cards held by then are all known
+    (``hh.collusion.standings``). The tables have at least the columns
+    :data:`HAND_COLUMNS` and :data:`SEAT_COLUMNS` name."""
+    of_hand = {h["_ord"]: h for h in hands.select(list(HAND_COLUMNS)).to_pylist()}
+    dealt = seats.filter(pc.fill_null(seats.column("dealt_in"), False))
+    ords: list[int] = []
     players: list[str] = []
     rounds: list[int] = []
     values: list[int] = []
-    if "board_rounds" not in columns:  # schema version 1: the rounds are not stored
-        return _frame(hks, players, rounds, values)
-    seats = con.sql(_SEATS).to_arrow_table()  # columns to Python lists at once, in C
-    for (hk, game, house, board, board_at, player, down, down_at, up, up_at,
-         last) in zip(*(seats.column(k).to_pylist() for k in range(seats.num_columns)),
-                      strict=True):  # fmt: skip
-        if down_at is None and up_at is None:
+    columns = [dealt.column(c).to_pylist() for c in SEAT_COLUMNS if c != "dealt_in"]
+    for k, player, down, down_at, up, up_at, folded in zip(*columns, strict=True):
+        hand = of_hand.get(k)
+        if hand is None or hand["last_round"] < 0 or (down_at is None and up_at is None):
             continue  # no cards dealt, or imported before the rounds were stored
-        ev = _evaluator(game, tuple(house or ()))
-        for rnd in range(int(last) + 1):
-            own = held(down or (), down_at or (), rnd) + held(up or (), up_at or (), rnd)
-            if not own or "??" in own:
-                continue
-            try:
-                v = standing(game, ev, own, held(board or (), board_at or (), rnd))
-            except ValueError:  # cards an invalid hand holds
-                continue
-            hks.append(hk)
+        last = hand["last_round"] if folded is None else min(folded, hand["last_round"])
+        game = hand["game"]
+        ev = _evaluator(game, tuple(hand["house_rules"] or ()))
+        for rnd, value in standings(game, ev, (down or []) + (up or []),
+                                    (down_at or []) + (up_at or []), hand["board"] or (),
+                                    hand["board_rounds"] or (), last):  # fmt: skip
+            ords.append(k)
             players.append(player)
             rounds.append(rnd)
-            values.append(v)
-    return _frame(hks, players, rounds, values)
+            values.append(value)
+    return pa.table([ords, players, rounds, values], schema=_SCHEMA)
 
 
-def _frame(hks: list[int], players: list[str], rounds: list[int],
-           values: list[int]) -> pl.DataFrame:  # fmt: skip
-    return pl.DataFrame({"hk": pl.Series(hks, dtype=pl.UInt64),
-                         "player": pl.Series(players, dtype=pl.String),
-                         "round": pl.Series(rounds, dtype=pl.Int16),
-                         "standing": pl.Series(values, dtype=pl.Int64)})  # fmt: skip
+def rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """The standing rows (:data:`COLUMNS`) of the cache's ``_todo`` hands
+    (hh.reports.cache: ``Cache.todo``), read from ``hands`` and ``seats``."""
+    columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
+    if "board_rounds" not in columns:  # schema version 1: the rounds are not stored
+        return pa.table([[], [], [], []], schema=pa.schema(
+            [("hk", pa.uint64()), *list(_SCHEMA)[1:]]))  # fmt: skip
+    hand_cols = ", ".join(f"h.{c}" for c in HAND_COLUMNS if c != "_ord")
+    seat_cols = ", ".join(f"s.{c}" for c in SEAT_COLUMNS if c != "_ord")
+    con.execute("CREATE OR REPLACE TEMP TABLE _st AS SELECT (row_number() OVER ())::INTEGER "
+                f"AS _ord, t.hk, t.site, t.hand_id, {hand_cols} FROM _todo t "
+                "JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id")  # fmt: skip
+    try:
+        hands = con.sql("SELECT * FROM _st").to_arrow_table()
+        seats = con.sql(f"SELECT t._ord, {seat_cols} FROM _st t JOIN seats s "
+                        "ON s.site = t.site AND s.hand_id = t.hand_id").to_arrow_table()
+    finally:
+        con.execute("DROP TABLE IF EXISTS _st")
+    found = rows_of(hands, seats)
+    at = pc.index_in(found.column("_ord"), value_set=hands.column("_ord").combine_chunks())
+    return found.set_column(0, "hk", hands.column("hk").take(at))
 
 
 def fill(con: duckdb.DuckDBPyConnection, store: Cache) -> int:
@@ -108,12 +113,12 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache) -> int:
     todo = store.todo(KIND)
     if not todo:
         return 0
-    df = rows(con)  # noqa: F841 (read by the SQL below)
+    found = rows(con)  # noqa: F841 (read by the SQL below)
     target = store.table(KIND)
     con.execute(f"DELETE FROM {target} WHERE hk IN (SELECT hk FROM _todo)")
-    con.execute(f"INSERT INTO {target} SELECT hk, player, round, standing FROM df")
+    con.execute(f"INSERT INTO {target} SELECT hk, player, round, standing FROM found")
     store.done(KIND)
     return todo
 
 
-__all__ = ["COLUMNS", "KIND", "VERSION", "fill", "held", "rows"]
+__all__ = ["COLUMNS", "KIND", "VERSION", "fill", "rows", "rows_of"]

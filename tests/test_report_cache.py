@@ -101,7 +101,7 @@ def test_equity_cache_hit_is_identical_and_a_changed_hand_is_recomputed(
     real = hh.reports.equity.hand_equity
 
     def counted(task: dict) -> list:
-        calls.append(task["hk"])
+        calls.append(task["key"])
         return real(task)
 
     monkeypatch.setattr(hh.reports.equity, "hand_equity", counted)
