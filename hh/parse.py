@@ -205,7 +205,7 @@ class LineMemo:
     mostly do not. It is emptied when full, which bounds its memory.
     """
 
-    __slots__ = ("bound", "lines")
+    __slots__ = ("bound", "lines", "once")
 
     KINDS: ClassVar[dict[str, type[ModelRecord]]] = {
         "TABLE_LINE": Table,
@@ -227,14 +227,25 @@ class LineMemo:
         self.bound = bound
         # line text -> (kind, record class, fields but the line number)
         self.lines: dict[str, tuple[str, Callable[..., Any], tuple[Any, ...]]] = {}
+        self.once: set[str] = set()  # lines of those kinds seen once so far
 
     def remember(self, text: str, kind: str, obj: Any) -> None:
-        """Keep a line that matched, if its kind is one that repeats."""
+        """Keep a line that matched, if its kind is one that repeats, the
+        second time it is seen: many lines of a kind that repeats never do
+        (random cards), and the first sight only notes their text."""
         cls = self.KINDS.get(kind)
-        if cls is not None:
-            if len(self.lines) >= self.bound:
-                self.lines.clear()
-            self.lines[text] = (kind, cls, tuple([getattr(obj, name) for name in cls.FIELDS[:-1]]))
+        if cls is None:
+            return
+        once = self.once
+        if text not in once:
+            if len(once) >= self.bound:
+                once.clear()
+            once.add(text)
+            return
+        once.discard(text)
+        if len(self.lines) >= self.bound:
+            self.lines.clear()
+        self.lines[text] = (kind, cls, tuple([getattr(obj, name) for name in cls.FIELDS[:-1]]))
 
 
 class _Game:
