@@ -34,13 +34,21 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 from hh.pipelines import crosshand, schema
-from hh.pipelines.work import Result, Task, derive_hooks, hh_version, process, worker_init
+from hh.pipelines.work import (
+    Result,
+    Task,
+    arrow_memory,
+    derive_hooks,
+    hh_version,
+    process,
+    worker_init,
+)
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
 from hh.sources import Chunk, cut, is_compressed
 
-CHUNK_BYTES = 4 * 1024 * 1024  # ~3,000 hands: parallel enough, small in memory
+CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
 # Less to read than this is imported in this process, without starting
 # workers: spawning them costs about as much as judging a thousand hands.
@@ -188,6 +196,7 @@ class Importer:
     ) -> None:
         self.con = con
         self.workers = max(1, workers)
+        arrow_memory()
         # overrides for tests (many small commits, files cut in several chunks)
         self.chunk_bytes = int(os.environ.get("HH_IMPORT_CHUNK_BYTES", chunk_bytes))
         self.group_hands = int(os.environ.get("HH_IMPORT_GROUP_HANDS", GROUP_HANDS))
@@ -355,6 +364,23 @@ class Importer:
         self.writer.write([], [FileRow(name, None, None, None, None, "error", message)])
 
     def _run(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None) -> None:
+        size = sum(
+            (c.end if c.end is not None else p.size) - c.start for p in plans for c in p.chunks
+        )
+        # While workers read, they hold every core: DuckDB's own threads would
+        # only compete with them (the writer then costs a sixth more CPU). The
+        # checks after the reading have the cores to themselves again.
+        if self.workers > 1:
+            self.con.execute("SET threads = 1")
+        try:
+            self._read(plans, tail, progress, size)
+        finally:
+            if self.workers > 1:
+                with contextlib.suppress(Exception):  # (a broken connection: its error stands)
+                    self.con.execute("RESET threads")
+
+    def _read(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None,
+              size: int) -> None:  # fmt: skip
         by_name = {p.name: p for p in plans}
         runs: dict[str, int] = {}
         group: list[Result] = []
@@ -370,9 +396,6 @@ class Importer:
                 keep(self.con, group)
             group, files, hands = [], [], 0
 
-        size = sum(
-            (c.end if c.end is not None else p.size) - c.start for p in plans for c in p.chunks
-        )
         for r in self._results(self._tasks(plans, tail), size):
             plan = by_name[r.task.name]
             if r.error is not None:

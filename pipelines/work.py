@@ -35,14 +35,25 @@ def worker_init() -> None:
     runs ten times less often. A chunk allocates millions of small objects,
     nearly all freed by reference counting; the default thresholds made the
     collector walk the batch being built over and over. Reference cycles are
-    still collected, per 100,000 allocations."""
+    still collected, per 100,000 allocations. Arrow allocates with the
+    system's allocator (:func:`arrow_memory`)."""
     import gc
 
     import hh.parallel  # noqa: F401 - process() needs it: imported before freezing
 
+    arrow_memory()
     gc.collect()
     gc.freeze()
     gc.set_threshold(100_000, 10, 10)
+
+
+def arrow_memory() -> None:
+    """Arrow's buffers from the system's allocator (malloc), in each process
+    of an import. Arrow's default (mimalloc) keeps the segments of freed
+    buffers for reuse, and an import allocates and frees each batch's
+    buffers over and over: its processes held a sixth more memory with it,
+    at the same speed (docs/decisions.md)."""
+    pa.set_memory_pool(pa.system_memory_pool())
 
 
 def hh_version() -> str:
