@@ -108,6 +108,50 @@ def standings(
     return out
 
 
+# what :func:`seats_standings` needs of a hand: its game, its evaluator, the
+# common cards with the round each was dealt in, its last round
+HandCards = tuple[str, "Evaluator", list[str], list[int | None], int]
+
+
+def seats_standings(
+    hands: dict[int, HandCards],
+    ords: list[int],
+    players: list[str],
+    downs: list[list[str] | None],
+    down_rounds: list[list[int | None] | None],
+    ups: list[list[str] | None],
+    up_rounds: list[list[int | None] | None],
+    folded: list[int | None],
+) -> tuple[list[int], list[str], list[int], list[int]]:
+    """:func:`standings` of many seats at once, given as columns: each seat's
+    hand (``ords``, a key of ``hands``), player, down and up cards with the
+    round each was dealt in, and the round it folded on (None: it did not).
+    Returns the columns (hand, player, round, standing) of every seat's rounds
+    up to the one it folded on or its hand's last; a seat of no hand in
+    ``hands``, or dealt no cards, has none."""
+    out_ords: list[int] = []
+    out_players: list[str] = []
+    out_rounds: list[int] = []
+    out_values: list[int] = []
+    for k, player, down, down_at, up, up_at, fold in zip(
+        ords, players, downs, down_rounds, ups, up_rounds, folded, strict=True
+    ):
+        hand = hands.get(k)
+        if hand is None or (down_at is None and up_at is None):
+            continue  # no cards dealt, or imported before the rounds were stored
+        game, evaluator, board, board_at, last = hand
+        if fold is not None and fold < last:
+            last = fold
+        cards = (down or []) + (up or [])
+        rounds = (down_at or []) + (up_at or [])
+        for rnd, value in standings(game, evaluator, cards, rounds, board, board_at, last):
+            out_ords.append(k)
+            out_players.append(player)
+            out_rounds.append(rnd)
+            out_values.append(value)
+    return out_ords, out_players, out_rounds, out_values
+
+
 @dataclass(frozen=True, slots=True)
 class Collusion:
     """One colluding pair and how it cooperates. In ``chip-dump`` the first
@@ -238,4 +282,4 @@ _MODES: dict[str, Mode] = {
 }
 
 
-__all__ = ["MODES", "Collusion", "Ring", "standing", "standings"]
+__all__ = ["MODES", "Collusion", "Ring", "seats_standings", "standing", "standings"]

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hh.collusion import standings
+from hh.collusion import HandCards, seats_standings
 from hh.evaluate import evaluator_for
 
 if TYPE_CHECKING:
@@ -59,27 +59,20 @@ def rows_of(hands: pa.Table, seats: pa.Table) -> pa.Table:
     it folded on (or the hand's last), whose cards held by then are all known
     (``hh.collusion.standings``). The tables have at least the columns
     :data:`HAND_COLUMNS` and :data:`SEAT_COLUMNS` name."""
-    of_hand = {h["_ord"]: h for h in hands.select(list(HAND_COLUMNS)).to_pylist()}
+    of_hand: dict[int, HandCards] = {}
+    for h in hands.select(list(HAND_COLUMNS)).to_pylist():
+        if h["last_round"] >= 0:
+            of_hand[h["_ord"]] = (h["game"], _evaluator(h["game"], tuple(h["house_rules"] or ())),
+                                  h["board"] or [], h["board_rounds"] or [], h["last_round"])
     dealt = seats.filter(pc.fill_null(seats.column("dealt_in"), False))
-    ords: list[int] = []
-    players: list[str] = []
-    rounds: list[int] = []
-    values: list[int] = []
-    columns = [dealt.column(c).to_pylist() for c in SEAT_COLUMNS if c != "dealt_in"]
-    for k, player, down, down_at, up, up_at, folded in zip(*columns, strict=True):
-        hand = of_hand.get(k)
-        if hand is None or hand["last_round"] < 0 or (down_at is None and up_at is None):
-            continue  # no cards dealt, or imported before the rounds were stored
-        last = hand["last_round"] if folded is None else min(folded, hand["last_round"])
-        game = hand["game"]
-        ev = _evaluator(game, tuple(hand["house_rules"] or ()))
-        for rnd, value in standings(game, ev, (down or []) + (up or []),
-                                    (down_at or []) + (up_at or []), hand["board"] or (),
-                                    hand["board_rounds"] or (), last):  # fmt: skip
-            ords.append(k)
-            players.append(player)
-            rounds.append(rnd)
-            values.append(value)
+
+    def column(name: str) -> list[Any]:
+        return dealt.column(name).to_pylist()
+
+    ords, players, rounds, values = seats_standings(
+        of_hand, ords=column("_ord"), players=column("player"), downs=column("down_cards"),
+        down_rounds=column("down_rounds"), ups=column("up_cards"), up_rounds=column("up_rounds"),
+        folded=column("folded_round"))  # fmt: skip
     return pa.table([ords, players, rounds, values], schema=_SCHEMA)
 
 
