@@ -7,10 +7,10 @@ A report needs, for an all-in hand, each contender's expected share
 Python a hand, so the import computes it in its worker processes, from the
 batch of rows it has just built, with the code a report runs over the same
 rows read from the database (Arrow tables: the workers load neither DuckDB
-nor polars): :func:`derive`, whose rows carry the hand's site, id and
-content hash. The writer's process, after committing a group, stores them
-in the cache file under the stored hand's key (``hk``, hh.reports.cache):
-:func:`keep`. Every report after an import then finds every all-in hand
+nor polars): :func:`derive`, whose rows carry the hand's number in the
+batch, beside each hand's site, id and content hash. The writer's process,
+after committing a group, stores them in the cache file under the stored
+hand's key (``hk``, hh.reports.cache): :func:`keep`. Every report after an import then finds every all-in hand
 computed, however many there are.
 
 The same way, each seat's standing on each round it was in
@@ -40,7 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from hh.reports import equity, standings
 
-# what a batch's derived rows are keyed by, until keep() gives them the stored hand's hk
+# what keep() finds a batch's hand by in the database, to give its rows the cache key
 _KEY = ["site", "hand_id", "content_hash"]
 
 
@@ -59,28 +59,20 @@ def _first_copies(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     return {t: tab.filter(pc.is_in(tab["_ord"], value_set=keep)) for t, tab in tables.items()}
 
 
-def _keyed(rows: pa.Table, hands: pa.Table) -> pa.Table:
-    """``rows`` (numbered by ``_ord``) with their hand's key (:data:`_KEY`)
-    instead of the number."""
-    at = pc.index_in(rows["_ord"], value_set=hands["_ord"].combine_chunks())
-    keys = [hands[c].take(at) for c in _KEY]
-    rest = rows.drop_columns(["_ord"])
-    return pa.Table.from_arrays([*keys, *rest.columns], names=[*_KEY, *rest.column_names])
-
-
 def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
-    """The cache rows of a batch's hands, keyed by :data:`_KEY`: ``equity``
-    (hh.reports.equity) and ``standing`` (hh.reports.standings), and
-    ``hands``, the keys of every hand computed. A hand the batch holds twice
-    counts once, as its first copy."""
+    """The cache rows of a batch's hands: ``equity`` (hh.reports.equity)
+    and ``standing`` (hh.reports.standings), each row with its hand's
+    ``_ord``, and ``hands``, every hand computed with its key (``_ord`` and
+    :data:`_KEY`). A hand the batch holds twice counts once, as its first
+    copy."""
     if not tables["hands"].num_rows:
         return {}
     batch = _first_copies(tables)
     hands = batch["hands"]
     return {
-        "equity": _keyed(equity.of_batch(batch), hands),
-        standings.KIND: _keyed(standings.rows_of(hands, batch["seats"]), hands),
-        "hands": hands.select(_KEY),
+        "equity": equity.of_batch(batch),
+        standings.KIND: standings.rows_of(hands, batch["seats"]),
+        "hands": hands.select(["_ord", *_KEY]),
     }
 
 
@@ -141,13 +133,12 @@ def _append(con: Any, store: Any, parts: Sequence[Mapping[str, pa.Table]], kind:
     several batches for the hands of ``d_stored`` the cache lacks, each from
     the first batch that holds it."""
     con.register("d_rows", _numbered(parts, kind))
-    on = " AND ".join(f"r.{c} = n.{c}" for c in (*_KEY, "_part"))
     try:
         con.execute("BEGIN TRANSACTION")
         con.execute(f"CREATE OR REPLACE TEMP TABLE d_new AS SELECT * FROM d_stored "
                     f"WHERE hk NOT IN (SELECT hk FROM {store.table(kind + '_hands')})")  # fmt: skip
-        con.execute(f"INSERT INTO {store.table(kind)} SELECT n.hk, r.* EXCLUDE "
-                    f"({', '.join(_KEY)}, _part) FROM d_rows r JOIN d_new n ON {on}")  # fmt: skip
+        con.execute(f"INSERT INTO {store.table(kind)} SELECT n.hk, r.* EXCLUDE (_ord, _part) "
+                    "FROM d_rows r JOIN d_new n ON r._part = n._part AND r._ord = n._ord")
         con.execute(f"INSERT INTO {store.table(kind + '_hands')} SELECT hk FROM d_new")
         con.execute("DROP TABLE d_new")
         con.execute("COMMIT")
