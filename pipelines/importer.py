@@ -62,8 +62,11 @@ CHECKPOINT_THRESHOLD = "64MB"
 # DuckDB's own memory (its buffers, tables not checkpointed yet, the
 # cross-hand checks' sorts; it spills to a temporary file beyond it). Its
 # default, 80% of the RAM, let the import process grow with the log; with a
-# limit its memory stays flat whatever the log's size, at the same speed.
-MEMORY_LIMIT = "256MB"
+# limit its memory stays flat whatever the log's size. Its cache of the
+# tables fills up to the limit as the database grows: a limit that a small
+# import already reaches keeps the peak the same for a large one, at a few
+# percent more of the writer's CPU (docs/decisions.md).
+MEMORY_LIMIT = "128MB"
 _HASH_BLOCK = 4 * 1024 * 1024
 
 

@@ -229,7 +229,7 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
 # hands (a session holds a few dozen; 100 take about a second); more is left
 # to the first report
 IMPORT_EQUITY_LIMIT = 100
-# hands per statement in the import hook: within the import's 256 MB
+# hands per statement in the import hook: within the import's 128 MB
 # (hh.pipelines.importer.MEMORY_LIMIT) whatever the size of the import
 IMPORT_BATCH = 50_000
 

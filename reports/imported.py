@@ -10,8 +10,8 @@ rows read from the database (Arrow tables: the workers load neither DuckDB
 nor polars): :func:`derive`, whose rows carry the hand's number in the
 batch, beside each hand's site, id and content hash. The writer's process,
 after committing a group, stores them in the cache file under the stored
-hand's key (``hk``, hh.reports.cache): :func:`keep`. Every report after an import then finds every all-in hand
-computed, however many there are.
+hand's key (``hk``, hh.reports.cache): :func:`keep`. Every report after an
+import then finds every all-in hand computed, however many there are.
 
 The same way, each seat's standing on each round it was in
 (hh.reports.standings: the integrity report's "who was ahead") is
