@@ -136,6 +136,31 @@ def _guarded(fn: Callable[[Request], Response]) -> Callable[[Request], Response]
     return wrapped
 
 
+class _Bodies:
+    """The JSON text of results kept per version (:meth:`Source.cached`),
+    encoded once per result rather than at every request: the players list
+    of a large database is hundreds of kilobytes, and encoding it holds the
+    interpreter lock every other request of the server needs."""
+
+    def __init__(self, keep: int = 64) -> None:
+        self._keep = keep
+        self._by: dict[tuple[Any, ...], tuple[Any, bytes]] = {}
+
+    def response(self, key: tuple[Any, ...], value: Any,
+                 headers: dict[str, str] | None = None) -> Response:  # fmt: skip
+        """``JSONResponse(value)``, its body encoded once for this very
+        ``value`` (the same object: a new version's result is encoded anew)."""
+        found = self._by.get(key)
+        if found is not None and found[0] is value:
+            body = found[1]
+        else:
+            body = JSONResponse(value).body
+            if len(self._by) >= self._keep:
+                self._by.clear()
+            self._by[key] = (value, body)
+        return Response(body, media_type="application/json", headers=headers)
+
+
 def _query(request: Request) -> dict[str, list[str]]:
     return parse_qs(request.url.query, keep_blank_values=True)
 
@@ -158,6 +183,7 @@ def create_app(config: Config) -> Starlette:
     status = Watching(folders=list(config.watch), state="starting" if config.watch else "off")
     stop = threading.Event()
     cache_file = _cache_file(config)
+    bodies = _Bodies()
 
     def cached_players(q: data.Query) -> list[dict[str, Any]]:
         key = ("players", q.filters, q.sort, q.equity)
@@ -203,7 +229,8 @@ def create_app(config: Config) -> Starlette:
 
     @_guarded
     def api_players(request: Request) -> Response:
-        return JSONResponse(cached_players(data.report_query(_query(request))))
+        q = data.report_query(_query(request))
+        return bodies.response(("players", q), cached_players(q))
 
     @_guarded
     def api_series(request: Request) -> Response:
@@ -216,8 +243,8 @@ def create_app(config: Config) -> Starlette:
         wanted = set(picked)
         pairs = [(r["player"], r["game"]) for r in rows if r["player"] in wanted]
         key = ("series", q.filters, q.equity, tuple(pairs))
-        return JSONResponse(source.cached(key, lambda con: data.series(con, q, pairs, cache_file),
-                                          report=True))  # fmt: skip
+        return bodies.response(key, source.cached(
+            key, lambda con: data.series(con, q, pairs, cache_file), report=True))
 
     @_guarded
     def api_player(request: Request) -> Response:
@@ -226,7 +253,7 @@ def create_app(config: Config) -> Starlette:
         query.pop("name", None)
         q = data.report_query(query)
         key = ("player", name, q.filters, q.equity)
-        return JSONResponse(source.cached(
+        return bodies.response(key, source.cached(
             key, lambda con: data.player_detail(con, name, q, cache_file), report=True))
 
     @_guarded
@@ -253,7 +280,7 @@ def create_app(config: Config) -> Starlette:
 
     @_guarded
     def api_tables(request: Request) -> Response:
-        return JSONResponse(source.cached(("tables",), data.tables))
+        return bodies.response(("tables",), source.cached(("tables",), data.tables))
 
     @_guarded
     def api_table(request: Request) -> Response:
