@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 import anyio.to_thread
@@ -43,6 +43,7 @@ CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'u
 REPLAYER_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'")  # fmt: skip
 COOKIE = "hh_token"
+T = TypeVar("T")
 THREADS = 128  # threads for the requests that read (Starlette's default: 40)
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
@@ -179,10 +180,11 @@ def _one(request: Request, key: str, required: bool = True) -> str:
 
 def create_app(config: Config) -> Starlette:
     """The ASGI application for one database or lake."""
-    source = Source(config.db, config.lake, writes=bool(config.watch))
+    cache_file = _cache_file(config)
+    source = Source(config.db, config.lake, writes=bool(config.watch),
+                    hand_list=cache_file if config.db else None)  # fmt: skip
     status = Watching(folders=list(config.watch), state="starting" if config.watch else "off")
     stop = threading.Event()
-    cache_file = _cache_file(config)
     bodies = _Bodies()
 
     def cached_players(q: data.Query) -> list[dict[str, Any]]:
@@ -261,9 +263,22 @@ def create_app(config: Config) -> Starlette:
         query = _query(request)
         s = data.parse_search(query)
         search = (s.where, s.params)
-        total = source.cached(("count", *search), lambda con: data.count(con, s))
+
+        def listed(find: Callable[[Any, str | None], T]) -> Callable[[Any], T]:
+            """``find(con, table)``, with the table of each player's hands
+            for a search by player alone when it may be read."""
+            def run(con: Any) -> T:
+                if not s.player_only:
+                    return find(con, None)
+                with source.hand_list(con) as table:
+                    return find(con, table)
+
+            return run
+
+        total = source.cached(("count", *search), listed(lambda con, t: data.count(con, s, t)))
         data.past_end(s, total)
-        rows = source.cached(("page", *search, s.page, s.per), lambda con: data.page(con, s))
+        rows = source.cached(("page", *search, s.page, s.per),
+                             listed(lambda con, t: data.page(con, s, t)))  # fmt: skip
         return JSONResponse(rows, headers={"X-Total-Count": str(total)})
 
     @_guarded
@@ -354,6 +369,9 @@ def create_app(config: Config) -> Starlette:
         # thread from the quick ones
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         thread = None
+        if config.db and Path(config.db).exists():  # searches by player read it from the start
+            threading.Thread(target=source.prepare_hand_list, name="hh-serve-hand-list",
+                             daemon=True).start()  # fmt: skip
         if config.watch:
             thread = threading.Thread(target=run_watch, name="hh-serve-watch", daemon=True)
             thread.start()
