@@ -273,6 +273,7 @@ class Source:
             if not self._list_readers:
                 path = self.hand_list_file.replace("'", "''")
                 try:
+                    con.execute(f"DETACH DATABASE IF EXISTS {HAND_LIST}")  # a leftover
                     con.execute(f"ATTACH '{path}' AS {HAND_LIST} (READ_ONLY)")
                 except duckdb.Error:  # another process holds it
                     return None
@@ -311,7 +312,7 @@ class Source:
         could not be (the database or the cache file held elsewhere)."""
         from hh.reports.handlist import ensure
 
-        if self.hand_list_file is None:
+        if self.hand_list_file is None or self._closing.is_set():
             return False
         if version is None:
             version = self.refresh()
@@ -334,6 +335,8 @@ class Source:
         with self.rw.shared():
             with self._open_lock:
                 if self._con is None:
+                    if self._closing.is_set():  # a late request (or preparation): no new connection
+                        raise Busy("the server is stopping")
                     self._con = self._open()
                 cursor = self._con.cursor()
             try:
