@@ -15,7 +15,8 @@ bounded (a fixed number of requests, a time limit for the import).
    simulated sessions of benchmarks/bighands.py imported by the real import
    and repeated in SQL under fresh hand ids, their all-in equity cached as a
    first report leaves it (benchmarks/bench_report.py) and their per-hand
-   counts computed by the import's ``hh.imported`` hook. ``hh serve --db``
+   counts and each player's hands (hh.reports.handlist) kept by the
+   import's ``hh.imported`` hook. ``hh serve --db``
    on it; timed: its first ``/api/players`` (the report computed once for
    this version of the data), then 10 concurrent clients x 20 requests:
    the players page (``/players``, ``/api/players`` and the chart's
@@ -270,7 +271,7 @@ def big_database(tmp: Path, hands: int) -> str:
     seed_equity(db, base_db, default_path(db))
     rw = duckdb.connect(db)
     rw.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
-    after_import(rw)  # the hh.imported hook: the per-hand counts
+    after_import(rw)  # the hh.imported hook: the per-hand counts, each player's hands
     rw.close()
     return db
 

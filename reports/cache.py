@@ -120,11 +120,16 @@ class Cache:
         ``hand_values``, SQL over ``_todo h``, for the rest of the
         ``hand_columns`` of :meth:`ensure`); when the
         report reads every hand, drop the rows of keys gone from the database
-        (hands revalidated or re-imported with other text)."""
+        (hands revalidated or re-imported with other text). There are none
+        when ``<kind>_hands`` holds as many keys as are wanted: it holds
+        every wanted key once the ``_todo`` are added, so any other key
+        would make it more (the look, a scan of every cached row, is then
+        saved: most imports and reports find none)."""
         db = self.db
         more = f", {hand_values}" if hand_values else ""
         self.con.execute(f"INSERT INTO {db}.{kind}_hands SELECT h.hk{more} FROM _todo h")
-        if not self.filtered:
+        if not self.filtered and _one(self.con, f"SELECT count(*) FROM {db}.{kind}_hands"
+                                      ) != self.wanted:  # fmt: skip
             for table in (kind, f"{kind}_hands"):
                 self.con.execute(f"DELETE FROM {db}.{table} WHERE hk NOT IN "
                                  "(SELECT hk FROM _want)")  # fmt: skip

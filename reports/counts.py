@@ -243,10 +243,14 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     cache file another process holds is left alone (the report computes
     what is missing). A lake's import gives ``cache``, the lake's own
     (``_reports.duckdb``). Their all-in equity too, when there are at most
-    ``IMPORT_EQUITY_LIMIT`` new all-in hands (docs/statistics.md)."""
+    ``IMPORT_EQUITY_LIMIT`` new all-in hands (docs/statistics.md). For a
+    database file, also each player's hands (hh.reports.handlist), which
+    ``hh serve``'s search by player reads."""
     from hh.reports.cache import default_path
     from hh.reports.equity import fill_equity
+    from hh.reports.handlist import fill as fill_list
 
+    database = cache is None
     if cache is None:  # a database file: the cache beside it
         row = con.execute("SELECT path FROM duckdb_databases() "
                           "WHERE database_name = current_database()").fetchall()  # fmt: skip
@@ -259,6 +263,8 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
             store.want("TRUE", [])
             fill(con, store, batch=IMPORT_BATCH)
             fill_equity(con, store, limit=IMPORT_EQUITY_LIMIT)
+            if database:
+                fill_list(con, store)
     finally:
         store.close()
         con.execute("DROP TABLE IF EXISTS _want; DROP TABLE IF EXISTS _todo; "

@@ -466,3 +466,24 @@ def test_off_loopback_hh_serve_makes_up_a_token_and_prints_it(db: Path) -> None:
         proc.wait(30)
 
 
+
+
+def test_a_kept_result_is_encoded_once_and_a_new_one_again() -> None:
+    """The JSON text of a kept result is JSONResponse's, encoded once for
+    that result: the same object gives the same body without encoding it
+    again, a new result under the same key (a new version) its own."""
+    from hh.reports.web.app import _Bodies
+    from starlette.responses import JSONResponse
+
+    bodies = _Bodies(keep=2)
+    first = [{"player": "Ana María", "net": 1.5, "x": None}]
+    one = bodies.response(("players",), first)
+    assert one.body == JSONResponse(first).body
+    assert one.headers["content-type"] == "application/json"
+    assert bodies.response(("players",), first).body is one.body  # not encoded again
+    second = [{"player": "<b>", "net": -2}]
+    assert bodies.response(("players",), second).body == JSONResponse(second).body
+    for k in range(3):  # bounded: older bodies go, answers stay right
+        assert bodies.response(("other", k), [k]).body == b"[%d]" % k
+    assert bodies.response(("players",), second, {"X-Total-Count": "2"}).headers[
+        "x-total-count"] == "2"  # fmt: skip

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 import anyio.to_thread
@@ -43,6 +43,7 @@ CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'u
 REPLAYER_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
                 "img-src data:; base-uri 'none'; form-action 'none'")  # fmt: skip
 COOKIE = "hh_token"
+T = TypeVar("T")
 THREADS = 128  # threads for the requests that read (Starlette's default: 40)
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
@@ -136,6 +137,31 @@ def _guarded(fn: Callable[[Request], Response]) -> Callable[[Request], Response]
     return wrapped
 
 
+class _Bodies:
+    """The JSON text of results kept per version (:meth:`Source.cached`),
+    encoded once per result rather than at every request: the players list
+    of a large database is hundreds of kilobytes, and encoding it holds the
+    interpreter lock every other request of the server needs."""
+
+    def __init__(self, keep: int = 64) -> None:
+        self._keep = keep
+        self._by: dict[tuple[Any, ...], tuple[Any, bytes]] = {}
+
+    def response(self, key: tuple[Any, ...], value: Any,
+                 headers: dict[str, str] | None = None) -> Response:  # fmt: skip
+        """``JSONResponse(value)``, its body encoded once for this very
+        ``value`` (the same object: a new version's result is encoded anew)."""
+        found = self._by.get(key)
+        if found is not None and found[0] is value:
+            body = found[1]
+        else:
+            body = JSONResponse(value).body
+            if len(self._by) >= self._keep:
+                self._by.clear()
+            self._by[key] = (value, body)
+        return Response(body, media_type="application/json", headers=headers)
+
+
 def _query(request: Request) -> dict[str, list[str]]:
     return parse_qs(request.url.query, keep_blank_values=True)
 
@@ -154,10 +180,12 @@ def _one(request: Request, key: str, required: bool = True) -> str:
 
 def create_app(config: Config) -> Starlette:
     """The ASGI application for one database or lake."""
-    source = Source(config.db, config.lake, writes=bool(config.watch))
+    cache_file = _cache_file(config)
+    source = Source(config.db, config.lake, writes=bool(config.watch),
+                    hand_list=cache_file if config.db else None)  # fmt: skip
     status = Watching(folders=list(config.watch), state="starting" if config.watch else "off")
     stop = threading.Event()
-    cache_file = _cache_file(config)
+    bodies = _Bodies()
 
     def cached_players(q: data.Query) -> list[dict[str, Any]]:
         key = ("players", q.filters, q.sort, q.equity)
@@ -203,7 +231,8 @@ def create_app(config: Config) -> Starlette:
 
     @_guarded
     def api_players(request: Request) -> Response:
-        return JSONResponse(cached_players(data.report_query(_query(request))))
+        q = data.report_query(_query(request))
+        return bodies.response(("players", q), cached_players(q))
 
     @_guarded
     def api_series(request: Request) -> Response:
@@ -216,8 +245,8 @@ def create_app(config: Config) -> Starlette:
         wanted = set(picked)
         pairs = [(r["player"], r["game"]) for r in rows if r["player"] in wanted]
         key = ("series", q.filters, q.equity, tuple(pairs))
-        return JSONResponse(source.cached(key, lambda con: data.series(con, q, pairs, cache_file),
-                                          report=True))  # fmt: skip
+        return bodies.response(key, source.cached(
+            key, lambda con: data.series(con, q, pairs, cache_file), report=True))
 
     @_guarded
     def api_player(request: Request) -> Response:
@@ -226,7 +255,7 @@ def create_app(config: Config) -> Starlette:
         query.pop("name", None)
         q = data.report_query(query)
         key = ("player", name, q.filters, q.equity)
-        return JSONResponse(source.cached(
+        return bodies.response(key, source.cached(
             key, lambda con: data.player_detail(con, name, q, cache_file), report=True))
 
     @_guarded
@@ -234,9 +263,22 @@ def create_app(config: Config) -> Starlette:
         query = _query(request)
         s = data.parse_search(query)
         search = (s.where, s.params)
-        total = source.cached(("count", *search), lambda con: data.count(con, s))
+
+        def listed(find: Callable[[Any, str | None], T]) -> Callable[[Any], T]:
+            """``find(con, table)``, with the table of each player's hands
+            for a search by player alone when it may be read."""
+            def run(con: Any) -> T:
+                if not s.player_only:
+                    return find(con, None)
+                with source.hand_list(con) as table:
+                    return find(con, table)
+
+            return run
+
+        total = source.cached(("count", *search), listed(lambda con, t: data.count(con, s, t)))
         data.past_end(s, total)
-        rows = source.cached(("page", *search, s.page, s.per), lambda con: data.page(con, s))
+        rows = source.cached(("page", *search, s.page, s.per),
+                             listed(lambda con, t: data.page(con, s, t)))  # fmt: skip
         return JSONResponse(rows, headers={"X-Total-Count": str(total)})
 
     @_guarded
@@ -253,7 +295,7 @@ def create_app(config: Config) -> Starlette:
 
     @_guarded
     def api_tables(request: Request) -> Response:
-        return JSONResponse(source.cached(("tables",), data.tables))
+        return bodies.response(("tables",), source.cached(("tables",), data.tables))
 
     @_guarded
     def api_table(request: Request) -> Response:
@@ -327,6 +369,9 @@ def create_app(config: Config) -> Starlette:
         # thread from the quick ones
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         thread = None
+        if config.db and Path(config.db).exists():  # searches by player read it from the start
+            threading.Thread(target=source.prepare_hand_list, name="hh-serve-hand-list",
+                             daemon=True).start()  # fmt: skip
         if config.watch:
             thread = threading.Thread(target=run_watch, name="hh-serve-watch", daemon=True)
             thread.start()

@@ -276,9 +276,13 @@ def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str,
     return page(con, s), total
 
 
-def count(con: Any, s: Search) -> int:
+def count(con: Any, s: Search, listed: str | None = None) -> int:
     """The number of hands the search's filter matches; one player's, from
-    his seats alone (every seat stored is a seat of a stored hand)."""
+    his seats alone (every seat stored is a seat of a stored hand), or from
+    ``listed``, the table of each player's hands (hh.reports.handlist)."""
+    if s.player_only and listed is not None:
+        return int(con.execute(f"SELECT count(*) FROM {listed} WHERE player = ?",
+                               list(s.params)).fetchall()[0][0])  # fmt: skip
     if s.player_only:
         return int(con.execute("SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM seats "
                                "WHERE player = ?)", list(s.params)).fetchall()[0][0])
@@ -291,14 +295,21 @@ def count(con: Any, s: Search) -> int:
 WINDOWS = (timedelta(days=1), timedelta(days=16), timedelta(days=256))
 
 
-def page(con: Any, s: Search) -> list[dict[str, Any]]:
+def page(con: Any, s: Search, listed: str | None = None) -> list[dict[str, Any]]:
     """One page of the search, newest first, by ``ORDER BY ... LIMIT``.
-    The newest hands are searched first: a page is looked for among the
-    hands of the last day stored, then of wider windows (:data:`WINDOWS`),
-    then of the whole table. A window that fills the page gives the page of
-    the whole search, since every hand outside it is older or has no time,
-    and those sort after it. Why: a player's search would otherwise join his
-    seats with every hand stored to keep only the newest few."""
+    A search by one player alone with ``listed`` (the table of each
+    player's hands, hh.reports.handlist) reads the page's hands from his
+    rows there (:func:`listed_page`). Otherwise the newest hands are
+    searched first: a page is looked for among the hands of the last day
+    stored, then of wider windows (:data:`WINDOWS`), then of the whole
+    table. A window that fills the page gives the page of the whole search,
+    since every hand outside it is older or has no time, and those sort
+    after it. Why: a player's search would otherwise join his seats with
+    every hand stored to keep only the newest few."""
+    if s.player_only and listed is not None:
+        rows = listed_page(con, s, listed)
+        if rows is not None:
+            return rows
     order = [s.per, (s.page - 1) * s.per]
     newest = con.execute("SELECT max(started_at) FROM hands").fetchall()[0][0] \
         if s.filtered else None  # (no filter: a top-N over the hands alone)
@@ -311,6 +322,33 @@ def page(con: Any, s: Search) -> list[dict[str, Any]]:
                 return rows
     return _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE {s.where} {NEWEST} "
                  "LIMIT ? OFFSET ?", [*s.params, *order])  # fmt: skip
+
+
+def listed_page(con: Any, s: Search, listed: str) -> list[dict[str, Any]] | None:
+    """A page of one player's hands: its keys from his rows of ``listed``
+    (contiguous: DuckDB reads no other player's row groups), then those
+    hands' fields, looked for only between the page's oldest and newest
+    times (the hands are stored about in time order, so DuckDB's zone maps
+    skip the rest of the table). None when a hand listed is not stored (the
+    data changed since the list was made): the caller searches the hands."""
+    keys = con.execute(f"SELECT site, hand_id, started_at FROM {listed} WHERE player = ? "
+                       "ORDER BY started_at DESC NULLS LAST, site DESC, hand_id DESC "
+                       "LIMIT ? OFFSET ?", [*s.params, s.per, (s.page - 1) * s.per]
+                       ).fetchall()  # fmt: skip
+    if not keys:
+        return []
+    times = [t for _, _, t in keys if t is not None]
+    when = []
+    if times:
+        when.append("h.started_at BETWEEN ? AND ?")
+    if len(times) < len(keys):
+        when.append("h.started_at IS NULL")
+    rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h SEMI JOIN (SELECT "
+                 "unnest(?::VARCHAR[]) AS site, unnest(?::VARCHAR[]) AS hand_id) k "
+                 f"ON k.site = h.site AND k.hand_id = h.hand_id WHERE {' OR '.join(when)} "
+                 f"{NEWEST}", [[k[0] for k in keys], [k[1] for k in keys],
+                               *([min(times), max(times)] if times else [])])  # fmt: skip
+    return rows if len(rows) == len(keys) else None
 
 
 def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -39,6 +39,8 @@ from hh.pipelines.dblock import DatabaseBusy, open_db, wanted
 
 T = TypeVar("T")
 
+HAND_LIST = "hh_serve_hand_list"  # the reports' cache file, attached for the searches
+
 IDLE = 0.5  # seconds without a request after which the read connection is closed
 READ_WAIT = 15.0  # how long a page waits for a database another process writes
 _CACHED = 64  # results kept (all versions together)
@@ -104,8 +106,15 @@ class Source:
     """The database file or the lake the pages read."""
 
     def __init__(self, db: str | None = None, lake: str | None = None,
-                 writes: bool = False) -> None:  # fmt: skip
+                 writes: bool = False, hand_list: str | None = None) -> None:  # fmt: skip
         self.db = os.path.abspath(db) if db else None
+        # the reports' cache file, which holds each player's hands (hh.reports.handlist)
+        self.hand_list_file = os.path.abspath(hand_list) if hand_list and self.db else None
+        self._list = threading.Condition()
+        self._list_readers = 0  # searches reading the list now (the file attached)
+        self._list_blocked = 0  # holders of exclusive(): no search may attach it
+        self._list_ready: tuple[Any, ...] | None = None  # the version it was found complete at
+        self._list_tried: tuple[Any, ...] | None = None  # the version it was last prepared for
         self.lake = lake
         self.writes = writes
         self.rw = _Shared()
@@ -204,7 +213,7 @@ class Source:
             return self.cached(key, compute, report)
         try:
             if report:
-                with self.report_lock, self.reading() as con:
+                with self.report_lock, self.exclusive(), self.reading() as con:
                     value = compute(con)
             else:
                 with self.reading() as con:
@@ -222,6 +231,102 @@ class Source:
                 self._results.popitem(last=False)
         return value
 
+    # ---------------------------------------------------- each player's hands
+
+    @contextmanager
+    def hand_list(self, con: Any) -> Iterator[str | None]:
+        """The table of each player's hands (hh.reports.handlist) for a
+        search through ``con`` (a cursor of :meth:`reading`), or None when
+        it is not to be read: not yet found complete for this version of
+        the data (it is then prepared in the background, see
+        :meth:`prepare_hand_list`), the cache file held by a computation
+        or a cycle of the watch (:meth:`exclusive`), or by another process.
+        Searches share one read-only attachment of the file, made by the
+        first and dropped by the last: DuckDB attaches a file once per
+        process, and a computation must attach it read-write."""
+        table = self._attach_list(con)
+        try:
+            yield table
+        finally:
+            if table is not None:
+                with self._list:
+                    self._list_readers -= 1
+                    if not self._list_readers:
+                        try:
+                            con.execute(f"DETACH {HAND_LIST}")
+                        finally:
+                            self._list.notify_all()
+
+    def _attach_list(self, con: Any) -> str | None:
+        import duckdb
+        from hh.reports.handlist import KIND
+
+        if self.hand_list_file is None:
+            return None
+        version = self.version()
+        if self._list_ready != version:
+            self._prepare_later(version)
+            return None
+        with self._list:
+            if self._list_blocked:
+                return None
+            if not self._list_readers:
+                path = self.hand_list_file.replace("'", "''")
+                try:
+                    con.execute(f"DETACH DATABASE IF EXISTS {HAND_LIST}")  # a leftover
+                    con.execute(f"ATTACH '{path}' AS {HAND_LIST} (READ_ONLY)")
+                except duckdb.Error:  # another process holds it
+                    return None
+            self._list_readers += 1
+        return f"{HAND_LIST}.{KIND}"
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """No search reads the list meanwhile (those reading finish first):
+        for whoever attaches the cache file read-write in this process (a
+        report's computation, the watch's cycle and its hooks)."""
+        with self._list:
+            self._list_blocked += 1
+            while self._list_readers:
+                self._list.wait()
+        try:
+            yield
+        finally:
+            with self._list:
+                self._list_blocked -= 1
+                self._list.notify_all()
+
+    def _prepare_later(self, version: tuple[Any, ...]) -> None:
+        with self._list:
+            if self._list_tried == version:
+                return
+            self._list_tried = version
+        threading.Thread(target=self.prepare_hand_list, args=(version,),
+                         name="hh-serve-hand-list", daemon=True).start()  # fmt: skip
+
+    def prepare_hand_list(self, version: tuple[Any, ...] | None = None) -> bool:
+        """Make the list complete for the data stored (the hands it lacks
+        added, sorted again when needed: hh.reports.handlist.ensure), in
+        turn with the other computations that write the cache file; then
+        searches at ``version`` (now's by default) read it. False when it
+        could not be (the database or the cache file held elsewhere)."""
+        from hh.reports.handlist import ensure
+
+        if self.hand_list_file is None or self._closing.is_set():
+            return False
+        if version is None:
+            version = self.refresh()
+            with self._list:
+                self._list_tried = version
+        try:
+            with self.report_lock, self.exclusive(), self.reading() as con:
+                ready = ensure(con, self.hand_list_file)
+        except Exception:  # Busy, a damaged cache file: searches go without it
+            return False
+        if ready:
+            self._list_ready = version
+        return ready
+
     # ------------------------------------------------------------ reading
 
     @contextmanager
@@ -230,6 +335,8 @@ class Source:
         with self.rw.shared():
             with self._open_lock:
                 if self._con is None:
+                    if self._closing.is_set():  # a late request (or preparation): no new connection
+                        raise Busy("the server is stopping")
                     self._con = self._open()
                 cursor = self._con.cursor()
             try:
@@ -298,7 +405,8 @@ class Source:
                 con = None
             if con is not None:
                 try:
-                    yield con
+                    with self.exclusive():  # its hooks attach the cache file read-write
+                        yield con
                 except BaseException:
                     con.close()
                     raise
@@ -316,7 +424,7 @@ class Source:
         pages' report computations (both fill the reports' cache file)."""
         from hh.pipelines.importer import after_import
 
-        with self.report_lock:
+        with self.report_lock, self.exclusive():
             after_import(con)
 
     def close(self) -> None:
