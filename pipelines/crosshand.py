@@ -74,25 +74,24 @@ SEMI JOIN cross_violations v ON v.site = c.site AND v.hand_id = c.hand_id
 WHERE c.anchor
 """
 
-# Each chain in its order, every judged hand with its seats in seat-line
-# order (a name seated twice: the later line counts, as in hh validate).
+# Each chain in its order, every judged hand followed by its seats in
+# seat-line order (a name seated twice: the later line counts, as in hh
+# validate): one sorted stream of plain rows (``seat`` NULL on a hand's own
+# row), which DuckDB sorts out of core within the import's memory limit,
+# where lists of seats gathered per hand had to fit in memory at once.
 _FEED = """
-SELECT c.site, c.table_name, c.hand_id, c.file, c.line, c.judged, c.game, c.table_line,
-       c.dealer_seat, c.anchor, s.seat, s.player, s.stack_start, s.stack_end, s.lines,
-       s.dealt_in, s.topped, s.top_up
-FROM _chain c
-LEFT JOIN (
-    SELECT s.site, s.hand_id,
-           list(s.seat ORDER BY s.line) AS seat, list(s.player ORDER BY s.line) AS player,
-           list(s.stack_start ORDER BY s.line) AS stack_start,
-           list(s.stack_end ORDER BY s.line) AS stack_end, list(s.line ORDER BY s.line) AS lines,
-           list(s.player ORDER BY s.line) FILTER (WHERE s.dealt_in) AS dealt_in,
-           list(s.player ORDER BY s.line) FILTER (WHERE s.top_up IS NOT NULL) AS topped,
-           list(s.top_up ORDER BY s.line) FILTER (WHERE s.top_up IS NOT NULL) AS top_up
-    FROM seats s SEMI JOIN _chain c ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
-    GROUP BY ALL
-) s ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
-ORDER BY c.site, c.table_name, c.started_at ASC NULLS FIRST, c.file, c.line
+SELECT site, table_name, hand_id, file, line, judged, game, table_line, dealer_seat, anchor,
+       seat, player, stack_start, stack_end, seat_line, dealt_in, top_up
+FROM (
+    SELECT c.*, NULL::SMALLINT AS seat, NULL AS player, NULL::BIGINT AS stack_start,
+           NULL::BIGINT AS stack_end, NULL::INTEGER AS seat_line, NULL::BOOLEAN AS dealt_in,
+           NULL::BIGINT AS top_up
+    FROM _chain c
+    UNION ALL
+    SELECT c.*, s.seat, s.player, s.stack_start, s.stack_end, s.line, s.dealt_in, s.top_up
+    FROM _chain c JOIN seats s ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
+)
+ORDER BY site, table_name, started_at ASC NULLS FIRST, file, line, seat_line ASC NULLS FIRST
 """
 
 _FOUND_SCHEMA = pa.schema(
@@ -130,26 +129,42 @@ DROP TABLE _touched;
 _BATCH = 10_000
 
 
-def _summaries(batch: pa.RecordBatch, broken: set[tuple[str, str]]) -> Iterator[Summary]:
-    """The stored hands (and unparseable runs) of a batch of the feed, as the
-    cross-hand checks read them, column by column. Their place in the chain
-    is the row's place in the feed, so ``instant`` is not needed (0); an
-    anchor whose own comparison failed breaks the chain, as it did."""
-    col = {name: batch.column(name).to_pylist() for name in batch.schema.names}
-    none: list[Any] = []
-    for (site, table, hand_id, file, line, judged, game, table_line, dealer, anchor, seat,
-         player, start, end, lines, dealt_in, topped, top_up) in zip(
-            col["site"], col["table_name"], col["hand_id"], col["file"], col["line"],
-            col["judged"], col["game"], col["table_line"], col["dealer_seat"], col["anchor"],
-            col["seat"], col["player"], col["stack_start"], col["stack_end"], col["lines"],
-            col["dealt_in"], col["topped"], col["top_up"], strict=True):  # fmt: skip
-        if anchor and (site, hand_id) in broken:
-            judged = False
-        stacks = tuple(zip(seat or none, player or none, start or none, end or none,
-                           lines or none, strict=True))  # fmt: skip
-        yield Summary.unpack((file, line, hand_id, site, table, 0, game, bool(judged),
-                              table_line or 0, dealer, stacks, tuple(dealt_in or ()),
-                              tuple(zip(topped or none, top_up or none, strict=True))))  # fmt: skip
+def _summaries(reader: Any, broken: set[tuple[str, str]]) -> Iterator[Summary]:
+    """The stored hands (and unparseable runs) of the feed, as the cross-hand
+    checks read them, each judged hand with the seat rows that follow it.
+    Their place in the chain is the row's place in the feed, so ``instant``
+    is not needed (0); an anchor whose own comparison failed breaks the
+    chain, as it did."""
+    hand: list[Any] | None = None
+    stacks: list[tuple[Any, ...]] = []
+    dealt_in: list[str] = []
+    topped: list[tuple[str, int]] = []
+    for batch in reader:
+        for row in zip(*(c.to_pylist() for c in batch.columns), strict=True):
+            if row[14] is not None:  # a seat line of the hand before
+                seat, player, start, end, seat_line, dealt, top_up = row[10:]
+                stacks.append((seat, player, start, end, seat_line))
+                if dealt:
+                    dealt_in.append(player)
+                if top_up is not None:
+                    topped.append((player, top_up))
+                continue
+            if hand is not None:
+                yield _summary(hand, stacks, dealt_in, topped, broken)
+                stacks, dealt_in, topped = [], [], []
+            hand = list(row[:10])
+    if hand is not None:
+        yield _summary(hand, stacks, dealt_in, topped, broken)
+
+
+def _summary(hand: list[Any], stacks: list[tuple[Any, ...]], dealt_in: list[str],
+             topped: list[tuple[str, int]], broken: set[tuple[str, str]]) -> Summary:  # fmt: skip
+    site, table, hand_id, file, line, judged, game, table_line, dealer, anchor = hand
+    if anchor and (site, hand_id) in broken:
+        judged = False
+    return Summary.unpack((file, line, hand_id, site, table, 0, game, bool(judged),
+                           table_line or 0, dealer, tuple(stacks), tuple(dealt_in),
+                           tuple(topped)))  # fmt: skip
 
 
 def find(con: Any) -> int:
@@ -165,14 +180,13 @@ def find(con: Any) -> int:
     chains = Chains()
     found: dict[str, list[Any]] = {name: [] for name in _FOUND_SCHEMA.names}
     reader = con.sql(_FEED).to_arrow_reader(_BATCH)
-    for batch in reader:
-        for hand in _summaries(batch, broken):
-            for v in chains.add((hand.site, hand.table), hand, hand.judged):
-                found["site"].append(hand.site)
-                found["hand_id"].append(hand.hand_id)
-                found["code"].append(v.code)
-                found["line"].append(v.line)
-                found["message"].append(v.message)
+    for hand in _summaries(reader, broken):
+        for v in chains.add((hand.site, hand.table), hand, hand.judged):
+            found["site"].append(hand.site)
+            found["hand_id"].append(hand.hand_id)
+            found["code"].append(v.code)
+            found["line"].append(v.line)
+            found["message"].append(v.message)
     con.register("_found_rows", pa.table(found, schema=_FOUND_SCHEMA))
     try:
         con.execute("CREATE OR REPLACE TEMP TABLE _found AS SELECT * FROM _found_rows")

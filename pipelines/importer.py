@@ -59,14 +59,16 @@ POOL_MIN_BYTES = 2 * 1024 * 1024
 # again. What is not checkpointed yet is held in DuckDB's memory, so this
 # also bounds that.
 CHECKPOINT_THRESHOLD = "64MB"
-# DuckDB's own memory (its buffers, tables not checkpointed yet, the
-# cross-hand checks' sorts; it spills to a temporary file beyond it). Its
-# default, 80% of the RAM, let the import process grow with the log; with a
-# limit its memory stays flat whatever the log's size. Its cache of the
-# tables fills up to the limit as the database grows: a limit that a small
-# import already reaches keeps the peak the same for a large one, at a few
-# percent more of the writer's CPU (docs/decisions.md).
+# DuckDB's own memory (its buffers, tables not checkpointed yet, the sorts
+# of the checks after the reading; it spills to a temporary file beyond
+# it). Its default, 80% of the RAM, let the import process grow with the
+# log. DuckDB caches the tables' blocks up to its limit as the database
+# grows, so a limit that a small import already reaches keeps the peak the
+# same for a large one: the reading, when this process also holds the
+# workers' results on their way in, gets less; the checks after it, when
+# those are gone, more (their sorts of every new hand's seats).
 MEMORY_LIMIT = "128MB"
+CHECK_MEMORY_LIMIT = "256MB"
 _HASH_BLOCK = 4 * 1024 * 1024
 
 
@@ -444,9 +446,14 @@ class Importer:
         """Cross-hand checks over the tables touched, the import hooks (when
         this run stored hands: a re-import that adds nothing stays quick),
         then the summary."""
-        crosshand.check(self.con)
-        if self.counts.imported:
-            after_import(self.con)
+        self.con.execute(f"SET memory_limit = '{CHECK_MEMORY_LIMIT}'")
+        try:
+            crosshand.check(self.con)
+            if self.counts.imported:
+                after_import(self.con)
+        finally:
+            with contextlib.suppress(Exception):  # (a broken connection: its error stands)
+                self.con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         row = self.con.execute(
             "SELECT count(*) FROM hands WHERE import_run = ? AND NOT valid", [self.run]
         ).fetchall()

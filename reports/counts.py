@@ -195,7 +195,7 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
     ``batch``: at most that many hands per statement (in order of their
     key, so each batch reads a narrow range of ``actions``): the memory a
     statement needs grows with its hands, and the import's connection has
-    little (hh.pipelines.importer.MEMORY_LIMIT); None: all in one."""
+    little (hh.pipelines.importer.CHECK_MEMORY_LIMIT); None: all in one."""
     cache.ensure("counts", VERSION, SEAT_TABLE, HAND_TABLE)
     todo = cache.todo("counts")
     if not todo:
@@ -229,8 +229,8 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
 # hands (a session holds a few dozen; 100 take about a second); more is left
 # to the first report
 IMPORT_EQUITY_LIMIT = 100
-# hands per statement in the import hook: within the import's 128 MB
-# (hh.pipelines.importer.MEMORY_LIMIT) whatever the size of the import
+# hands per statement in the import hook: within the import's 256 MB
+# (hh.pipelines.importer.CHECK_MEMORY_LIMIT) whatever the size of the import
 IMPORT_BATCH = 50_000
 
 
