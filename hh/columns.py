@@ -14,8 +14,10 @@ Columns, not rows: a value is appended to its column by the column's name,
 so that a batch becomes arrays without a pass that takes rows apart. Every
 table carries ``_ord``, the hand's place in its batch, so a writer can drop
 the rows of a duplicate or a conflict without looking at keys that several
-rows share. The module is compiled in the fast build (hh.COMPILED): it runs
-once per stored value.
+rows share; the tables of a hand's parts (seats, actions, ...) leave out
+its key (site, hand_id), which the store takes from the hand's row by
+``_ord`` (the import: hh.pipelines.rows). The module is compiled in the
+fast build (hh.COMPILED): it runs once per stored value.
 """
 
 from __future__ import annotations
