@@ -8,9 +8,10 @@ hand boundary; small files are grouped, :func:`group`). A task runs the
 local import's own per-chunk function (``hh.pipelines.work.process``) on a
 worker and writes the group's tables as temporary Parquet parts
 (``Lake.write_task``, uncommitted files in the Delta tables' folders); the
-client commits each finished task in input order (``Committer.commit``: a
-few Delta transactions), so the only work on the client is deciding
-duplicates by key in the partitions a task touches. Without
+client commits the finished tasks in input order, several together
+(``Committer.commit``: a Delta transaction per table for the group,
+:data:`COMMIT_SECONDS`), so the only work on the client is deciding
+duplicates by key in the partitions a group touches. Without
 ``--scheduler`` a ``LocalCluster`` of one single-threaded worker process per
 core is started (parsing is pure Python: threads would share one GIL).
 
@@ -183,6 +184,16 @@ def local_cluster(workers: int | None = None) -> Any:
     )
 
 
+# Finished tasks wait to be committed together (one Delta commit per table
+# for the group, hh.pipelines.lake.Committer.commit): a group is committed
+# once its first task has waited this long, once it has this many tasks, or
+# once no task is left running. Each commit costs the client about the same
+# whatever its size, and on a shared machine that cost is taken from the
+# workers; a killed client loses at most this much of their work.
+COMMIT_SECONDS = 10.0
+COMMIT_TASKS = 32
+
+
 def run_import(
     files: Sequence[str],
     url: str,
@@ -194,10 +205,15 @@ def run_import(
     progress: bool = False,
     on_commit: Callable[[Written], None] | None = None,
     storage_options: dict[str, str] | None = None,
+    commit_seconds: float = COMMIT_SECONDS,
+    commit_tasks: int = COMMIT_TASKS,
 ) -> Summary:
     """Import ``files`` into the lake at ``url`` on Dask: on ``client`` if
     given, else on the scheduler at ``scheduler``, else on a new
-    LocalCluster. Commits every chunk that finishes; lists the rest."""
+    LocalCluster. Commits every task that finishes, in input order, in
+    groups (``commit_seconds``, ``commit_tasks``: see :data:`COMMIT_SECONDS`;
+    0 seconds commits each task as soon as its turn comes); lists the rest.
+    ``on_commit`` hears of each task once its group is committed."""
     from distributed import Client, as_completed
 
     start = time.perf_counter()
@@ -225,8 +241,19 @@ def run_import(
         )
         order = {f.key: k for k, f in enumerate(futures)}
         ready: dict[int, Written | None] = {}  # finished, waiting for their turn
+        waiting: list[Written] = []  # their turn has come: the next group to commit
+        since = 0.0  # when the first of them began to wait
         turn = 0
         bar, tick = _bar(progress, len(tasks))
+
+        def commit() -> None:
+            got = committer.commit(waiting)
+            counts.add(got)
+            if on_commit is not None:
+                for w in waiting:
+                    on_commit(w)
+            waiting.clear()
+
         try:
             for future in as_completed(futures):
                 k = order[future.key]
@@ -241,22 +268,26 @@ def run_import(
                 # compute it again if its worker dies later)
                 future.release()
                 ready[k] = written
+                tick(sum(r.runs for r in written.chunks if r.error is None)
+                     if written is not None else 0, len(groups[k]))
                 # commit in input order, as the local import writes: the first
                 # of two hands with one key is the same one in both
                 while turn in ready:
                     done = ready.pop(turn)
                     turn += 1
                     if done is None:
-                        tick(0, len(groups[turn - 1]))
                         continue
                     summary.left += [
                         f"{_describe(r.task)}: {r.error}" for r in done.chunks if r.error
                     ]
-                    got = committer.commit(done)
-                    counts.add(got)
-                    if on_commit is not None:
-                        on_commit(done)
-                    tick(got.hands, len(done.chunks))
+                    if not waiting:
+                        since = time.monotonic()
+                    waiting.append(done)
+                if waiting and (turn == len(futures) or len(waiting) >= commit_tasks
+                                or time.monotonic() - since >= commit_seconds):
+                    commit()
+            if waiting:
+                commit()
         finally:
             if bar is not None:
                 bar.stop()
