@@ -35,11 +35,13 @@ from typing import Any
 
 from hh.pipelines.lake import (
     Committer,
+    FileFacts,
     Lake,
     Written,
     committed_chunks,
     cross_check,
     derived_path,
+    file_facts,
     invalid_of_run,
     next_run,
     task_id,
@@ -48,7 +50,7 @@ from hh.pipelines.lake import (
 from hh.pipelines.work import Task, hh_version, worker_init
 from hh.pipelines.writer import Counts
 
-from hh.sources import CHUNK_BYTES, chunks
+from hh.sources import CHUNK_BYTES
 
 
 @dataclass
@@ -75,8 +77,8 @@ _READY = False
 
 
 def _write_task(
-    tasks: list[Task], task: str, url: str, run: int, imported_at: dt.datetime,
-    storage_options: dict[str, str] | None = None,
+    tasks: list[Task], task: str, facts: dict[str, FileFacts], url: str, run: int,
+    imported_at: dt.datetime, storage_options: dict[str, str] | None = None,
 ) -> Written:
     """The Dask task (module level, so workers import it by name): the
     chunks of one task into temporary parts. The first call in a worker
@@ -88,7 +90,7 @@ def _write_task(
         if multiprocessing.parent_process() is not None:  # a worker process, not a thread
             worker_init()
         _READY = True
-    return Lake(url, storage_options).write_task(tasks, task, run, imported_at)
+    return Lake(url, storage_options).write_task(tasks, task, run, imported_at, facts)
 
 
 def group(tasks: Sequence[Task], target: int) -> list[list[Task]]:
@@ -125,12 +127,14 @@ def _describe(task: Task) -> str:
     return f"{task.name} bytes {c.start}-{'end' if c.end is None else c.end} (line {c.first_line})"
 
 
-def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES
+def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES,
+         facts: dict[str, FileFacts] | None = None,
          ) -> tuple[list[tuple[str, list[Task]]], int, int]:
     """The tasks of a run (their ids and chunks, in input order), how many
     chunks earlier runs committed and the hands those chunks held. A task a
     killed client had begun is planned again as the same chunks, under the
-    same id, where the files have not changed since."""
+    same id, where the files have not changed since. ``facts`` receives
+    each file's lines and SHA-256, found by the cut (for the workers)."""
     version = hh_version()
     paths = [os.path.abspath(name) for name in files]
     rows = committed_chunks(lake, paths).to_pylist()
@@ -140,7 +144,9 @@ def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES
     resumed: dict[str, list[Task]] = {}
     skipped = seen = 0
     for path in paths:
-        cut = chunks(path, chunk_bytes)
+        cut, found = file_facts(path, chunk_bytes)
+        if found is not None and facts is not None:
+            facts[path] = found
         for k, chunk in enumerate(cut):
             task = Task(chunk, path, hh_version=version, seq=len(fresh), last=k == len(cut) - 1)
             row = done.get((path, chunk.start, chunk.end))
@@ -220,7 +226,8 @@ def run_import(
     lake = Lake(url, storage_options)
     lake.create()
     committer = Committer(lake, next_run(lake))
-    groups_, skipped, seen = plan(files, lake, chunk_bytes)
+    facts: dict[str, FileFacts] = {}
+    groups_, skipped, seen = plan(files, lake, chunk_bytes, facts)
     groups = [g for _, g in groups_]
     tasks = [t for g in groups for t in g]
     summary = Summary(files=len(files), skipped_chunks=skipped)
@@ -235,8 +242,11 @@ def run_import(
             own_client = client = Client(scheduler)
     try:
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        last = [{t.chunk.path: facts[t.chunk.path] for t in g
+                 if t.chunk.end is None and t.chunk.path in facts}
+                for g in groups]  # what a task's last chunks need of the files' facts
         futures = client.map(
-            _write_task, groups, [k for k, _ in groups_], url=url, run=committer.run,
+            _write_task, groups, [k for k, _ in groups_], last, url=url, run=committer.run,
             imported_at=now, storage_options=storage_options, pure=False,
         )
         order = {f.key: k for k, f in enumerate(futures)}

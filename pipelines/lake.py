@@ -67,7 +67,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import pyarrow as pa
@@ -81,6 +81,8 @@ from hh.pipelines import schema
 from hh.pipelines.rows import SCHEMAS
 from hh.pipelines.work import Result, Task, process
 from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
+
+from hh.sources import Chunk, cut
 
 # The tables the workers write, in commit order after hands (cross_violations
 # is computed over the lake).
@@ -153,6 +155,29 @@ class Part:
     date: str | None
     rows: int
     size: int
+
+
+class FileFacts(NamedTuple):
+    """A file's size and mtime when it was read, and its lines and SHA-256
+    then (what its ``files`` row records)."""
+
+    size: int
+    mtime_ns: int
+    lines: int
+    sha256: str | None
+
+
+def file_facts(path: str, target: int) -> tuple[list[Chunk], FileFacts | None]:
+    """A file's chunks of about ``target`` bytes and its facts, from the one
+    pass the import's cut makes over it (``hh.sources.cut``, hashing on the
+    way): the workers need not read the file again for its lines and
+    SHA-256. No facts when the file changed during the pass."""
+    before = _stat(path)
+    read = cut(path, target, digest=True)
+    after = _stat(path)
+    if before != after or read.size != after[0]:
+        return read.chunks, None
+    return read.chunks, FileFacts(read.size, after[1], read.lines, read.sha256)
 
 
 @dataclass(slots=True)
@@ -259,11 +284,15 @@ class Lake:
     # ---------------------------------------------------------- worker side
 
     def write_task(
-        self, tasks: Sequence[Task], task: str, run: int, imported_at: dt.datetime
+        self, tasks: Sequence[Task], task: str, run: int, imported_at: dt.datetime,
+        facts: dict[str, FileFacts] | None = None,
     ) -> Written:
         """Run the import's per-chunk function on each chunk of a task and
         write their tables together as uncommitted files, one per table,
-        game and date. Runs on a worker."""
+        game and date. Runs on a worker. ``facts``: the files' lines and
+        SHA-256 as the client's cut found them (:func:`file_facts`), taken
+        for a file's last chunk when the file still has the size and mtime
+        it had then (else the file is read again for them)."""
         written = Written([Read(t) for t in tasks], task, uuid.uuid4().hex[:12])
         results = []
         for read in written.chunks:
@@ -275,10 +304,14 @@ class Lake:
             if result.error:
                 continue
             if read.task.chunk.end is None:  # the file's last chunk: its facts
-                from hh.sources import cut
+                known = (facts or {}).get(path)
+                if known is None or (known.size, known.mtime_ns) != (read.size, read.mtime_ns):
+                    from hh.sources import cut
 
-                whole = cut(path, digest=True)  # the import's own pass: its lines and hash
-                read.lines, read.sha256 = whole.lines, whole.sha256
+                    whole = cut(path, digest=True)  # changed since: the import's own pass
+                    known = FileFacts(whole.size, read.mtime_ns or 0, whole.lines,
+                                      whole.sha256)
+                read.lines, read.sha256 = known.lines, known.sha256
             results.append(result)
         if not any(r.tables for r in results):
             return written

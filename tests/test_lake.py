@@ -296,3 +296,31 @@ def test_optimize_compacts_and_vacuums_uncommitted_files(client, data, tmp_path)
                  ["load", str(tmp_path / "none"), "--db", str(tmp_path / "x.duckdb")]):
         bad = CliRunner().invoke(lake_app, args)
         assert bad.exit_code == 2 and "not a lake" in bad.output
+
+
+def test_a_files_facts_come_from_the_clients_cut(tmp_path) -> None:
+    """A worker takes a file's lines and SHA-256 from the client's cut (not
+    reading the file again) while the file keeps the size and mtime the cut
+    saw; a file changed since is read again for them."""
+    import datetime as dt
+    import hashlib
+
+    from hh.pipelines.work import Task
+
+    path = str(tmp_path / "one.txt")
+    Path(path).write_text(write_hands(list(Simulator(Game("calatone"), seed=3).hands(3))),
+                          encoding="utf-8")
+    cut, facts = lake.file_facts(path, 1 << 20)
+    assert facts is not None and len(cut) == 1
+    data = Path(path).read_bytes()
+    assert facts.sha256 == hashlib.sha256(data).hexdigest()
+    assert facts.lines == data.count(b"\n")
+    store = lake.Lake(str(tmp_path / "lake"))
+    store.create()
+    now = dt.datetime(2026, 1, 1)
+    marked = facts._replace(sha256="from the cut", lines=-1)
+    got = store.write_task([Task(cut[0], path)], "t", 1, now, {path: marked})
+    assert (got.chunks[0].sha256, got.chunks[0].lines) == ("from the cut", -1)
+    stale = marked._replace(mtime_ns=facts.mtime_ns - 1)
+    got = store.write_task([Task(cut[0], path)], "t", 1, now, {path: stale})
+    assert (got.chunks[0].sha256, got.chunks[0].lines) == (facts.sha256, facts.lines)
