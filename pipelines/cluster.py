@@ -301,29 +301,54 @@ def run_import(
         finally:
             if bar is not None:
                 bar.stop()
+        _finish(client, url, committer, counts.imported > 0, storage_options)
     finally:
         if own_client is not None:
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
-    # also the tables a killed run left unchecked (their dirty-tables records)
-    cross_check(url, committer.touched, storage_options)
     summary.invalid = invalid_of_run(url, committer.run, committer.partitions, storage_options)
     summary.hands, summary.imported = counts.hands, counts.imported
     summary.duplicates, summary.rejected = counts.duplicates, counts.rejected
     summary.conflicts = counts.conflicts
-    derived = derived_path(url)
-    if counts.imported and derived is not None:
-        from hh.pipelines.lake import connect
-
-        con = connect(url, storage_options=storage_options)
-        # what the layers above derive from new hands (reports: their
-        # per-hand counts), kept where they look for it in a local lake
-        from hh.pipelines.importer import after_import
-
-        after_import(con, derived)
     summary.seconds = round(time.perf_counter() - start, 3)
     return summary
+
+
+def _finish(client: Any, url: str, committer: Committer, imported: bool,
+            storage_options: dict[str, str] | None) -> None:
+    """After the last commit: the cross-hand pass over the tables this run
+    touched and those a killed run left unchecked (their dirty-tables
+    records), and, when the run stored hands into a local lake, the import
+    hooks: what the layers above derive from new hands (reports: their
+    per-hand counts), kept where they look for it. Neither reads what the
+    other writes, so the pass runs on a worker of the cluster (idle by now)
+    while the client runs the hooks; should the worker fail, the client
+    runs the pass itself."""
+    derived = derived_path(url)
+    if not imported or derived is None or os.environ.get("HH_NO_IMPORT_HOOKS"):
+        cross_check(url, committer.touched, storage_options)  # nothing to run beside it
+        return
+    crossing = client.submit(cross_check, url, committer.touched, storage_options, pure=False)
+    _after_import(url, derived, storage_options)
+    try:
+        crossing.result()
+    except Exception:  # a worker lost, or the pass failed there: once more, here
+        cross_check(url, committer.touched, storage_options)
+    finally:
+        crossing.release()
+
+
+def _after_import(url: str, derived: str, storage_options: dict[str, str] | None) -> None:
+    """The import hooks (hh.pipelines.importer.after_import) over the lake."""
+    from hh.pipelines.importer import after_import
+    from hh.pipelines.lake import connect
+
+    con = connect(url, storage_options=storage_options)
+    try:
+        after_import(con, derived)
+    finally:
+        con.close()
 
 
 def _bar(show: bool, total: int) -> tuple[Any, Callable[[int, int], None]]:

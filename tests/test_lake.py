@@ -324,3 +324,40 @@ def test_a_files_facts_come_from_the_clients_cut(tmp_path) -> None:
     stale = marked._replace(mtime_ns=facts.mtime_ns - 1)
     got = store.write_task([Task(cut[0], path)], "t", 1, now, {path: stale})
     assert (got.chunks[0].sha256, got.chunks[0].lines) == (facts.sha256, facts.lines)
+
+
+class _LostPass:
+    """A client whose cluster fails whatever is submitted one by one (the
+    cross-hand pass, once the tasks are done): a worker lost at the end."""
+
+    def __init__(self, client: object) -> None:
+        self.client = client
+        self.submitted = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.client, name)
+
+    def submit(self, *args: object, **kwargs: object) -> object:
+        self.submitted += 1
+        outer = self
+
+        class Failed:
+            def result(self) -> None:
+                raise RuntimeError(f"lost ({outer.submitted})")
+
+            def release(self) -> None:
+                pass
+
+        return Failed()
+
+
+def test_the_cross_hand_pass_lost_on_a_worker_runs_on_the_client(client, data, tmp_path) -> None:
+    """The cross-hand pass runs on a worker beside the import hooks; a
+    worker lost there leaves it to the client, which completes it."""
+    url = str(tmp_path / "lake")
+    lost = _LostPass(client)
+    got = run_import([f for f in data["files"] if "gaps-" in f], url, client=lost)
+    assert lost.submitted == 1 and got.imported == 27
+    con = lake.connect(url)
+    assert con.execute("SELECT count(*) FROM cross_violations").fetchone() == (14,)
+    assert lake.pending(url) == 0
