@@ -92,8 +92,11 @@ print(json.dumps({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss 
 
 def measure(url: str, files: list[str]) -> dict:
     env = dict(os.environ, HH_NO_IMPORT_HOOKS="1")
+    # run outside the checkout: "-c" puts the working directory first on the
+    # path, where the source's hh (without hh.pipelines) would hide the build's
     out = subprocess.run([sys.executable, "-c", _CLIENT, url, *files], env=env,
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.abspath(url)))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -8,9 +8,10 @@ hand boundary; small files are grouped, :func:`group`). A task runs the
 local import's own per-chunk function (``hh.pipelines.work.process``) on a
 worker and writes the group's tables as temporary Parquet parts
 (``Lake.write_task``, uncommitted files in the Delta tables' folders); the
-client commits each finished task in input order (``Committer.commit``: a
-few Delta transactions), so the only work on the client is deciding
-duplicates by key in the partitions a task touches. Without
+client commits the finished tasks in input order, several together
+(``Committer.commit``: a Delta transaction per table for the group,
+:data:`COMMIT_SECONDS`), so the only work on the client is deciding
+duplicates by key in the partitions a group touches. Without
 ``--scheduler`` a ``LocalCluster`` of one single-threaded worker process per
 core is started (parsing is pure Python: threads would share one GIL).
 
@@ -34,11 +35,13 @@ from typing import Any
 
 from hh.pipelines.lake import (
     Committer,
+    FileFacts,
     Lake,
     Written,
     committed_chunks,
     cross_check,
     derived_path,
+    file_facts,
     invalid_of_run,
     next_run,
     task_id,
@@ -47,7 +50,7 @@ from hh.pipelines.lake import (
 from hh.pipelines.work import Task, hh_version, worker_init
 from hh.pipelines.writer import Counts
 
-from hh.sources import CHUNK_BYTES, chunks
+from hh.sources import CHUNK_BYTES
 
 
 @dataclass
@@ -74,8 +77,8 @@ _READY = False
 
 
 def _write_task(
-    tasks: list[Task], task: str, url: str, run: int, imported_at: dt.datetime,
-    storage_options: dict[str, str] | None = None,
+    tasks: list[Task], task: str, facts: dict[str, FileFacts], url: str, run: int,
+    imported_at: dt.datetime, storage_options: dict[str, str] | None = None,
 ) -> Written:
     """The Dask task (module level, so workers import it by name): the
     chunks of one task into temporary parts. The first call in a worker
@@ -87,7 +90,7 @@ def _write_task(
         if multiprocessing.parent_process() is not None:  # a worker process, not a thread
             worker_init()
         _READY = True
-    return Lake(url, storage_options).write_task(tasks, task, run, imported_at)
+    return Lake(url, storage_options).write_task(tasks, task, run, imported_at, facts)
 
 
 def group(tasks: Sequence[Task], target: int) -> list[list[Task]]:
@@ -124,12 +127,14 @@ def _describe(task: Task) -> str:
     return f"{task.name} bytes {c.start}-{'end' if c.end is None else c.end} (line {c.first_line})"
 
 
-def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES
+def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES,
+         facts: dict[str, FileFacts] | None = None,
          ) -> tuple[list[tuple[str, list[Task]]], int, int]:
     """The tasks of a run (their ids and chunks, in input order), how many
     chunks earlier runs committed and the hands those chunks held. A task a
     killed client had begun is planned again as the same chunks, under the
-    same id, where the files have not changed since."""
+    same id, where the files have not changed since. ``facts`` receives
+    each file's lines and SHA-256, found by the cut (for the workers)."""
     version = hh_version()
     paths = [os.path.abspath(name) for name in files]
     rows = committed_chunks(lake, paths).to_pylist()
@@ -139,7 +144,9 @@ def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES
     resumed: dict[str, list[Task]] = {}
     skipped = seen = 0
     for path in paths:
-        cut = chunks(path, chunk_bytes)
+        cut, found = file_facts(path, chunk_bytes)
+        if found is not None and facts is not None:
+            facts[path] = found
         for k, chunk in enumerate(cut):
             task = Task(chunk, path, hh_version=version, seq=len(fresh), last=k == len(cut) - 1)
             row = done.get((path, chunk.start, chunk.end))
@@ -183,6 +190,16 @@ def local_cluster(workers: int | None = None) -> Any:
     )
 
 
+# Finished tasks wait to be committed together (one Delta commit per table
+# for the group, hh.pipelines.lake.Committer.commit): a group is committed
+# once its first task has waited this long, once it has this many tasks, or
+# once no task is left running. Each commit costs the client about the same
+# whatever its size, and on a shared machine that cost is taken from the
+# workers; a killed client loses at most this much of their work.
+COMMIT_SECONDS = 10.0
+COMMIT_TASKS = 32
+
+
 def run_import(
     files: Sequence[str],
     url: str,
@@ -194,17 +211,23 @@ def run_import(
     progress: bool = False,
     on_commit: Callable[[Written], None] | None = None,
     storage_options: dict[str, str] | None = None,
+    commit_seconds: float = COMMIT_SECONDS,
+    commit_tasks: int = COMMIT_TASKS,
 ) -> Summary:
     """Import ``files`` into the lake at ``url`` on Dask: on ``client`` if
     given, else on the scheduler at ``scheduler``, else on a new
-    LocalCluster. Commits every chunk that finishes; lists the rest."""
+    LocalCluster. Commits every task that finishes, in input order, in
+    groups (``commit_seconds``, ``commit_tasks``: see :data:`COMMIT_SECONDS`;
+    0 seconds commits each task as soon as its turn comes); lists the rest.
+    ``on_commit`` hears of each task once its group is committed."""
     from distributed import Client, as_completed
 
     start = time.perf_counter()
     lake = Lake(url, storage_options)
     lake.create()
     committer = Committer(lake, next_run(lake))
-    groups_, skipped, seen = plan(files, lake, chunk_bytes)
+    facts: dict[str, FileFacts] = {}
+    groups_, skipped, seen = plan(files, lake, chunk_bytes, facts)
     groups = [g for _, g in groups_]
     tasks = [t for g in groups for t in g]
     summary = Summary(files=len(files), skipped_chunks=skipped)
@@ -219,14 +242,28 @@ def run_import(
             own_client = client = Client(scheduler)
     try:
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        last = [{t.chunk.path: facts[t.chunk.path] for t in g
+                 if t.chunk.end is None and t.chunk.path in facts}
+                for g in groups]  # what a task's last chunks need of the files' facts
         futures = client.map(
-            _write_task, groups, [k for k, _ in groups_], url=url, run=committer.run,
+            _write_task, groups, [k for k, _ in groups_], last, url=url, run=committer.run,
             imported_at=now, storage_options=storage_options, pure=False,
         )
         order = {f.key: k for k, f in enumerate(futures)}
         ready: dict[int, Written | None] = {}  # finished, waiting for their turn
+        waiting: list[Written] = []  # their turn has come: the next group to commit
+        since = 0.0  # when the first of them began to wait
         turn = 0
         bar, tick = _bar(progress, len(tasks))
+
+        def commit() -> None:
+            got = committer.commit(waiting)
+            counts.add(got)
+            if on_commit is not None:
+                for w in waiting:
+                    on_commit(w)
+            waiting.clear()
+
         try:
             for future in as_completed(futures):
                 k = order[future.key]
@@ -241,48 +278,77 @@ def run_import(
                 # compute it again if its worker dies later)
                 future.release()
                 ready[k] = written
+                tick(sum(r.runs for r in written.chunks if r.error is None)
+                     if written is not None else 0, len(groups[k]))
                 # commit in input order, as the local import writes: the first
                 # of two hands with one key is the same one in both
                 while turn in ready:
                     done = ready.pop(turn)
                     turn += 1
                     if done is None:
-                        tick(0, len(groups[turn - 1]))
                         continue
                     summary.left += [
                         f"{_describe(r.task)}: {r.error}" for r in done.chunks if r.error
                     ]
-                    got = committer.commit(done)
-                    counts.add(got)
-                    if on_commit is not None:
-                        on_commit(done)
-                    tick(got.hands, len(done.chunks))
+                    if not waiting:
+                        since = time.monotonic()
+                    waiting.append(done)
+                if waiting and (turn == len(futures) or len(waiting) >= commit_tasks
+                                or time.monotonic() - since >= commit_seconds):
+                    commit()
+            if waiting:
+                commit()
         finally:
             if bar is not None:
                 bar.stop()
+        _finish(client, url, committer, counts.imported > 0, storage_options)
     finally:
         if own_client is not None:
             own_client.close()
         if own_cluster is not None:
             own_cluster.close()
-    # also the tables a killed run left unchecked (their dirty-tables records)
-    cross_check(url, committer.touched, storage_options)
     summary.invalid = invalid_of_run(url, committer.run, committer.partitions, storage_options)
     summary.hands, summary.imported = counts.hands, counts.imported
     summary.duplicates, summary.rejected = counts.duplicates, counts.rejected
     summary.conflicts = counts.conflicts
-    derived = derived_path(url)
-    if counts.imported and derived is not None:
-        from hh.pipelines.lake import connect
-
-        con = connect(url, storage_options=storage_options)
-        # what the layers above derive from new hands (reports: their
-        # per-hand counts), kept where they look for it in a local lake
-        from hh.pipelines.importer import after_import
-
-        after_import(con, derived)
     summary.seconds = round(time.perf_counter() - start, 3)
     return summary
+
+
+def _finish(client: Any, url: str, committer: Committer, imported: bool,
+            storage_options: dict[str, str] | None) -> None:
+    """After the last commit: the cross-hand pass over the tables this run
+    touched and those a killed run left unchecked (their dirty-tables
+    records), and, when the run stored hands into a local lake, the import
+    hooks: what the layers above derive from new hands (reports: their
+    per-hand counts), kept where they look for it. Neither reads what the
+    other writes, so the pass runs on a worker of the cluster (idle by now)
+    while the client runs the hooks; should the worker fail, the client
+    runs the pass itself."""
+    derived = derived_path(url)
+    if not imported or derived is None or os.environ.get("HH_NO_IMPORT_HOOKS"):
+        cross_check(url, committer.touched, storage_options)  # nothing to run beside it
+        return
+    crossing = client.submit(cross_check, url, committer.touched, storage_options, pure=False)
+    _after_import(url, derived, storage_options)
+    try:
+        crossing.result()
+    except Exception:  # a worker lost, or the pass failed there: once more, here
+        cross_check(url, committer.touched, storage_options)
+    finally:
+        crossing.release()
+
+
+def _after_import(url: str, derived: str, storage_options: dict[str, str] | None) -> None:
+    """The import hooks (hh.pipelines.importer.after_import) over the lake."""
+    from hh.pipelines.importer import after_import
+    from hh.pipelines.lake import connect
+
+    con = connect(url, storage_options=storage_options)
+    try:
+        after_import(con, derived)
+    finally:
+        con.close()
 
 
 def _bar(show: bool, total: int) -> tuple[Any, Callable[[int, int], None]]:

@@ -12,28 +12,33 @@ Writing. A Dask task (a chunk, or several small ones read together) runs
 the import's per-chunk function on a worker, which writes the task's rows as
 Parquet files into the tables' folders, uncommitted: invisible to every
 reader until a commit's ``add`` action names them. The client of the run
-commits each task, in input order, as Delta transactions:
+commits the finished tasks in input order, a group of them at a time (those
+finished together: one Delta transaction per table for the whole group,
+carrying every task's application transaction), in this order:
 
 1. ``dirty_tables``: the poker tables the task touches and its chunks, an
    intent record (see the cross-hand pass);
-2. ``hands``: the task's new hands. A hand already in the lake is skipped by
-   its key ``(site, hand_id)``, looked up only in the partitions the task
-   touches (an anti-join with the DuckDB writer's own SQL,
-   ``hh.pipelines.writer._DROPS``; the same id with other text becomes a
-   ``conflict`` reject, ``_CONFLICTS``). The commit carries one application
-   transaction per touched partition (``hh-partition:<game>/<date>``) beside
-   the task's: two clients committing hands to one partition at once
-   conflict in the Delta log (ConcurrentTransaction); the loser reads the
-   partition again and decides again, so no hand is stored twice;
+2. ``hands``: the tasks' new hands. A hand already in the lake, or earlier
+   in the group, is skipped by its key ``(site, hand_id)``, looked up only
+   in the partitions the group touches (an anti-join with the DuckDB
+   writer's own SQL, ``hh.pipelines.writer._DROPS``; the same id with other
+   text becomes a ``conflict`` reject, ``_CONFLICTS``). The commit carries
+   one application transaction per touched partition
+   (``hh-partition:<game>/<date>``) beside the tasks': two clients
+   committing hands to one partition at once conflict in the Delta log
+   (ConcurrentTransaction); the loser reads the partition again and decides
+   again, so no hand is stored twice;
 3. the other tables, the rows of the hands kept;
 4. ``chunks``: the chunks of the task (the file's SHA-256 and line count with
    its last chunk): a committed chunk is not read again.
 
 Exactly once. Every commit carries the application transaction
-(``txn``: app id ``hh-task:<id>``, version 1) of its task, the id a hash of
-its chunks (file, byte range, size, mtime): a table that already holds the
-task's transaction is not written again, and two clients committing the
-same task at once conflict in the log. The hands keep the task's id
+(``txn``: app id ``hh-task:<id>``, version 1) of each of its tasks, the id a
+hash of its chunks (file, byte range, size, mtime): a table that already
+holds a task's transaction does not take its rows again (a group, or a
+task, a killed client had begun is committed for the tasks and tables
+still without it), and two clients committing the same task at once
+conflict in the log. The hands keep the task's id
 (``_task``), so a task resumed after its hands were committed takes the
 same hands for the other tables. A task whose ``dirty_tables`` record
 exists but whose ``chunks`` do not (the client was killed inside it) is
@@ -46,8 +51,8 @@ replaces those tables' rows of ``cross_violations`` in one transaction,
 and only then deletes the records it has checked: a client killed before
 that leaves them, and the next run completes the pass.
 
-The committer's memory is one task's keys and the keys of the partitions it
-touches: it does not grow with the lake.
+The committer's memory is one group's keys and the keys of the partitions
+it touches: it does not grow with the lake.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 import pyarrow as pa
@@ -77,6 +82,8 @@ from hh.pipelines.rows import SCHEMAS
 from hh.pipelines.work import Result, Task, process
 from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
 
+from hh.sources import Chunk, cut
+
 # The tables the workers write, in commit order after hands (cross_violations
 # is computed over the lake).
 TABLES = ("hands", "hand_text", "seats", "actions", "pots", "hand_violations", "rejects")
@@ -86,6 +93,7 @@ DIRTY = "dirty_tables"
 PARTITIONS = ["game", "date"]
 COMPRESSION = "zstd"
 _HAND_KEYS = ["site", "hand_id", "content_hash", "file", "line", "_task"]
+_REJECT_KEY = ["content_hash", "file", "line", "kind"]
 # Columns of the stored tables the worker's batch does not carry: the
 # writer adds them (which run, when); the lake stores them in the files.
 _RUN_COLUMNS = {"hands": ("import_run",), "rejects": ("import_run", "imported_at")}
@@ -147,6 +155,29 @@ class Part:
     date: str | None
     rows: int
     size: int
+
+
+class FileFacts(NamedTuple):
+    """A file's size and mtime when it was read, and its lines and SHA-256
+    then (what its ``files`` row records)."""
+
+    size: int
+    mtime_ns: int
+    lines: int
+    sha256: str | None
+
+
+def file_facts(path: str, target: int) -> tuple[list[Chunk], FileFacts | None]:
+    """A file's chunks of about ``target`` bytes and its facts, from the one
+    pass the import's cut makes over it (``hh.sources.cut``, hashing on the
+    way): the workers need not read the file again for its lines and
+    SHA-256. No facts when the file changed during the pass."""
+    before = _stat(path)
+    read = cut(path, target, digest=True)
+    after = _stat(path)
+    if before != after or read.size != after[0]:
+        return read.chunks, None
+    return read.chunks, FileFacts(read.size, after[1], read.lines, read.sha256)
 
 
 @dataclass(slots=True)
@@ -253,11 +284,15 @@ class Lake:
     # ---------------------------------------------------------- worker side
 
     def write_task(
-        self, tasks: Sequence[Task], task: str, run: int, imported_at: dt.datetime
+        self, tasks: Sequence[Task], task: str, run: int, imported_at: dt.datetime,
+        facts: dict[str, FileFacts] | None = None,
     ) -> Written:
         """Run the import's per-chunk function on each chunk of a task and
         write their tables together as uncommitted files, one per table,
-        game and date. Runs on a worker."""
+        game and date. Runs on a worker. ``facts``: the files' lines and
+        SHA-256 as the client's cut found them (:func:`file_facts`), taken
+        for a file's last chunk when the file still has the size and mtime
+        it had then (else the file is read again for them)."""
         written = Written([Read(t) for t in tasks], task, uuid.uuid4().hex[:12])
         results = []
         for read in written.chunks:
@@ -269,10 +304,14 @@ class Lake:
             if result.error:
                 continue
             if read.task.chunk.end is None:  # the file's last chunk: its facts
-                from hh.sources import cut
+                known = (facts or {}).get(path)
+                if known is None or (known.size, known.mtime_ns) != (read.size, read.mtime_ns):
+                    from hh.sources import cut
 
-                whole = cut(path, digest=True)  # the import's own pass: its lines and hash
-                read.lines, read.sha256 = whole.lines, whole.sha256
+                    whole = cut(path, digest=True)  # changed since: the import's own pass
+                    known = FileFacts(whole.size, read.mtime_ns or 0, whole.lines,
+                                      whole.sha256)
+                read.lines, read.sha256 = known.lines, known.sha256
             results.append(result)
         if not any(r.tables for r in results):
             return written
@@ -486,9 +525,10 @@ def _stop_at(point: str) -> None:
 
 
 class Committer:
-    """The run's one committer: decides each task's duplicates and
-    conflicts against the partitions it touches and commits its files as
-    Delta transactions (see the module's docstring)."""
+    """The run's one committer: decides the duplicates and conflicts of a
+    group of finished tasks against the partitions they touch and commits
+    their files as Delta transactions, one per table for the whole group
+    (see the module's docstring)."""
 
     def __init__(self, lake: Lake, run: int) -> None:
         self.lake = lake
@@ -521,93 +561,119 @@ class Committer:
             commit_properties=props,
         )
 
-    def _append(self, name: str, rows: pa.Table, app: str) -> None:
-        """A small table of the committer's own (chunks, dirty_tables), once
-        per task."""
+    def _append(self, name: str, rows: Sequence[tuple[str, pa.Table]]) -> None:
+        """A small table of the committer's own (chunks, dirty_tables): the
+        rows of each task (its app id, its rows) that the table does not hold
+        yet, in one commit carrying their tasks' transactions."""
         for _ in range(RETRIES):
             t = self._fresh(name)
-            if t.transaction_version(app) is not None:
+            todo = [(app, r) for app, r in rows if t.transaction_version(app) is None]
+            if not todo:
                 return
             try:
-                write_deltalake(t, rows.cast(_schema(name)), mode="append",
-                                commit_properties=_txn((app, 1)))
+                write_deltalake(t, pa.concat_tables([r.cast(_schema(name)) for _, r in todo]),
+                                mode="append", commit_properties=_txn(*((a, 1) for a, _ in todo)))
                 return
             except CommitFailedError:  # the same task committed at once elsewhere,
                 continue  # or a concurrent delete of records read: look again
-        raise LakeError(f"could not commit {name} of task {app}: the table kept changing")
+        raise LakeError(f"could not commit {name}: the table kept changing")
 
-    def commit(self, w: Written) -> Counts:
-        """Commit one task. Chunks that could not be read are left out (the
-        caller lists them)."""
-        ok = [r for r in w.chunks if r.error is None]
-        counts = Counts(hands=sum(r.runs for r in ok), duplicates=sum(r.known for r in ok))
-        app = _app(w.task_id)
-        if w.keys is not None:
-            assert w.rejects is not None
-            self._append(DIRTY, _dirty_rows(w), app)
+    def commit(self, group: Sequence[Written]) -> Counts:
+        """Commit a group of tasks, consecutive in input order (one, or
+        several finished together: each table then takes one commit for
+        all, carrying every task's transaction, instead of one per task).
+        Chunks that could not be read are left out (the caller lists
+        them)."""
+        counts = Counts()
+        done = {w.task_id: [r for r in w.chunks if r.error is None] for w in group}
+        for ok in done.values():
+            counts.hands += sum(r.runs for r in ok)
+            counts.duplicates += sum(r.known for r in ok)
+        data = [w for w in group if w.keys is not None]
+        if data:
+            self._append(DIRTY, [(_app(w.task_id), _dirty_rows(w)) for w in data])
             _stop_at("written")
-            drops = self._hands(w, app)
+            drops = self._hands(data)
             _stop_at("hands")
-            n_same = pc.sum(drops.column("same")).as_py() or 0
-            counts.duplicates += n_same
-            counts.conflicts += drops.num_rows - n_same
-            counts.imported += w.keys.num_rows - drops.num_rows
-            gone = drops.column("_ord").combine_chunks()
-            kept = w.keys.filter(pc.invert(pc.is_in(w.keys.column("_ord"), value_set=gone)))
-            self.touched.update(
-                (r["site"], r["table_name"], r["game"]) for r in
-                kept.group_by(["site", "table_name", "game"]).aggregate([]).to_pylist()
-            )
-            self.touched.update(
-                (s or "", t, g) for s, t, g in zip(w.rejects.column("site").to_pylist(),
-                                                   w.rejects.column("table_name").to_pylist(),
-                                                   w.rejects.column("game").to_pylist(),
-                                                   strict=True) if t is not None
-            )
+            gone = {}
+            for w in data:
+                assert w.keys is not None and w.rejects is not None
+                d = drops[w.task_id]
+                n_same = pc.sum(d.column("same")).as_py() or 0
+                counts.duplicates += n_same
+                counts.conflicts += d.num_rows - n_same
+                counts.imported += w.keys.num_rows - d.num_rows
+                gone[w.task_id] = d.column("_ord").combine_chunks()
+                kept = w.keys.filter(pc.invert(pc.is_in(w.keys.column("_ord"),
+                                                        value_set=gone[w.task_id])))
+                self.touched.update(
+                    (r["site"], r["table_name"], r["game"]) for r in
+                    kept.group_by(["site", "table_name", "game"]).aggregate([]).to_pylist()
+                )
+                self.touched.update(_reject_tables(w.rejects))
             for name in TABLES[1:-1]:
-                parts = self._without([p for p in w.parts if p.table == name], gone)
-                if not parts:  # nothing of the task's in this table: no commit
-                    continue
-                for _ in range(RETRIES):
-                    t = self._fresh(name)
-                    if t.transaction_version(app) is not None:
-                        break
-                    try:
-                        self._commit(name, parts, _txn((app, 1)), t)
-                        break
-                    except CommitFailedError:  # the same task at once elsewhere
-                        continue
-                else:
-                    raise LakeError(f"could not commit {name} of task {app}")
-            parts = [p for p in w.parts if p.table == "rejects"]
-            if drops.num_rows - n_same:
-                parts += self._conflicts(w, drops)
-            counts.rejected += self._rejects(parts, app)
-        self._append(CHUNKS, _chunk_rows(w, ok, self.run), app)
+                self._others(name, data, gone)
+            counts.rejected += self._rejects(data, drops)
+        self._append(CHUNKS, [(_app(w.task_id), _chunk_rows(w, done[w.task_id], self.run))
+                              for w in group])
         return counts
 
-    def _rejects(self, parts: list[Part], app: str) -> int:
-        """Commit the task's rejects that the partitions they fall in do not
-        hold yet (the same run of the same file and line, of the same kind,
-        is stored once: a file read again in other chunks, or by two clients,
-        adds none; a parse reject, as the database's writer keeps it, once
-        per text and line, whatever the file: an identical copy of a file
-        adds none); return how many parse rejects were new."""
+    def _others(self, name: str, data: Sequence[Written], gone: dict[str, pa.Array]) -> None:
+        """Commit the rows of the hands kept in table ``name`` (a hand's
+        seats, actions, ...) of the tasks that have not committed it yet;
+        no commit when they have no rows in it."""
+        parts: dict[str, list[Part]] = {}
+        for _ in range(RETRIES):
+            t = self._fresh(name)
+            todo = [w for w in data if t.transaction_version(_app(w.task_id)) is None]
+            for w in todo:
+                if w.task_id not in parts:  # rewritten once, without the dropped hands
+                    parts[w.task_id] = self._without(
+                        [p for p in w.parts if p.table == name], gone[w.task_id])
+            todo = [w for w in todo if parts[w.task_id]]
+            if not todo:  # nothing of these tasks' in this table: no commit
+                return
+            try:
+                self._commit(name, [p for w in todo for p in parts[w.task_id]],
+                             _txn(*((_app(w.task_id), 1) for w in todo)), t)
+                return
+            except CommitFailedError:  # the same task at once elsewhere
+                continue
+        raise LakeError(f"could not commit {name}: the table kept changing")
+
+    def _rejects(self, data: Sequence[Written], drops: dict[str, pa.Table]) -> int:
+        """Commit the tasks' rejects (their parse rejects, and their
+        conflicts) that the partitions they fall in do not hold yet, nor an
+        earlier task of the group: the same run of the same file and line,
+        of the same kind, is stored once (a file read again in other chunks,
+        or by two clients, adds none); a parse reject, as the database's
+        writer keeps it, once per text and line, whatever the file (an
+        identical copy of a file adds none). Returns how many parse rejects
+        were new."""
+        parts: dict[str, list[Part]] = {}
+        for w in data:
+            ps = [p for p in w.parts if p.table == "rejects"]
+            d = drops[w.task_id]
+            if d.num_rows - (pc.sum(d.column("same")).as_py() or 0):
+                ps += self._conflicts(w, d)
+            if ps:
+                parts[w.task_id] = ps
         if not parts:
             return 0
-        rows = {p: self.lake.read_part(p) for p in parts}
-        where = {(p.game, p.date) for p in parts}
-        key = ["content_hash", "file", "line", "kind"]
+        rows = {p: self.lake.read_part(p) for ps in parts.values() for p in ps}
         for _ in range(RETRIES):
             t = self._fresh("rejects")
-            if t.transaction_version(app) is not None:
+            todo = [k for k in parts if t.transaction_version(_app(k)) is None]
+            if not todo:
                 return 0
-            stored = self._read(t, "rejects", where, key)
+            mine = [p for k in todo for p in parts[k]]
+            where = {(p.game, p.date) for p in mine}
+            stored = self._read(t, "rejects", where, _REJECT_KEY)
             kept, new = [], 0
-            for p, tab in rows.items():
-                fresh = _fresh_rejects(tab, stored, key)
+            for p, fresh in zip(mine, _fresh_rejects([rows[p] for p in mine], stored),
+                                strict=True):
                 new += pc.sum(pc.equal(fresh.column("kind"), "parse")).as_py() or 0
-                if fresh.num_rows == tab.num_rows:
+                if fresh.num_rows == rows[p].num_rows:
                     kept.append(p)
                 elif fresh.num_rows:
                     rel = p.path.replace(".parquet", "-new.parquet")
@@ -615,41 +681,66 @@ class Committer:
             locks = [(_lock(g, d), (t.transaction_version(_lock(g, d)) or 0) + 1)
                      for g, d in sorted(where, key=lambda p: (p[0] or "", p[1] or ""))]
             try:
-                self._commit("rejects", kept, _txn((app, 1), *locks), t)
+                self._commit("rejects", kept, _txn(*((_app(k), 1) for k in todo), *locks), t)
                 return new
             except CommitFailedError:
                 continue
         raise LakeError("could not commit rejects: their partitions kept changing")
 
-    def _hands(self, w: Written, app: str) -> pa.Table:
-        """Commit the task's new hands; return the drops (``_DROPS``'s rows:
-        the task's hands not stored, ``same`` for a duplicate)."""
-        assert w.keys is not None
-        where = {(g, d) for g, d in zip(
-            w.keys.column("game").to_pylist(),
-            pc.strftime(w.keys.column("started_at"), format="%Y-%m-%d").to_pylist(),
-            strict=True)}
-        self.partitions |= where
+    def _hands(self, data: Sequence[Written]) -> dict[str, pa.Table]:
+        """Commit the new hands of the tasks that have not committed theirs;
+        return each task's drops (``_DROPS``'s rows: its hands not stored,
+        ``same`` for a duplicate, numbered by its own ``_ord``). The group's
+        hands are decided together, in input order: the first of two hands
+        with one key, in the lake or earlier in the group, is the one kept."""
+        where: dict[str, set[tuple[str | None, str | None]]] = {}
+        for w in data:
+            assert w.keys is not None
+            where[w.task_id] = set(zip(
+                w.keys.column("game").to_pylist(),
+                pc.strftime(w.keys.column("started_at"), format="%Y-%m-%d").to_pylist(),
+                strict=True))
+        every = set().union(*where.values())
+        self.partitions |= every
         for _ in range(RETRIES):
             t = self._fresh("hands")
-            stored = self._stored(t, where)
-            if t.transaction_version(app) is not None:
+            stored = self._stored(t, every)
+            out: dict[str, pa.Table] = {}
+            todo = []
+            for w in data:
+                assert w.keys is not None
+                if t.transaction_version(_app(w.task_id)) is None:
+                    todo.append(w)
+                    continue
                 # committed by an earlier attempt: its hands are the ones kept
                 mine = pc.equal(stored.column("_task"), w.task_id)
                 ours = stored.filter(mine).select(["site", "hand_id"])
                 cand = w.keys.join(ours, ["site", "hand_id"], join_type="left anti")
-                return self._drops(cand, stored)
-            drops = self._drops(w.keys, stored)
-            gone = drops.column("_ord").combine_chunks()
-            parts = self._without([p for p in w.parts if p.table == "hands"], gone)
+                out[w.task_id] = self._drops(cand, stored)
+            if not todo:
+                return out
+            offsets, keys = _numbered([w.keys for w in todo if w.keys is not None])
+            drops = self._drops(keys, stored)
+            ords = drops.column("_ord")
+            parts = []
+            for w, lo, hi in zip(todo, offsets, offsets[1:], strict=False):
+                mask = pc.and_(pc.greater_equal(ords, lo), pc.less(ords, hi))
+                mine = drops.filter(mask)
+                mine = mine.set_column(0, "_ord", pc.subtract(mine.column("_ord"),
+                                                              pa.scalar(lo, pa.int32())))
+                out[w.task_id] = mine
+                parts += self._without([p for p in w.parts if p.table == "hands"],
+                                       mine.column("_ord").combine_chunks())
+            mine_where = set().union(*(where[w.task_id] for w in todo))
             locks = [(_lock(g, d), (t.transaction_version(_lock(g, d)) or 0) + 1)
-                     for g, d in sorted(where, key=lambda p: (p[0] or "", p[1] or ""))]
+                     for g, d in sorted(mine_where, key=lambda p: (p[0] or "", p[1] or ""))]
             try:
-                self._commit("hands", parts, _txn((app, 1), *locks), t)
-                return drops
+                self._commit("hands", parts,
+                             _txn(*((_app(w.task_id), 1) for w in todo), *locks), t)
+                return out
             except CommitFailedError:
                 continue  # another commit to these partitions: decide again
-        raise LakeError(f"could not commit task {w.task_id}: its partitions kept changing")
+        raise LakeError("could not commit hands: their partitions kept changing")
 
     def _stored(self, t: DeltaTable, where: set[tuple[str | None, str | None]]) -> pa.Table:
         """The keys of the hands stored in these partitions."""
@@ -716,6 +807,30 @@ class Committer:
         )
 
 
+def _numbered(keys: Sequence[pa.Table]) -> tuple[list[int], pa.Table]:
+    """The keys of several tasks as one batch, in their order: each task's
+    ``_ord`` shifted past the one before it's (the offsets returned, one per
+    task and the end), so the drops SQL sees the group as one input."""
+    offsets = [0]
+    shifted = []
+    for k in keys:
+        lo = offsets[-1]
+        top = pc.max(k.column("_ord")).as_py()
+        offsets.append(lo + (top + 1 if top is not None else 0))
+        shifted.append(k if not lo else k.set_column(
+            k.schema.get_field_index("_ord"), "_ord",
+            pc.add(k.column("_ord"), pa.scalar(lo, pa.int32()))))
+    return offsets, pa.concat_tables(shifted)
+
+
+def _reject_tables(rejects: pa.Table) -> set[tuple[str, str, str | None]]:
+    """The poker tables (site, table name, game) of a task's rejects that name one."""
+    return {(s or "", t, g) for s, t, g in zip(rejects.column("site").to_pylist(),
+                                               rejects.column("table_name").to_pylist(),
+                                               rejects.column("game").to_pylist(),
+                                               strict=True) if t is not None}
+
+
 def _chunks_json(w: Written) -> str:
     return json.dumps([[r.task.name, r.task.chunk.start, r.task.chunk.end,
                         r.task.chunk.first_line] for r in w.chunks])
@@ -727,10 +842,7 @@ def _dirty_rows(w: Written) -> pa.Table:
     rows = {(s, t, g) for s, t, g in zip(w.keys.column("site").to_pylist(),
                                          w.keys.column("table_name").to_pylist(),
                                          w.keys.column("game").to_pylist(), strict=True)}
-    rows |= {(s or "", t, g) for s, t, g in zip(w.rejects.column("site").to_pylist(),
-                                                w.rejects.column("table_name").to_pylist(),
-                                                w.rejects.column("game").to_pylist(),
-                                                strict=True) if t is not None}
+    rows |= _reject_tables(w.rejects)
     if not rows:  # nothing to check later, but the record still names the chunks
         rows = {("", "", None)}
     chunks = _chunks_json(w)
@@ -1120,13 +1232,26 @@ class LakeError(Exception):
     """The lake cannot be used as asked (a message for the user)."""
 
 
-def _fresh_rejects(tab: pa.Table, stored: pa.Table, key: list[str]) -> pa.Table:
-    """The rows of ``tab`` not in ``stored``: a parse reject by its text and
-    line (hh.pipelines.writer keeps it so), any other by ``key``."""
-    parse = pc.equal(tab.column("kind"), "parse")
-    by_text = ["content_hash", "line", "kind"]
-    seen = stored.filter(pc.equal(stored.column("kind"), "parse")).select(by_text)
-    return pa.concat_tables([
-        tab.filter(parse).join(seen, by_text, join_type="left anti"),
-        tab.filter(pc.invert(parse)).join(stored, key, join_type="left anti"),
-    ]).sort_by("_ord")
+def _fresh_rejects(tabs: Sequence[pa.Table], stored: pa.Table) -> list[pa.Table]:
+    """Of each table of rejects (in commit order), the rows neither in
+    ``stored`` nor in an earlier row: a parse reject by its text and line
+    (hh.pipelines.writer keeps it so), any other by text, file, line and
+    kind (:data:`_REJECT_KEY`). A key with a null never matches, as in a join."""
+    seen = {_reject_key(r) for r in stored.select(_REJECT_KEY).to_pylist()}
+    out = []
+    for tab in tabs:
+        keep = []
+        for k, r in enumerate(tab.select(_REJECT_KEY).to_pylist()):
+            key = _reject_key(r)
+            if key is None or key not in seen:
+                keep.append(k)
+                seen.add(key)
+        out.append(tab if len(keep) == tab.num_rows else tab.take(pa.array(keep, pa.int64())))
+    return out
+
+
+def _reject_key(row: dict[str, Any]) -> tuple[Any, ...] | None:
+    parse = row["kind"] == "parse"
+    key = (row["content_hash"], row["line"], "parse") if parse else tuple(
+        row[c] for c in _REJECT_KEY)
+    return None if None in key else key

@@ -35,7 +35,8 @@ FILE_COLUMNS = "path, sha256, size, lines, hands, status"
 def _inputs(folder: Path) -> list[str]:
     """Three games on two tables each, plus: an exact copy of a file under
     another name (every hand a duplicate), a hand of the same id with other
-    text (a conflict), a run that does not parse (a reject), and a session
+    text (a conflict), a run that does not parse (a reject), the file of those
+    two again (another conflict, the same reject: kept once), and a session
     with hands missing, cut in two files (14 cross-hand violations, a chain
     across files)."""
     files = []
@@ -53,12 +54,14 @@ def _inputs(folder: Path) -> list[str]:
     broken = text[1].replace("*** ", "*** BROKEN ", 1)
     odd = folder / "odd.txt"
     odd.write_text(changed + "\n\n" + broken + "\n", encoding="utf-8")
+    again = folder / "odd-again.txt"  # in the same task: the reject is kept once
+    again.write_bytes(odd.read_bytes())
     hands = list(Simulator(Game("calatone"), seed=5, tables=2).hands(30))
     gappy = [h for k, h in enumerate(hands) if k not in (7, 15, 16)]
     gaps = [folder / "gaps-1.txt", folder / "gaps-2.txt"]
     gaps[0].write_text(write_hands(gappy[:12]), encoding="utf-8")
     gaps[1].write_text(write_hands(gappy[12:]), encoding="utf-8")
-    return [str(p) for p in (*files, copy, odd, *gaps)]
+    return [str(p) for p in (*files, copy, odd, again, *gaps)]
 
 
 @pytest.fixture(scope="module")
@@ -109,13 +112,13 @@ def test_lake_equals_database_and_rerun_commits_nothing(client, data) -> None:
     url = str(data["folder"] / "lake")
     got = run_import(data["files"], url, client=client, chunk_bytes=CHUNK)
     assert got.left == []
-    assert got.conflicts == 1 and got.rejected == 1
+    assert got.conflicts == 2 and got.rejected == 1
     assert got.duplicates == 40  # the copy of the Chiribito file
     assert got.imported == 147 and got.invalid == 3
-    assert got.hands == 4 * 40 + 2 + 27
+    assert got.hands == 4 * 40 + 2 * 2 + 27
     _complete(url, data)
     sums = data["sums"]
-    assert sums["hands"][0] == 147 and sums["rejects"][0] == 2
+    assert sums["hands"][0] == 147 and sums["rejects"][0] == 3
 
     versions = _versions(url)
     again = run_import(data["files"], url, client=client, chunk_bytes=CHUNK)
@@ -187,7 +190,7 @@ def test_killed_worker_loses_and_duplicates_nothing(client, data) -> None:
             os.kill(pids[0], signal.SIGKILL)
 
     first = run_import(data["files"], url, client=client, chunk_bytes=8_000,
-                       on_commit=kill_once)
+                       on_commit=kill_once, commit_seconds=0)
     assert killed
     second = run_import(data["files"], url, client=client, chunk_bytes=8_000)
     assert second.left == []
@@ -199,34 +202,40 @@ _CLIENT = """
 import sys
 from distributed import Client, LocalCluster
 from hh.pipelines.cluster import run_import
-url, chunk, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+url, chunk, tasks, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                   dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as c:
-    got = run_import(files, url, client=c, chunk_bytes=chunk)
+    got = run_import(files, url, client=c, chunk_bytes=chunk, commit_tasks=tasks,
+                     commit_seconds=0 if tasks == 1 else 1e9)
 print(got.imported, len(got.left))
 """
 
 
-def _client(url: str, files: list[str], chunk: int, kill_at: str | None = None
-            ) -> subprocess.Popen:
+def _client(url: str, files: list[str], chunk: int, kill_at: str | None = None,
+            tasks: int = 1) -> subprocess.Popen:
+    """A client in its own process committing each task as its turn comes
+    (``tasks`` 1) or in groups of ``tasks`` tasks."""
     env = dict(os.environ, HH_NO_IMPORT_HOOKS="1")
     env.pop("HH_LAKE_KILL_AT", None)
     if kill_at:
         env["HH_LAKE_KILL_AT"] = kill_at
-    return subprocess.Popen([sys.executable, "-c", _CLIENT, url, str(chunk), *files], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-c", _CLIENT, url, str(chunk), str(tasks), *files],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-@pytest.mark.parametrize("kill_at", ["written:3", "hands:3", "cross", "crossed"])
-def test_client_killed_at_any_moment_rerun_completes(client, data, kill_at: str) -> None:
+@pytest.mark.parametrize(("kill_at", "tasks"),
+                         [("written:3", 1), ("hands:2", 4), ("cross", 1), ("crossed", 4)])
+def test_client_killed_at_any_moment_rerun_completes(client, data, kill_at: str,
+                                                     tasks: int) -> None:
     """The client killed between a task's write and its commit, between its
-    hands and its other tables, between the last commit and the cross-hand
-    result, and between that result and the removal of the dirty-tables
-    records: the same command again completes the lake, the cross-hand
-    violations included (the dirty-tables records say which tables are
-    due)."""
+    hands and its other tables (a group of four tasks committed together),
+    between the last commit and the cross-hand result, and between that
+    result and the removal of the dirty-tables records: the same command
+    again (committing the tasks a killed client began with the rest, in one
+    group) completes the lake, the cross-hand violations included (the
+    dirty-tables records say which tables are due)."""
     url = str(data["folder"] / f"client-{kill_at.replace(':', '-')}")
-    proc = _client(url, data["files"], 8_000, kill_at)
+    proc = _client(url, data["files"], 8_000, kill_at, tasks)
     _, err = proc.communicate(timeout=240)
     assert proc.returncode == -signal.SIGKILL, err
     if kill_at.startswith("cross"):
@@ -243,7 +252,7 @@ def test_two_clients_at_once_store_each_hand_once(data) -> None:
     rows in every table once, and the cross-hand checks are the database's."""
     url = str(data["folder"] / "two")
     lake.Lake(url).create()
-    procs = [_client(url, data["files"], CHUNK), _client(url, data["files"], 6_000)]
+    procs = [_client(url, data["files"], CHUNK), _client(url, data["files"], 6_000, tasks=3)]
     for p in procs:
         out, err = p.communicate(timeout=240)
         assert p.returncode == 0, err
@@ -287,3 +296,68 @@ def test_optimize_compacts_and_vacuums_uncommitted_files(client, data, tmp_path)
                  ["load", str(tmp_path / "none"), "--db", str(tmp_path / "x.duckdb")]):
         bad = CliRunner().invoke(lake_app, args)
         assert bad.exit_code == 2 and "not a lake" in bad.output
+
+
+def test_a_files_facts_come_from_the_clients_cut(tmp_path) -> None:
+    """A worker takes a file's lines and SHA-256 from the client's cut (not
+    reading the file again) while the file keeps the size and mtime the cut
+    saw; a file changed since is read again for them."""
+    import datetime as dt
+    import hashlib
+
+    from hh.pipelines.work import Task
+
+    path = str(tmp_path / "one.txt")
+    Path(path).write_text(write_hands(list(Simulator(Game("calatone"), seed=3).hands(3))),
+                          encoding="utf-8")
+    cut, facts = lake.file_facts(path, 1 << 20)
+    assert facts is not None and len(cut) == 1
+    data = Path(path).read_bytes()
+    assert facts.sha256 == hashlib.sha256(data).hexdigest()
+    assert facts.lines == data.count(b"\n")
+    store = lake.Lake(str(tmp_path / "lake"))
+    store.create()
+    now = dt.datetime(2026, 1, 1)
+    marked = facts._replace(sha256="from the cut", lines=-1)
+    got = store.write_task([Task(cut[0], path)], "t", 1, now, {path: marked})
+    assert (got.chunks[0].sha256, got.chunks[0].lines) == ("from the cut", -1)
+    stale = marked._replace(mtime_ns=facts.mtime_ns - 1)
+    got = store.write_task([Task(cut[0], path)], "t", 1, now, {path: stale})
+    assert (got.chunks[0].sha256, got.chunks[0].lines) == (facts.sha256, facts.lines)
+
+
+class _LostPass:
+    """A client whose cluster fails whatever is submitted one by one (the
+    cross-hand pass, once the tasks are done): a worker lost at the end."""
+
+    def __init__(self, client: object) -> None:
+        self.client = client
+        self.submitted = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.client, name)
+
+    def submit(self, *args: object, **kwargs: object) -> object:
+        self.submitted += 1
+        outer = self
+
+        class Failed:
+            def result(self) -> None:
+                raise RuntimeError(f"lost ({outer.submitted})")
+
+            def release(self) -> None:
+                pass
+
+        return Failed()
+
+
+def test_the_cross_hand_pass_lost_on_a_worker_runs_on_the_client(client, data, tmp_path) -> None:
+    """The cross-hand pass runs on a worker beside the import hooks; a
+    worker lost there leaves it to the client, which completes it."""
+    url = str(tmp_path / "lake")
+    lost = _LostPass(client)
+    got = run_import([f for f in data["files"] if "gaps-" in f], url, client=lost)
+    assert lost.submitted == 1 and got.imported == 27
+    con = lake.connect(url)
+    assert con.execute("SELECT count(*) FROM cross_violations").fetchone() == (14,)
+    assert lake.pending(url) == 0
