@@ -191,12 +191,14 @@ def speed(quick: bool = False) -> list[Row]:
     :func:`big_database`), against ``hh report players`` on the same
     database in the same run (its counts cached first, as the import's hook
     leaves them, the all-in equity seeded from the base hands'), one run
-    each; the integrity report finds the seats' standings cached, as the
-    import leaves them (:func:`seed_standings`)."""
+    each; the integrity report finds the seats' standings (:func:`seed_standings`)
+    and its per-hand facts (hh.reports.integrity_facts) cached, as the import
+    leaves them."""
     from hh.reports.cache import default_path
     from hh.reports.counts import after_import
     from hh.reports.db import Filters, connect
     from hh.reports.integrity import integrity
+    from hh.reports.integrity_facts import after_import as facts_after_import
     from hh.reports.players import players
 
     from benchmarks.rows import seconds
@@ -218,6 +220,7 @@ def speed(quick: bool = False) -> list[Row]:
         seed_standings(db, base_db, default_path(db))
         rw = duckdb.connect(db)
         after_import(rw)  # the players report's counts, as hh import caches them
+        facts_after_import(rw)  # the integrity report's per-hand facts, likewise
         rw.close()
         con = connect(db)
         cache = default_path(db)
