@@ -248,25 +248,26 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
         SELECT game, (row_number() OVER (ORDER BY game) - 1)::INTEGER AS g
         FROM (SELECT DISTINCT game FROM ih);
         CREATE OR REPLACE TEMP TABLE ihx AS
-        SELECT ih.hk, ih.ck, ih.hand_id, ih.players, ig.g,
+        SELECT ih.hk, c.n, ih.hand_id, ih.players, ig.g,
                dense_rank() OVER (ORDER BY ih.game, ih.table_name)::INTEGER AS t,
                dense_rank() OVER (ORDER BY ih.day)::INTEGER AS d
-        FROM ih JOIN ig USING (game);
+        FROM ih JOIN ig USING (game) JOIN {store.table(facts.PAIRS + "_hands")} c ON c.hk = ih.ck;
+        -- every name the cache numbered, by its rank among the names
         CREATE OR REPLACE TEMP TABLE ipl AS
-        SELECT player, (row_number() OVER (ORDER BY player) - 1)::INTEGER AS p
-        FROM (SELECT DISTINCT s.player FROM {seats} s SEMI JOIN ihx i ON i.ck = s.hk);
+        SELECT player, p AS c, (row_number() OVER (ORDER BY player) - 1)::INTEGER AS p
+        FROM {store.table(facts.PLAYERS)};
         CREATE OR REPLACE TEMP VIEW ist AS
-        SELECT i.t, p.p FROM {seats} s JOIN ihx i ON i.ck = s.hk
-        JOIN ipl p ON p.player = s.player WHERE s.dealt;
+        SELECT i.t, p.p FROM {seats} s JOIN ihx i ON i.n = s.n
+        JOIN ipl p ON p.c = s.player WHERE s.dealt;
         CREATE OR REPLACE TEMP VIEW ip AS
         SELECT i.hk, i.g, i.t, i.d, i.hand_id, i.players, pa.p AS a, pb.p AS b,
-               c.* EXCLUDE (hk, a, b)
-        FROM {pairs} c JOIN ihx i ON i.ck = c.hk
-        JOIN ipl pa ON pa.player = c.a JOIN ipl pb ON pb.player = c.b;
+               c.* EXCLUDE (hk, n, a, b)
+        FROM {pairs} c JOIN ihx i ON i.n = c.n
+        JOIN ipl pa ON pa.c = c.a JOIN ipl pb ON pb.c = c.b;
         CREATE OR REPLACE TEMP VIEW iev AS
         SELECT i.hk, i.g, i.hand_id, px.p AS x, py.p AS y, e.signal, e.stratum, e.judged, e.hit
-        FROM {events} e JOIN ihx i ON i.ck = e.hk
-        JOIN ipl px ON px.player = e.x JOIN ipl py ON py.player = e.y""")  # fmt: skip
+        FROM {events} e JOIN ihx i ON i.n = e.n
+        JOIN ipl px ON px.c = e.x JOIN ipl py ON py.c = e.y""")  # fmt: skip
     games = [r[0] for r in con.execute("SELECT game FROM ig ORDER BY g").fetchall()]
     names = [r[0] for r in con.execute("SELECT player FROM ipl ORDER BY p").fetchall()]
     return games, names
@@ -312,13 +313,25 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
     ``4 p (1 - p) sum(g^2)``. Conditioning on what passed between them
     makes the stakes, stack depths and styles of the hands they played
     cancel: only the direction is tested. Two-sided."""
-    flows = frame(con, """
-        SELECT g, a, b, sum(ab - ba) AS d, sum((ab + ba) * (ab + ba)) AS g2, sum(ab) AS ab,
-               sum(ba) AS ba, count(*) AS nf,
-               list(hand_id ORDER BY abs(ab - ba) DESC, hand_id)[1:10] AS ev
-        FROM (SELECT g, a, b, hand_id, coalesce(chips_ab, 0) AS ab, coalesce(chips_ba, 0) AS ba
-              FROM ip WHERE chips_ab IS NOT NULL OR chips_ba IS NOT NULL)
-        GROUP BY ALL""")  # fmt: skip
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iflows AS
+        SELECT g, a, b, hk, coalesce(chips_ab, 0) AS ab, coalesce(chips_ba, 0) AS ba
+        FROM ip WHERE chips_ab IS NOT NULL OR chips_ba IS NOT NULL""")
+    # the evidence: the hands with the most between them, ties by hand id (those
+    # at least the tenth most, then sorted with their ids)
+    flows = frame(con, f"""
+        WITH s AS (
+            SELECT g, a, b, sum(ab - ba) AS d, sum((ab + ba) * (ab + ba)) AS g2, sum(ab) AS ab,
+                   sum(ba) AS ba, count(*) AS nf, list_min(max(abs(ab - ba), {EVIDENCE})) AS least
+            FROM iflows GROUP BY ALL),
+        e AS (
+            SELECT f.g, f.a, f.b, list(i.hand_id ORDER BY abs(f.ab - f.ba) DESC, i.hand_id)
+                                      [1:{EVIDENCE}] AS ev
+            FROM iflows f JOIN s ON s.g = f.g AND s.a = f.a AND s.b = f.b
+            JOIN ihx i ON i.hk = f.hk
+            WHERE abs(f.ab - f.ba) >= s.least GROUP BY ALL)
+        SELECT s.* EXCLUDE (least), e.ev FROM s JOIN e USING (g, a, b)""")  # fmt: skip
+    con.execute("DROP TABLE iflows")
     ab, ba = pl.col("ab"), pl.col("ba")
     # each player's chips won from and lost to everyone, per game
     mine = pl.concat([
@@ -400,14 +413,20 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
     The counts come per block of ``BLOCK`` consecutive hands of the pair
     with such decisions (the per-hand facts' packed words summed), which
     also gives the variance clustered by block (:func:`_soft_clustered`)."""
-    words = ", ".join(f"sum({c})::BIGINT AS {c}" for c in facts.SOFT_COLUMNS)
+    words = ", ".join(facts.SOFT_COLUMNS)
+    sums = ", ".join(f"sum({c})::BIGINT AS {c}" for c in facts.SOFT_COLUMNS)
+    # the pair's hands first, narrow: a window over the view's joins is several
+    # times slower
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE isoft AS
-        SELECT g, a, b, blk, {words}, sum(checks_ab)::BIGINT AS checks_ab,
+        SELECT g, a, b, hk, {words}, checks_ab, checks_ba FROM ip WHERE soft""")
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE isoft AS
+        SELECT g, a, b, blk, {sums}, sum(checks_ab)::BIGINT AS checks_ab,
                sum(checks_ba)::BIGINT AS checks_ba
         FROM (SELECT *, (row_number() OVER (PARTITION BY g, a, b ORDER BY hk) - 1)
                         // {BLOCK} AS blk
-              FROM ip WHERE soft)
+              FROM isoft)
         GROUP BY ALL""")  # fmt: skip
     blocks = frame(con, f"SELECT * FROM ({_unpacked()}) WHERE n > 0")
     checks = frame(con, """

@@ -65,17 +65,23 @@ FOLD_AHEAD, CARD_SHARE, ALLIN_CALL = 0, 1, 2  # integrity_events.signal
 
 _DIRS = ("ab", "ba")
 SOFT_COLUMNS = tuple(f"{c}_{d}{w}" for d in _DIRS for c in "nk" for w in range(WORDS))
-SEAT_COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("dealt", "BOOLEAN"))
+# the rows of each hand carry its number ``n`` (dense, kept in
+# ``integrity_pairs_hands``) and each name its integer (``integrity_players``,
+# numbered as names first appear): the report joins them on small integers
+SEAT_COLUMNS = (("hk", "UBIGINT"), ("n", "INTEGER"), ("player", "INTEGER"), ("dealt", "BOOLEAN"))
 PAIR_COLUMNS = (
-    ("hk", "UBIGINT"), ("a", "VARCHAR"), ("b", "VARCHAR"), ("together", "INTEGER"),
-    ("soft", "BOOLEAN"), *((c, "BIGINT") for c in SOFT_COLUMNS),
+    ("hk", "UBIGINT"), ("n", "INTEGER"), ("a", "INTEGER"), ("b", "INTEGER"),
+    ("together", "INTEGER"), ("soft", "BOOLEAN"), *((c, "BIGINT") for c in SOFT_COLUMNS),
     ("checks_ab", "INTEGER"), ("checks_ba", "INTEGER"), ("passive", "BOOLEAN"),
     ("chips_ab", "DOUBLE"), ("chips_ba", "DOUBLE"), ("out_a", "DOUBLE"), ("out_b", "DOUBLE"),
     ("top_ab", "BOOLEAN"), ("top_ba", "BOOLEAN"), ("lost_a", "INTEGER"), ("lost_b", "INTEGER"),
     ("took_ab", "INTEGER"), ("took_ba", "INTEGER"),
 )  # fmt: skip
-EVENT_COLUMNS = (("hk", "UBIGINT"), ("x", "VARCHAR"), ("y", "VARCHAR"), ("signal", "UTINYINT"),
-                 ("stratum", "SMALLINT"), ("judged", "BOOLEAN"), ("hit", "BOOLEAN"))  # fmt: skip
+EVENT_COLUMNS = (("hk", "UBIGINT"), ("n", "INTEGER"), ("x", "INTEGER"), ("y", "INTEGER"),
+                 ("signal", "UTINYINT"), ("stratum", "SMALLINT"), ("judged", "BOOLEAN"),
+                 ("hit", "BOOLEAN"))  # fmt: skip
+HAND_COLUMNS = (("hk", "UBIGINT"), ("n", "INTEGER"))  # of integrity_pairs_hands
+PLAYERS = "integrity_players"  # (player VARCHAR, p INTEGER): never renumbered
 
 # The hands of _todo: their betting actions, each with the bet or raise it
 # answers (the latest one before it in its round; a bet or raise names
@@ -147,6 +153,17 @@ f AS (
 SELECT *, sum(chips) OVER (PARTITION BY hk, x) AS out,
        chips = max(chips) OVER (PARTITION BY hk, x) AS top
 FROM f;
+"""
+
+# the names the batch's facts hold that the cache has not numbered yet
+_NAMES = """
+INSERT INTO {players}
+SELECT player, ((SELECT coalesce(max(p), -1) FROM {players})
+                + row_number() OVER (ORDER BY player))::INTEGER
+FROM (SELECT DISTINCT player FROM (
+          SELECT player FROM _iseat UNION ALL SELECT player FROM _iact
+          UNION ALL SELECT y FROM _iflow) n
+      WHERE player IS NOT NULL AND player NOT IN (SELECT player FROM {players}))
 """
 
 _CLEAN = ("DROP TABLE IF EXISTS _iact; DROP TABLE IF EXISTS _iseat; DROP TABLE IF EXISTS _ilive; "
@@ -272,7 +289,7 @@ WHERE player IS NOT NULL AND NOT EXISTS (
 
 # any change of a definition (or of the standings') empties the kinds
 VERSION = hashlib.sha256((_PREPARE + PAIRS_SQL + EVENTS_SQL + SEATS_SQL + repr(PAIR_COLUMNS)
-                          + repr(EVENT_COLUMNS) + standings.VERSION).encode()
+                          + repr(EVENT_COLUMNS) + repr(SEAT_COLUMNS) + standings.VERSION).encode()
                          ).hexdigest()[:16]  # fmt: skip
 
 
@@ -283,10 +300,14 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
     in the cache (``standings.fill`` first); ``standings_kept``: only the
     hands whose standings the cache holds are computed (the import's hook:
     the others are left to the report). ``batch``: at most that many hands
-    per statement (the import's connection has little memory)."""
+    per statement (the import's connection has little memory). One
+    transaction: the three kinds, the hands' numbers and the names' always
+    agree."""
     for kind, columns in ((SEATS, SEAT_COLUMNS), (PAIRS, PAIR_COLUMNS),
                           (EVENTS, EVENT_COLUMNS)):  # fmt: skip
-        store.ensure(kind, VERSION, columns)
+        store.ensure(kind, VERSION, columns, HAND_COLUMNS if kind == PAIRS else HAND_COLUMNS[:1])
+    players = store.table(PLAYERS)
+    con.execute(f"CREATE TABLE IF NOT EXISTS {players} (player VARCHAR, p INTEGER)")
     todo = store.todo(PAIRS)
     if standings_kept and todo:
         con.execute(f"DELETE FROM _todo WHERE hk NOT IN "
@@ -295,21 +316,35 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
     if not todo:
         return 0
     events = EVENTS_SQL.format(standing=store.table(standings.KIND))
-    con.execute("CREATE OR REPLACE TEMP TABLE _todo_all AS SELECT * FROM _todo ORDER BY hk")
     step = batch or todo
+    con.execute("BEGIN TRANSACTION")
     try:
+        con.execute(f"""
+            CREATE OR REPLACE TEMP TABLE _todo_all AS
+            SELECT *, ((SELECT coalesce(max(n), 0) FROM {store.table(PAIRS + '_hands')})
+                       + row_number() OVER (ORDER BY hk))::INTEGER AS n
+            FROM _todo""")  # fmt: skip
         for kind in KINDS:
             con.execute(f"DELETE FROM {store.table(kind)} WHERE hk IN (SELECT hk FROM _todo_all)")
         for lo in range(0, todo, step):
             con.execute("CREATE OR REPLACE TEMP TABLE _todo AS "
-                        f"SELECT * FROM _todo_all LIMIT {step} OFFSET {lo}")  # fmt: skip
+                        f"SELECT * FROM _todo_all ORDER BY n LIMIT {step} OFFSET {lo}")  # fmt: skip
             con.execute(_PREPARE)
-            con.execute(f"INSERT INTO {store.table(SEATS)} {SEATS_SQL}")
-            con.execute(f"INSERT INTO {store.table(PAIRS)} {PAIRS_SQL}")
-            con.execute(f"INSERT INTO {store.table(EVENTS)} {events}")
+            con.execute(_NAMES.format(players=players))
+            for kind, sql, names in ((SEATS, SEATS_SQL, ("player",)), (PAIRS, PAIRS_SQL, "ab"),
+                                     (EVENTS, events, "xy")):  # fmt: skip
+                coded = ", ".join(f"p{c}.p AS {c}" for c in names)
+                joins = " ".join(f"JOIN {players} p{c} ON p{c}.player = r.{c}" for c in names)
+                con.execute(f"INSERT INTO {store.table(kind)} SELECT r.hk, t.n, {coded}, "
+                            f"r.* EXCLUDE (hk, {', '.join(names)}) FROM ({sql}) r "
+                            f"JOIN _todo t ON t.hk = r.hk {joins}")  # fmt: skip
         con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all")
         for kind in KINDS:
-            store.done(kind)
+            store.done(kind, "h.n" if kind == PAIRS else "")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
     finally:
         con.execute(_CLEAN + "; DROP TABLE IF EXISTS _todo_all")
     return todo
@@ -352,5 +387,5 @@ def _has(con: duckdb.DuckDBPyConnection, table: str) -> bool:
                             "AND table_name = ?", [db, name]).fetchall()[0][0])  # fmt: skip
 
 
-__all__ = ["BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "SEATS", "VERSION", "after_import",
-           "fill"]
+__all__ = ["BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "PLAYERS", "SEATS", "VERSION",
+           "after_import", "fill"]
