@@ -387,16 +387,16 @@ def _share_of(x: pl.Expr, y: pl.Expr) -> pl.Expr:
     return pl.when(x + y > 0).then(x / (x + y)).otherwise(0.5)
 
 
-# the per-block counts of soft play, one row per (block, direction and cell)
-# with decisions: ``dc`` = 16 x direction (0: a's, 1: b's) + the cell
-# (hh.reports.integrity_facts.CELLS: 8 x heads-up + facing a bet + 2 x round)
-def _unpacked() -> str:
-    fields = [f"({c}_{d}{cell // facts.PER_WORD} >> {16 * (cell % facts.PER_WORD)}) & 65535"
-              for d in ("ab", "ba") for cell in range(facts.CELLS) for c in "nk"]
-    n = ", ".join(fields[0::2])
-    k = ", ".join(fields[1::2])
-    return (f"SELECT g, a, b, blk, unnest(range({2 * facts.CELLS}))::SMALLINT AS dc, "
-            f"unnest([{n}])::INTEGER AS n, unnest([{k}])::INTEGER AS k FROM isoft")
+def _field(c: str, dc: int) -> str:
+    """SQL for one count of the packed words of a block (``isoft``): ``c``
+    ``n`` (decisions) or ``k`` (bets and raises), ``dc`` = 16 x direction
+    (0: a's, 1: b's) + the cell (hh.reports.integrity_facts.CELLS: 8 x
+    heads-up + facing a bet + 2 x round)."""
+    d, cell = ("ab", "ba")[dc // facts.CELLS], dc % facts.CELLS
+    return f"(({c}_{d}{cell // facts.PER_WORD} >> {16 * (cell % facts.PER_WORD)}) & 65535)"
+
+
+_DC = range(2 * facts.CELLS)
 
 
 def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dict[str, Signal]]
@@ -410,9 +410,10 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
     pass, a likely partner) is left out of his rate for the others.
     Heads-up checks are counted beside it.
 
-    The counts come per block of ``BLOCK`` consecutive hands of the pair
-    with such decisions (the per-hand facts' packed words summed), which
-    also gives the variance clustered by block (:func:`_soft_clustered`)."""
+    The per-hand facts' packed words are summed per block of ``BLOCK``
+    consecutive hands of the pair with such decisions (no field spills:
+    hh.reports.integrity_facts), then unpacked per pair for the model, and
+    per block for the variance clustered by block (:func:`_soft_clustered`)."""
     words = ", ".join(facts.SOFT_COLUMNS)
     sums = ", ".join(f"sum({c})::BIGINT AS {c}" for c in facts.SOFT_COLUMNS)
     # the pair's hands first, narrow: a window over the view's joins is several
@@ -428,69 +429,29 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
                         // {BLOCK} AS blk
               FROM isoft)
         GROUP BY ALL""")  # fmt: skip
-    blocks = frame(con, f"SELECT * FROM ({_unpacked()}) WHERE n > 0")
-    checks = frame(con, """
-        SELECT g, a AS x, b AS y, sum(checks_ab)::BIGINT AS checks FROM isoft GROUP BY ALL
-        UNION ALL
-        SELECT g, b, a, sum(checks_ba)::BIGINT FROM isoft GROUP BY ALL""")
+    # each pair's decisions and bets per direction and cell, with any
+    sums = ", ".join(f"sum({_field(c, dc)})::BIGINT AS {c}{dc}" for c in "nk" for dc in _DC)
+    rows = frame(con, f"""
+        SELECT g, a, b, dc, n, k FROM (
+            SELECT g, a, b, unnest(range({len(_DC)})) AS dc,
+                   unnest([{", ".join(f"n{dc}" for dc in _DC)}]) AS n,
+                   unnest([{", ".join(f"k{dc}" for dc in _DC)}]) AS k
+            FROM (SELECT g, a, b, {sums} FROM isoft GROUP BY g, a, b))
+        WHERE n > 0""")  # fmt: skip
+    hu_checks = frame(con, """
+        SELECT g, a, b, (sum(checks_ab) + sum(checks_ba))::BIGINT AS c
+        FROM isoft GROUP BY ALL""")
+    rates = _soft_model(rows)
+    clustered = _soft_clustered(con, rates.select("g", "a", "b", "dc", "p0"))
     con.execute("DROP TABLE isoft")
-    n, k = pl.col("n"), pl.col("k")
-    # per direction and cell: x, y, heads-up, the stratum
-    rows = blocks.group_by("g", "a", "b", "dc").agg(n.sum(), k.sum()).with_columns(
-        x=pl.when(pl.col("dc") < facts.CELLS).then("a").otherwise("b"),
-        y=pl.when(pl.col("dc") < facts.CELLS).then("b").otherwise("a"),
-        cell=pl.col("dc") % facts.CELLS)
-    rows = rows.with_columns(hu=pl.col("cell") >= facts.CELLS // 2)
-    pop = rows.group_by("g", "cell").agg(pn=n.sum(), pk=k.sum()).with_columns(
-        base=pl.col("pk") / pl.col("pn"))
-    tot = rows.group_by("g", "x", "cell").agg(tn=n.sum(), tk=k.sum())
-    rows = rows.join(pop, on=["g", "cell"]).join(tot, on=["g", "x", "cell"])
-    rows = rows.with_columns(nb=n * pl.col("base"))
-    # each player's bets and raises and what the population's rates expect of
-    # his actions, over all his strata
-    every = tot.join(pop, on=["g", "cell"]).group_by("g", "x").agg(
-        ev=pl.col("tk").sum(), wa=(pl.col("tn") * pl.col("base")).sum())
-    mine = rows.group_by("g", "x", "y").agg(mk=k.sum(), mw=pl.col("nb").sum())
-    rows = rows.join(mine, on=["g", "x", "y"]).join(every, on=["g", "x"])
-    # first pass: y's rows left out of x's own
-    first = _soft_rates(rows, pl.col("tn") - n, pl.col("tk") - k,
-                        pl.col("ev") - pl.col("mk"), pl.col("wa") - pl.col("mw"))
-    z = first.group_by("g", "x", "y").agg(
-        count=k.sum(), e=(n * pl.col("p0")).sum(), v=(n * pl.col("p0") * (1 - pl.col("p0"))).sum())
-    trimmed = z.filter((pl.col("v") > 0) & (pl.col("e") >= MIN_EXPECTED)
-                       & (((pl.col("count") - pl.col("e")) / pl.col("v").sqrt()).abs() > TRIM)
-                       ).select("g", "x", "y", trim=pl.lit(True))  # fmt: skip
-    rows = rows.join(trimmed, on=["g", "x", "y"], how="left").with_columns(
-        pl.col("trim").fill_null(False))
-    cut = rows.filter("trim").group_by("g", "x", "cell").agg(cn=n.sum(), ck=k.sum())
-    rows = rows.join(cut, on=["g", "x", "cell"], how="left").with_columns(
-        pl.col("cn", "ck").fill_null(0))
-    kept = rows.select("g", "x", "cell", "tn", "tk", "cn", "ck", "base").unique(
-        ["g", "x", "cell"]).group_by("g", "x").agg(
-        kev=(pl.col("tk") - pl.col("ck")).sum(),
-        kwa=((pl.col("tn") - pl.col("cn")) * pl.col("base")).sum())
-    rows = rows.join(kept, on=["g", "x"])
-    # second pass: the trimmed opponents left out of x's own; y's rows too
-    # (already out if y is one of them)
-    own = pl.col("trim")
-    second = _soft_rates(
-        rows, pl.col("tn") - pl.col("cn") - pl.when(own).then(0).otherwise(n),
-        pl.col("tk") - pl.col("ck") - pl.when(own).then(0).otherwise(k),
-        pl.col("kev") - pl.when(own).then(0).otherwise(pl.col("mk")),
-        pl.col("kwa") - pl.when(own).then(0.0).otherwise(pl.col("mw")))
-    p0 = pl.col("p0")
-    hu = pl.col("hu")
-    per = second.group_by("g", "a", "b").agg(
+    n, k, p0, hu = pl.col("n"), pl.col("k"), pl.col("p0"), pl.col("hu")
+    per = rates.group_by("g", "a", "b").agg(
         count=k.sum(), expected=(n * p0).sum(), var=(n * p0 * (1 - p0)).sum(), opp=n.sum(),
         hu_n=n.filter(hu).sum(), hu_k=k.filter(hu).sum(), hu_e=(n * p0).filter(hu).sum())
-    hu_checks = checks.select("g", a=pl.min_horizontal("x", "y"), b=pl.max_horizontal("x", "y"),
-                              c="checks").group_by("g", "a", "b").agg(pl.col("c").sum())
-    clustered = _soft_clustered(blocks, second.select("g", "a", "b", "dc", "p0"))
     evidence = _soft_evidence(con)
     df = _aligned(keys, per)
-    df = df.join(hu_checks, on=["g", "a", "b"], how="left", maintain_order="left")
-    df = df.join(clustered, on=["g", "a", "b"], how="left", maintain_order="left")
-    df = df.join(evidence, on=["g", "a", "b"], how="left", maintain_order="left")
+    for more in (hu_checks, clustered, evidence):
+        df = df.join(more, on=["g", "a", "b"], how="left", maintain_order="left")
     cols = ("count", "expected", "var", "opp", "hu_n", "hu_k", "hu_e", "c", "clustered", "ev")
     for sigs, (count, expected, var, opp, hu_n, hu_k, hu_e, hu_c, cl, ev) in zip(
             out, zip(*(df.get_column(c).to_list() for c in cols), strict=True),
@@ -504,6 +465,50 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
         s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
                                  "checks": hu_c}}  # fmt: skip
         sigs["soft_play"] = s
+
+
+def _soft_model(rows: pl.DataFrame) -> pl.DataFrame:
+    """Soft play's null rate ``p0`` of each pair's direction and cell
+    (``rows``: g, a, b, dc, decisions n, bets and raises k), and ``hu``.
+    Every total a row needs is a window over one integer key: the game's
+    cell (the population), x in the game (his own over all strata), x's
+    cell, x towards y."""
+    n, k, c = pl.col("n"), pl.col("k"), facts.CELLS
+    width = 1 << max(1, int(rows.select(pl.max_horizontal("a", "b").max()).item() or 0)
+                     .bit_length())  # fmt: skip
+    mine = pl.col("dc") < c
+    x = pl.when(mine).then("a").otherwise("b").cast(pl.Int64)
+    y = pl.when(mine).then("b").otherwise("a").cast(pl.Int64)
+    cell = pl.col("dc") % c
+    rows = rows.with_columns(x=pl.col("g").cast(pl.Int64) * width + x, y=y, cell=cell,
+                             hu=cell >= c // 2)  # fmt: skip
+    rows = rows.with_columns(gc=pl.col("g") * c + pl.col("cell"), xc=pl.col("x") * c + cell,
+                             xy=pl.col("x") * width + pl.col("y"))  # fmt: skip
+    # the population's rate per cell; x's totals per cell; x's with y
+    rows = rows.with_columns(base=k.sum().over("gc") / n.sum().over("gc"), tn=n.sum().over("xc"),
+                             tk=k.sum().over("xc"), mk=k.sum().over("xy"),
+                             ev=k.sum().over("x"))  # fmt: skip
+    rows = rows.with_columns(nb=n * pl.col("base"))
+    # what the population's rates expect of x's actions, with y and with everyone
+    rows = rows.with_columns(mw=pl.col("nb").sum().over("xy"), wa=pl.col("nb").sum().over("x"))
+    # first pass: y's rows left out of x's own
+    rows = _soft_rates(rows, pl.col("tn") - n, pl.col("tk") - k, pl.col("ev") - pl.col("mk"),
+                       pl.col("wa") - pl.col("mw"))  # fmt: skip
+    p0 = pl.col("p0")
+    e, v = (n * p0).sum().over("xy"), (n * p0 * (1 - p0)).sum().over("xy")
+    rows = rows.with_columns(trim=(v > 0) & (e >= MIN_EXPECTED)
+                             & (((pl.col("mk") - e) / v.sqrt()).abs() > TRIM))  # fmt: skip
+    # second pass: the trimmed opponents left out of x's own; y's rows too
+    # (already out if y is one of them)
+    t = pl.col("trim")
+    rows = rows.with_columns(cn=(n * t).sum().over("xc"), ck=(k * t).sum().over("xc"),
+                             kev=pl.col("ev") - (k * t).sum().over("x"),
+                             kwa=pl.col("wa") - (pl.col("nb") * t).sum().over("x"))  # fmt: skip
+    return _soft_rates(
+        rows, pl.col("tn") - pl.col("cn") - pl.when(t).then(0).otherwise(n),
+        pl.col("tk") - pl.col("ck") - pl.when(t).then(0).otherwise(k),
+        pl.col("kev") - pl.when(t).then(0).otherwise(pl.col("mk")),
+        pl.col("kwa") - pl.when(t).then(0.0).otherwise(pl.col("mw")))
 
 
 def _soft_rates(rows: pl.DataFrame, own_n: pl.Expr, own_k: pl.Expr, events: pl.Expr,
@@ -547,18 +552,28 @@ def _prior_of(base: pl.Expr, factor: pl.Expr) -> pl.Expr:
     return pl.when((base <= 0.0) | (base >= 1.0)).then(base).otherwise(odds / (1 + odds))
 
 
-def _soft_clustered(blocks: pl.DataFrame, rates: pl.DataFrame) -> pl.DataFrame:
+def _soft_clustered(con: duckdb.DuckDBPyConnection, rates: pl.DataFrame) -> pl.DataFrame:
     """The variance of each pair's soft-play count clustered by blocks of
-    ``BLOCK`` of their consecutive hands together: the sum over blocks of
-    (bets and raises into each other in the block - their expected
-    number)^2. The actions of one hand, and of a stretch of hands, go
-    together (a raise is followed by more raises, a check by checks), so
-    they are not independent trials; this variance does not assume they
-    are (a sandwich estimator), and is used when larger than the
-    independent one."""
-    r = blocks.join(rates, on=["g", "a", "b", "dc"]).group_by("g", "a", "b", "blk").agg(
-        r=pl.col("k").sum() - (pl.col("n") * pl.col("p0")).sum())
-    return r.group_by("g", "a", "b").agg(clustered=(pl.col("r") * pl.col("r")).sum())
+    ``BLOCK`` of their consecutive hands together (``isoft``): the sum over
+    blocks of (bets and raises into each other in the block - their
+    expected number)^2, ``rates``: p0 per pair, direction and cell. The
+    actions of one hand, and of a stretch of hands, go together (a raise is
+    followed by more raises, a check by checks), so they are not
+    independent trials; this variance does not assume they are (a sandwich
+    estimator), and is used when larger than the independent one."""
+    con.register("isoft_rates", rates)
+    try:
+        wide = ", ".join(f"max(p0) FILTER (WHERE dc = {dc}) AS p{dc}" for dc in _DC)
+        bets = " + ".join(_field("k", dc) for dc in _DC)
+        expected = " + ".join(f"{_field('n', dc)} * coalesce(r.p{dc}, 0)" for dc in _DC)
+        return frame(con, f"""
+            WITH r AS (SELECT g, a, b, {wide} FROM isoft_rates GROUP BY ALL)
+            SELECT g, a, b, sum(r * r) AS clustered FROM (
+                SELECT s.g, s.a, s.b, ({bets}) - ({expected}) AS r
+                FROM isoft s JOIN r ON r.g = s.g AND r.a = s.a AND r.b = s.b)
+            GROUP BY ALL""")  # fmt: skip
+    finally:
+        con.unregister("isoft_rates")
 
 
 def _soft_evidence(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
