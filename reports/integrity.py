@@ -43,7 +43,7 @@ BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack
 SIGNALS = ("overlap", *BEHAVIOUR)
 
 
-@dataclass
+@dataclass(slots=True)
 class Signal:
     """One signal of one pair: ``value`` (observed over expected, or for
     chip flow the net chips), ``count`` of events, ``opportunity`` (the
@@ -100,7 +100,7 @@ class Signal:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class Pair:
     game: str
     players: tuple[str, str]
@@ -247,11 +247,15 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
         CREATE OR REPLACE TEMP TABLE ig AS
         SELECT game, (row_number() OVER (ORDER BY game) - 1)::INTEGER AS g
         FROM (SELECT DISTINCT game FROM ih);
+        CREATE OR REPLACE TEMP TABLE itb AS
+        SELECT game, table_name, (row_number() OVER ())::INTEGER AS t
+        FROM (SELECT DISTINCT game, table_name FROM ih);
+        CREATE OR REPLACE TEMP TABLE iday AS
+        SELECT day, (row_number() OVER ())::INTEGER AS d FROM (SELECT DISTINCT day FROM ih);
         CREATE OR REPLACE TEMP TABLE ihx AS
-        SELECT ih.hk, c.n, ih.hand_id, ih.players, ig.g,
-               dense_rank() OVER (ORDER BY ih.game, ih.table_name)::INTEGER AS t,
-               dense_rank() OVER (ORDER BY ih.day)::INTEGER AS d
-        FROM ih JOIN ig USING (game) JOIN {store.table(facts.PAIRS + "_hands")} c ON c.hk = ih.ck;
+        SELECT ih.hk, c.n, ih.hand_id, ih.players, ig.g, itb.t, iday.d
+        FROM ih JOIN ig USING (game) JOIN itb USING (game, table_name) JOIN iday USING (day)
+        JOIN {store.table(facts.PAIRS + "_hands")} c ON c.hk = ih.ck;
         -- every name the cache numbered, by its rank among the names
         CREATE OR REPLACE TEMP TABLE ipl AS
         SELECT player, p AS c, (row_number() OVER (ORDER BY player) - 1)::INTEGER AS p
@@ -414,21 +418,7 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
     consecutive hands of the pair with such decisions (no field spills:
     hh.reports.integrity_facts), then unpacked per pair for the model, and
     per block for the variance clustered by block (:func:`_soft_clustered`)."""
-    words = ", ".join(facts.SOFT_COLUMNS)
-    sums = ", ".join(f"sum({c})::BIGINT AS {c}" for c in facts.SOFT_COLUMNS)
-    # the pair's hands first, narrow: a window over the view's joins is several
-    # times slower
-    con.execute(f"""
-        CREATE OR REPLACE TEMP TABLE isoft AS
-        SELECT g, a, b, hk, {words}, checks_ab, checks_ba FROM ip WHERE soft""")
-    con.execute(f"""
-        CREATE OR REPLACE TEMP TABLE isoft AS
-        SELECT g, a, b, blk, {sums}, sum(checks_ab)::BIGINT AS checks_ab,
-               sum(checks_ba)::BIGINT AS checks_ba
-        FROM (SELECT *, (row_number() OVER (PARTITION BY g, a, b ORDER BY hk) - 1)
-                        // {BLOCK} AS blk
-              FROM isoft)
-        GROUP BY ALL""")  # fmt: skip
+    _soft_blocks(con)
     # each pair's decisions and bets per direction and cell, with any
     sums = ", ".join(f"sum({_field(c, dc)})::BIGINT AS {c}{dc}" for c in "nk" for dc in _DC)
     rows = frame(con, f"""
@@ -465,6 +455,48 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
         s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
                                  "checks": hu_c}}  # fmt: skip
         sigs["soft_play"] = s
+
+
+def _soft_blocks(con: duckdb.DuckDBPyConnection) -> None:
+    """``isoft``: each pair's soft-play words summed per block of ``BLOCK``
+    consecutive hands of the pair with such decisions (in the report's
+    order of hands, ``hk``), with the heads-up checks. The per-hand facts
+    number each pair's rows in the order of the hands' numbers (``seq``:
+    hh.reports.integrity_facts); when that order is the report's and every
+    pair's rows here are numbered 0, 1, ... without a gap (the report reads
+    every hand the cache holds, in the order they were numbered), the
+    blocks are ``seq // BLOCK``, without a sort. Otherwise (a filter, hands
+    numbered out of their stored order) each pair's hands are ranked."""
+    sums = ", ".join(f"sum({c})::BIGINT AS {c}" for c in facts.SOFT_COLUMNS)
+    sums += ", sum(checks_ab)::BIGINT AS checks_ab, sum(checks_ba)::BIGINT AS checks_ba"
+    ordered = not con.execute("""
+        SELECT count(*) FROM (SELECT hk, row_number() OVER (ORDER BY n) AS r FROM ihx)
+        WHERE r <> hk""").fetchall()[0][0]  # fmt: skip
+    if ordered:
+        con.execute(f"""
+            CREATE OR REPLACE TEMP TABLE isoft AS
+            SELECT g, a, b, seq // {BLOCK} AS blk, {sums}, count(*) AS m, min(seq) AS lo,
+                   max(seq) AS hi
+            FROM ip WHERE soft GROUP BY ALL""")  # fmt: skip
+        ordered = not con.execute("""
+            SELECT count(*) FROM (
+                SELECT sum(m) AS m, min(lo) AS lo, max(hi) AS hi FROM isoft GROUP BY g, a, b)
+            WHERE lo <> 0 OR hi <> m - 1""").fetchall()[0][0]  # fmt: skip
+    if ordered:
+        return
+    # the pair's hands first, narrow: a window over the view's joins is several
+    # times slower
+    words = ", ".join(facts.SOFT_COLUMNS)
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE isoft AS
+        SELECT g, a, b, hk, {words}, checks_ab, checks_ba FROM ip WHERE soft""")
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE isoft AS
+        SELECT g, a, b, blk, {sums}
+        FROM (SELECT *, (row_number() OVER (PARTITION BY g, a, b ORDER BY hk) - 1)
+                        // {BLOCK} AS blk
+              FROM isoft)
+        GROUP BY ALL""")  # fmt: skip
 
 
 def _soft_model(rows: pl.DataFrame) -> pl.DataFrame:
@@ -682,7 +714,7 @@ def _stack_lost(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame,
                 SELECT b, a, chips_ba, out_b FROM ip WHERE chips_ba IS NOT NULL)
             GROUP BY ALL),
         bust AS (
-            SELECT g, x, y, sum(lost) AS n, sum(took) AS k,
+            SELECT g, x, y, sum(lost)::BIGINT AS n, sum(took)::BIGINT AS k,
                    sum(lost * (1.0 / (players - 1))) / sum(lost) AS even,
                    list(hand_id ORDER BY hk) FILTER (WHERE took > 0)[1:{EVIDENCE}] AS ev
             FROM (SELECT hk, g, a AS x, b AS y, lost_a AS lost, took_ab AS took, players,
@@ -693,23 +725,28 @@ def _stack_lost(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame,
             GROUP BY ALL)
         SELECT b.g, b.x, b.y, b.n, b.k, coalesce(s.share, 0) AS share, b.even, b.ev
         FROM bust b LEFT JOIN share s ON s.x = b.x AND s.y = b.y""")  # fmt: skip
-    got = {(g, x, y): (int(n), int(k), float(sh), float(even), ev or [])
-           for g, x, y, n, k, sh, even, ev in rows.iter_rows()}  # fmt: skip
-    for (g, a, b), sigs in zip(keys.iter_rows(), out, strict=True):
-        count = opp = 0
-        expected = var = 0.0
-        evidence: list[str] = []
-        for x, y in ((a, b), (b, a)):
-            n, k, share, even, ev = got.get((g, x, y), (0, 0, 0.0, 0.0, []))
-            # the share is shrunk to an even split over SHRINK pseudo-busts
-            p0 = (n * share + SHRINK * even) / (n + SHRINK) if n else 0.0
-            count += k
-            opp += n
-            expected += n * p0
-            var += n * p0 * (1 - p0)
-            evidence += ev
+    # the share is shrunk to an even split over SHRINK pseudo-busts
+    n = pl.col("n")
+    rows = rows.with_columns(p0=(n * pl.col("share") + SHRINK * pl.col("even")) / (n + SHRINK))
+    rows = rows.select("g", "x", "y", "n", "k", e=n * pl.col("p0"),
+                       v=n * pl.col("p0") * (1 - pl.col("p0")), ev="ev")  # fmt: skip
+    df = keys
+    for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
+        df = df.join(rows.rename({"x": x, "y": y, **{c: f"{c}_{d}" for c in "nkev"},
+                                  "ev": f"ev_{d}"}),
+                     on=["g", "a", "b"], how="left", maintain_order="left")  # fmt: skip
+    df = df.with_columns(pl.col("n_ab", "n_ba", "k_ab", "k_ba").fill_null(0),
+                         pl.col("e_ab", "e_ba", "v_ab", "v_ba").fill_null(0.0))
+    df = df.select(count=pl.col("k_ab") + pl.col("k_ba"), opp=pl.col("n_ab") + pl.col("n_ba"),
+                   e=pl.col("e_ab") + pl.col("e_ba"), v=pl.col("v_ab") + pl.col("v_ba"),
+                   ev_ab="ev_ab", ev_ba="ev_ba")  # fmt: skip
+    cols = ("count", "opp", "e", "v", "ev_ab", "ev_ba")
+    for sigs, (count, opp, expected, var, ev_ab, ev_ba) in zip(
+            out, zip(*(df.get_column(c).to_list() for c in cols), strict=True),
+            strict=True):  # fmt: skip
+        evidence = sorted((ev_ab or []) + (ev_ba or []))[:EVIDENCE] if ev_ab or ev_ba else []
         s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
-                   expected=expected, evidence=sorted(evidence)[:EVIDENCE])  # fmt: skip
+                   expected=expected, evidence=evidence)  # fmt: skip
         s.judge(count, expected, var)
         sigs["stack_lost"] = s
 
@@ -828,8 +865,9 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
             keep = keep.filter(pl.col("a").is_in(wanted) | pl.col("b").is_in(wanted))
         keys = keep.select("g", "a", "b")
         sigs: list[dict[str, Signal]] = []
-        for n, e, tables, sessions in keep.select("n", "expected", "tables",
-                                                  "sessions").iter_rows():  # fmt: skip
+        for n, e, tables, sessions in zip(*(keep.get_column(c).to_list() for c in
+                                            ("n", "expected", "tables", "sessions")),
+                                          strict=True):  # fmt: skip
             s = Signal(value=n / e if e else None, count=n, opportunity=n, expected=e,
                        detail={"tables": tables, "sessions": sessions})
             s.judge(n, e, e)
@@ -848,8 +886,8 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
         _overdispersed([s[name] for s in sigs], tail)
         _empirical_null([s[name] for s in sigs], tail, name == "chip_flow")
     out = [Pair(games[g], (names[a], names[b]), n, {name: s[name] for name in SIGNALS})
-           for (g, a, b, n), s in zip(keep.select("g", "a", "b", "n").iter_rows(), sigs,
-                                      strict=True)]  # fmt: skip
+           for g, a, b, n, s in zip(*(keep.get_column(c).to_list() for c in "gabn"), sigs,
+                                    strict=True)]  # fmt: skip
     judged = [p for p in out if p.hands_together >= MIN_HANDS]
     for p in out:
         ps = [s.probability for name, s in p.signals.items()

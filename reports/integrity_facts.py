@@ -71,7 +71,8 @@ SOFT_COLUMNS = tuple(f"{c}_{d}{w}" for d in _DIRS for c in "nk" for w in range(W
 SEAT_COLUMNS = (("hk", "UBIGINT"), ("n", "INTEGER"), ("player", "INTEGER"), ("dealt", "BOOLEAN"))
 PAIR_COLUMNS = (
     ("hk", "UBIGINT"), ("n", "INTEGER"), ("a", "INTEGER"), ("b", "INTEGER"),
-    ("together", "INTEGER"), ("soft", "BOOLEAN"), *((c, "BIGINT") for c in SOFT_COLUMNS),
+    ("together", "INTEGER"), ("soft", "BOOLEAN"), ("seq", "INTEGER"),
+    *((c, "BIGINT") for c in SOFT_COLUMNS),
     ("checks_ab", "INTEGER"), ("checks_ba", "INTEGER"), ("passive", "BOOLEAN"),
     ("chips_ab", "DOUBLE"), ("chips_ba", "DOUBLE"), ("out_a", "DOUBLE"), ("out_b", "DOUBLE"),
     ("top_ab", "BOOLEAN"), ("top_ba", "BOOLEAN"), ("lost_a", "INTEGER"), ("lost_b", "INTEGER"),
@@ -80,8 +81,9 @@ PAIR_COLUMNS = (
 EVENT_COLUMNS = (("hk", "UBIGINT"), ("n", "INTEGER"), ("x", "INTEGER"), ("y", "INTEGER"),
                  ("signal", "UTINYINT"), ("stratum", "SMALLINT"), ("judged", "BOOLEAN"),
                  ("hit", "BOOLEAN"))  # fmt: skip
-HAND_COLUMNS = (("hk", "UBIGINT"), ("n", "INTEGER"))  # of integrity_pairs_hands
+HAND_COLUMNS = (("hk", "UBIGINT"), ("n", "INTEGER"), ("game", "VARCHAR"))  # integrity_pairs_hands
 PLAYERS = "integrity_players"  # (player VARCHAR, p INTEGER): never renumbered
+SEQ = "integrity_seq"  # (game, a, b, next): each pair's next ``seq``
 
 # The hands of _todo: their betting actions, each with the bet or raise it
 # answers (the latest one before it in its round; a bet or raise names
@@ -301,13 +303,23 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
     hands whose standings the cache holds are computed (the import's hook:
     the others are left to the report). ``batch``: at most that many hands
     per statement (the import's connection has little memory). One
-    transaction: the three kinds, the hands' numbers and the names' always
-    agree."""
+    transaction: the three kinds, the hands' and the names' numbers and the
+    pairs' ``seq`` always agree.
+
+    The hands are numbered (``n``) in the order they are stored, as the
+    report numbers them, and each soft-play row of a pair gets the next
+    ``seq`` of the pair in its game: the report then finds each pair's
+    blocks of consecutive hands without sorting (hh.reports.integrity
+    checks that the orders agree). When rows of hands no longer in the
+    database go, the ``seq`` are numbered again."""
     for kind, columns in ((SEATS, SEAT_COLUMNS), (PAIRS, PAIR_COLUMNS),
                           (EVENTS, EVENT_COLUMNS)):  # fmt: skip
         store.ensure(kind, VERSION, columns, HAND_COLUMNS if kind == PAIRS else HAND_COLUMNS[:1])
-    players = store.table(PLAYERS)
+    players, seqs = store.table(PLAYERS), store.table(SEQ)
+    pairs, pairs_hands = store.table(PAIRS), store.table(PAIRS + "_hands")
     con.execute(f"CREATE TABLE IF NOT EXISTS {players} (player VARCHAR, p INTEGER)")
+    con.execute(f"CREATE TABLE IF NOT EXISTS {seqs} (game VARCHAR, a INTEGER, b INTEGER, "
+                "next INTEGER)")  # fmt: skip
     todo = store.todo(PAIRS)
     if standings_kept and todo:
         con.execute(f"DELETE FROM _todo WHERE hk NOT IN "
@@ -319,35 +331,82 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
     step = batch or todo
     con.execute("BEGIN TRANSACTION")
     try:
+        # numbered in the order of _want: the order the hands are stored in
         con.execute(f"""
             CREATE OR REPLACE TEMP TABLE _todo_all AS
-            SELECT *, ((SELECT coalesce(max(n), 0) FROM {store.table(PAIRS + '_hands')})
-                       + row_number() OVER (ORDER BY hk))::INTEGER AS n
-            FROM _todo""")  # fmt: skip
+            SELECT t.*, ((SELECT coalesce(max(n), 0) FROM {pairs_hands})
+                         + row_number() OVER (ORDER BY w.rowid))::INTEGER AS n
+            FROM _todo t JOIN _want w ON w.hk = t.hk""")  # fmt: skip
         for kind in KINDS:
             con.execute(f"DELETE FROM {store.table(kind)} WHERE hk IN (SELECT hk FROM _todo_all)")
+        con.execute(f"CREATE OR REPLACE TEMP TABLE _seq AS SELECT * FROM {seqs} "
+                    f"WHERE EXISTS (SELECT 1 FROM {pairs_hands})")  # fmt: skip
         for lo in range(0, todo, step):
             con.execute("CREATE OR REPLACE TEMP TABLE _todo AS "
                         f"SELECT * FROM _todo_all ORDER BY n LIMIT {step} OFFSET {lo}")  # fmt: skip
             con.execute(_PREPARE)
             con.execute(_NAMES.format(players=players))
-            for kind, sql, names in ((SEATS, SEATS_SQL, ("player",)), (PAIRS, PAIRS_SQL, "ab"),
+            for kind, sql, names in ((SEATS, SEATS_SQL, ("player",)),
                                      (EVENTS, events, "xy")):  # fmt: skip
                 coded = ", ".join(f"p{c}.p AS {c}" for c in names)
                 joins = " ".join(f"JOIN {players} p{c} ON p{c}.player = r.{c}" for c in names)
                 con.execute(f"INSERT INTO {store.table(kind)} SELECT r.hk, t.n, {coded}, "
                             f"r.* EXCLUDE (hk, {', '.join(names)}) FROM ({sql}) r "
                             f"JOIN _todo t ON t.hk = r.hk {joins}")  # fmt: skip
+            con.execute(_PAIRS_CODED.format(players=players))
+            con.execute(f"INSERT INTO {pairs} SELECT * EXCLUDE (game) FROM _ipairs")
+            con.execute("""
+                CREATE OR REPLACE TEMP TABLE _seq AS
+                SELECT game, a, b, max(next)::INTEGER AS next FROM (
+                    SELECT * FROM _seq UNION ALL
+                    SELECT game, a, b, max(seq) + 1 FROM _ipairs WHERE soft GROUP BY ALL)
+                GROUP BY ALL""")
         con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all")
+        gone = 0 if store.filtered else int(con.execute(
+            f"SELECT count(*) FROM {pairs} WHERE soft AND hk NOT IN (SELECT hk FROM _want)"
+        ).fetchall()[0][0])  # fmt: skip
         for kind in KINDS:
-            store.done(kind, "h.n" if kind == PAIRS else "")
+            store.done(kind, "h.n, h.game" if kind == PAIRS else "")
+        if gone:
+            _renumber(con, pairs, pairs_hands)
+        con.execute(f"DELETE FROM {seqs}; INSERT INTO {seqs} SELECT * FROM _seq")
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
     finally:
-        con.execute(_CLEAN + "; DROP TABLE IF EXISTS _todo_all")
+        con.execute(_CLEAN + "; DROP TABLE IF EXISTS _todo_all; DROP TABLE IF EXISTS _ipairs; "
+                    "DROP TABLE IF EXISTS _seq")  # fmt: skip
     return todo
+
+
+# the batch's pair rows with the names' numbers and each soft-play row's seq
+_PAIRS_CODED = f"""
+CREATE OR REPLACE TEMP TABLE _ipairs AS
+SELECT r.hk, t.n, pa.p AS a, pb.p AS b, r.together, r.soft,
+       CASE WHEN r.soft THEN (coalesce(s.next, 0) - 1 + row_number() OVER (
+           PARTITION BY t.game, pa.p, pb.p, r.soft ORDER BY t.n))::INTEGER END AS seq,
+       r.* EXCLUDE (hk, a, b, together, soft), t.game
+FROM ({PAIRS_SQL}) r JOIN _todo t ON t.hk = r.hk
+JOIN {{players}} pa ON pa.player = r.a JOIN {{players}} pb ON pb.player = r.b
+LEFT JOIN _seq s ON s.game = t.game AND s.a = pa.p AND s.b = pb.p
+"""
+
+
+def _renumber(con: duckdb.DuckDBPyConnection, pairs: str, pairs_hands: str) -> None:
+    """Every pair's soft-play rows numbered again in the order of their
+    hands (``seq`` 0, 1, ...), and the pairs' next numbers (``_seq``)."""
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE _renum AS
+        SELECT p.n, p.a, p.b, h.game,
+               (row_number() OVER (PARTITION BY h.game, p.a, p.b ORDER BY p.n) - 1)::INTEGER
+                   AS seq
+        FROM {pairs} p JOIN {pairs_hands} h ON h.n = p.n WHERE p.soft""")  # fmt: skip
+    con.execute(f"UPDATE {pairs} SET seq = r.seq FROM _renum r "
+                f"WHERE {pairs}.n = r.n AND {pairs}.a = r.a AND {pairs}.b = r.b")  # fmt: skip
+    con.execute("CREATE OR REPLACE TEMP TABLE _seq AS SELECT game, a, b, "
+                "(max(seq) + 1)::INTEGER AS next FROM _renum GROUP BY ALL")  # fmt: skip
+    con.execute("DROP TABLE _renum")
 
 
 # hands per statement in the import hook: within the import's 256 MB
@@ -387,5 +446,5 @@ def _has(con: duckdb.DuckDBPyConnection, table: str) -> bool:
                             "AND table_name = ?", [db, name]).fetchall()[0][0])  # fmt: skip
 
 
-__all__ = ["BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "PLAYERS", "SEATS", "VERSION",
+__all__ = ["BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "PLAYERS", "SEATS", "SEQ", "VERSION",
            "after_import", "fill"]
