@@ -658,26 +658,31 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     unjudged = tally.group_by("g", a=pl.min_horizontal("x", "y"),
                               b=pl.max_horizontal("x", "y")).agg(pl.col("unjudged").sum())
     df = tally.filter(m > 0)
-    df = df.join(df.group_by("g", "r").agg(pop_n=m.sum(), pop_k=k.sum()), on=["g", "r"])
-    df = df.join(df.group_by("g", "x", "r").agg(own_n=m.sum(), own_k=k.sum()),
-                 on=["g", "x", "r"])  # fmt: skip
+    # every total a row needs is a window over one integer key: the game's
+    # stratum (the population), x in the game, x's stratum, x towards y, y
+    width = 1 << max(1, int(df.select(pl.max_horizontal("x", "y").max()).item() or 0)
+                     .bit_length())  # fmt: skip
+    strata = 1 + int(df.get_column("r").max() or 0)
+    g = pl.col("g").cast(pl.Int64)
+    df = df.with_columns(gr=g * strata + pl.col("r"), gx=g * width + pl.col("x"),
+                         gy=g * width + pl.col("y"))  # fmt: skip
+    df = df.with_columns(xr=pl.col("gx") * strata + pl.col("r"),
+                         xy=pl.col("gx") * width + pl.col("y"))  # fmt: skip
+    df = df.with_columns(pop_n=m.sum().over("gr"), pop_k=k.sum().over("gr"),
+                         own_n=m.sum().over("xr"), own_k=k.sum().over("xr"))  # fmt: skip
     # the actor's own factor over his strata, with everyone but y
     df = df.with_columns(pe=(m * pl.col("pop_k")) / pl.col("pop_n"),
                          base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
-    whole = df.group_by("g", "x").agg(wk=k.sum().cast(pl.Float64), we=pl.col("pe").sum())
-    less = df.group_by("g", "x", "y").agg(lk=k.sum(), le=pl.col("pe").sum())
-    less = less.join(whole, on=["g", "x"]).with_columns(
-        factor=_factor_of(pl.col("wk") - pl.col("lk"), pl.col("we") - pl.col("le")))
-    df = df.join(less.select("g", "x", "y", "factor"), on=["g", "x", "y"])
+    pe = pl.col("pe")
+    df = df.with_columns(factor=_factor_of(k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy"),
+                                           pe.sum().over("gx") - pe.sum().over("xy")))
     prior = _prior_of(pl.col("base"), pl.col("factor"))
     df = df.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
                          / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
-    df = df.with_columns(mr=m * pl.col("rate"))
-    drawn = df.group_by("g", "y").agg(got=k.sum().cast(pl.Float64), want=pl.col("mr").sum())
-    mine = df.group_by("g", "x", "y").agg(kxy=k.sum(), exy=pl.col("mr").sum())
-    df = df.join(drawn, on=["g", "y"]).join(mine, on=["g", "x", "y"])
-    scale = ((pl.col("got") - pl.col("kxy")) + SHRINK) / ((pl.col("want") - pl.col("exy"))
-                                                         + SHRINK)  # fmt: skip
+    mr = m * pl.col("rate")
+    # the other's factor: his events with everyone but x over what their rates expect
+    scale = (((k.sum().over("gy").cast(pl.Float64) - k.sum().over("xy")) + SHRINK)
+             / ((mr.sum().over("gy") - mr.sum().over("xy")) + SHRINK))  # fmt: skip
     df = df.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
     p0 = pl.col("p0")
     agg = df.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
