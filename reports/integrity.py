@@ -13,6 +13,7 @@ pair is two players of one game.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -853,6 +854,20 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
     call), where the seats' standings and the per-hand facts are read (the
     import stores them; the hands it lacks are computed first:
     hh.reports.standings, hh.reports.integrity_facts)."""
+    # hundreds of thousands of small objects (a signal per pair and signal, their
+    # details): the cyclic collector would walk them again and again, for
+    # nothing (they hold no cycles); it runs again once the report is made
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _integrity(con, filters, cache)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
+               cache: str | Path | Cache | None) -> list[Pair]:  # fmt: skip
     f = filters or Filters()
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
