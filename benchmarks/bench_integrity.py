@@ -220,7 +220,8 @@ def speed(quick: bool = False) -> list[Row]:
         seed_standings(db, base_db, default_path(db))
         rw = duckdb.connect(db)
         after_import(rw)  # the players report's counts, as hh import caches them
-        facts_after_import(rw)  # the integrity report's per-hand facts, likewise
+        # the integrity report's per-hand facts, likewise (its hook, over every hand)
+        t_facts, mb_facts = seconds(lambda: facts_after_import(rw), repeats=1)
         rw.close()
         con = connect(db)
         cache = default_path(db)
@@ -229,6 +230,8 @@ def speed(quick: bool = False) -> list[Row]:
         con.close()
     what = f"{total:,} hands (synthetic: {3 * per_game:,} simulated, repeated)"
     return [
+        Row("integrity.speed.facts", f"integrity facts of {what} (hh.imported hook, once)",
+            t_facts, "s", None, mb_facts),
         Row("integrity.speed.players", f"hh report players, {what}, counts cached", t_players,
             "s", None, mb_players),
         Row("integrity.speed.report", f"hh report integrity, {what} (target 10 s at "

@@ -183,24 +183,29 @@ def _round(x: float | None) -> float | None:
 
 def _binomial_tail(k: int, n: int, p: float, lower: bool) -> float:
     """P(X >= k) (``lower``: P(X <= k)) for X ~ Binomial(n, p), summed from
-    k outwards in logs until the terms no longer count."""
+    k outwards until the terms no longer count: the first term in logs,
+    each next one from the one before (a ratio: no log-gamma per term)."""
     if p <= 0.0:
         return 1.0 if (lower or k <= 0) else 0.0
     if p >= 1.0:
         return 1.0 if (not lower or k >= n) else 0.0
-    lp, lq = math.log(p), math.log1p(-p)
-    head = math.lgamma(n + 1)
-
-    def term(i: int) -> float:
-        return math.exp(head - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq)
-
-    total = 0.0
-    steps = range(k, -1, -1) if lower else range(k, n + 1)
-    for i in steps:
-        t = term(i)
-        total += t
-        if t < 1e-17 * total:
-            break
+    if (k < 0) if lower else (k > n):
+        return 0.0
+    t = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                 + k * math.log(p) + (n - k) * math.log1p(-p))  # fmt: skip
+    total, i = t, k
+    if lower:
+        ratio = (1.0 - p) / p
+        while i > 0 and not t < 1e-17 * total:
+            t *= i / (n - i + 1) * ratio
+            i -= 1
+            total += t
+    else:
+        ratio = p / (1.0 - p)
+        while i < n and not t < 1e-17 * total:
+            t *= (n - i) / (i + 1) * ratio
+            i += 1
+            total += t
     return min(1.0, total)
 
 
