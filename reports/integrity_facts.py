@@ -37,8 +37,8 @@ other hands: the population's null models are the report's
 The counts per cell are packed so that the report sums the words of up to
 :data:`BLOCK` hands of a pair (soft play's clustered variance) without one
 field spilling into the next: no player makes :data:`MAX_CELL` or more
-decisions of one cell with one opponent in one hand (an error otherwise,
-as the players report's counts do for 256).
+decisions with one opponent in one hand (an error otherwise, as the
+players report's counts are for 256).
 
 The import's ``hh.imported`` hook (:func:`after_import`) computes them
 over the new hands, after the ``hh.derive`` hook kept their standings;
@@ -172,10 +172,13 @@ _CLEAN = ("DROP TABLE IF EXISTS _iact; DROP TABLE IF EXISTS _iseat; DROP TABLE I
           "DROP TABLE IF EXISTS _iflow")  # fmt: skip
 
 
-def _pack(column: str, word: int) -> str:
-    """One word of a direction's counts per cell (``column`` of ``cells``)."""
-    return " + ".join(f"(CASE WHEN cell = {word * PER_WORD + j} THEN {column}::BIGINT << "
-                      f"{16 * j} ELSE 0 END)" for j in range(PER_WORD))  # fmt: skip
+def _word(c: str, w: int) -> str:
+    """Word ``w`` of a player's decisions (``c`` = n) or bets and raises
+    (k) with one opponent in, per cell (``cell`` of ``_ilive``'s rows):
+    each row adds 1 to its cell's 16-bit field."""
+    cond = f"cell // {PER_WORD} = {w}" + (" AND kind IN ('bet', 'raise')" if c == "k" else "")
+    return (f"coalesce(sum(1::BIGINT << (16 * (cell % {PER_WORD}))) FILTER (WHERE {cond}), 0)"
+            f"::BIGINT AS {c}{w}")
 
 
 def _oriented(expr: str, d: str) -> str:
@@ -183,27 +186,28 @@ def _oriented(expr: str, d: str) -> str:
     return f"CASE WHEN x {'<' if d == 'ab' else '>'} y THEN {expr} END"
 
 
-_WORD_SUMS = ", ".join(f"sum({_pack(c, w)})::BIGINT AS {c}{w}" for c in "nk"
-                       for w in range(WORDS))  # fmt: skip
-_SOFT_ORIENTED = ", ".join(f"{_oriented(f'{c}{w}', d)} AS {c}_{d}{w}" for d in _DIRS
-                           for c in "nk" for w in range(WORDS))  # fmt: skip
+_WORD_SUMS = ", ".join(_word(c, w) for c in "nk" for w in range(WORDS))
+_SOFT_OUT = ", ".join(f"coalesce(s{d}.{c}{w}, 0) AS {c}_{d}{w}" for d in _DIRS for c in "nk"
+                      for w in range(WORDS))  # fmt: skip
 
-# one row per hand and pair (a < b): the union of what they shared
+# one row per hand and pair (a < b): the union of what they shared (a player
+# took the most of the other's chips in every pair of their seats, or none:
+# took = lost x top)
 PAIRS_SQL = f"""
-WITH cells AS (  -- soft play: each decision while the other is in, per cell
-    SELECT hk, x, y,
-           (opponents = 1)::INT * 8 + (to_call_before > 0)::INT + 2 * least(round, 3) AS cell,
-           count(*) AS n, count(*) FILTER (WHERE kind IN ('bet', 'raise')) AS k,
-           count(*) FILTER (WHERE kind = 'check' AND opponents = 1) AS c
-    FROM _ilive WHERE kind <> 'fold' AND NOT capped GROUP BY ALL),
-soft AS (
-    SELECT hk, x, y, {_WORD_SUMS}, sum(c)::INTEGER AS checks, max(n) AS most
-    FROM cells GROUP BY ALL),
+WITH soft AS (  -- soft play: each one's decisions while the other is in, per cell
+    SELECT hk, x, y, {_WORD_SUMS},
+           count(*) FILTER (WHERE kind = 'check' AND opponents = 1)::INTEGER AS checks,
+           CASE WHEN count(*) >= {MAX_CELL} THEN error('a player with {MAX_CELL} or more '
+               || 'decisions with one opponent in one hand') END AS too_many
+    FROM (SELECT hk, x, y, kind, opponents,
+                 (opponents = 1)::INT * 8 + (to_call_before > 0)::INT + 2 * least(round, 3)
+                     AS cell
+          FROM _ilive WHERE kind <> 'fold' AND NOT capped)
+    GROUP BY hk, x, y),
 src AS (
-    SELECT hk, least(x, y) AS a, greatest(x, y) AS b, true AS soft, {_SOFT_ORIENTED},
+    SELECT hk, least(x, y) AS a, greatest(x, y) AS b, true AS soft,
            {_oriented("checks", "ab")} AS checks_ab, {_oriented("checks", "ba")} AS checks_ba,
-           CASE WHEN most >= {MAX_CELL} THEN error('a player with {MAX_CELL} or more '
-               || 'decisions of one kind with one opponent in one hand') END AS too_many
+           too_many
     FROM soft
     UNION ALL BY NAME
     SELECT hk, least(x, y) AS a, greatest(x, y) AS b,
@@ -217,25 +221,27 @@ src AS (
     FROM _iflow
     UNION ALL BY NAME
     SELECT s.hk, s.player AS a, o.player AS b, 1 AS together,
-           s.bust::INTEGER AS lost_a, o.bust::INTEGER AS lost_b,
-           (s.bust AND coalesce(fa.top, false))::INTEGER AS took_ab,
-           (o.bust AND coalesce(fb.top, false))::INTEGER AS took_ba
-    FROM _iseat s JOIN _iseat o ON o.hk = s.hk AND s.player < o.player
-    LEFT JOIN _iflow fa ON fa.hk = s.hk AND fa.x = s.player AND fa.y = o.player
-    LEFT JOIN _iflow fb ON fb.hk = s.hk AND fb.x = o.player AND fb.y = s.player)
-SELECT hk, a, b, coalesce(sum(together), 0)::INTEGER AS together,
-       coalesce(bool_or(soft), false) AS soft,
-       {", ".join(f"coalesce(max({c}), 0)::BIGINT AS {c}" for c in SOFT_COLUMNS)},
-       coalesce(max(checks_ab), 0)::INTEGER AS checks_ab,
-       coalesce(max(checks_ba), 0)::INTEGER AS checks_ba, bool_and(passive) AS passive,
-       max(chips_ab) AS chips_ab, max(chips_ba) AS chips_ba, max(out_a) AS out_a,
-       max(out_b) AS out_b, bool_or(top_ab) AS top_ab, bool_or(top_ba) AS top_ba,
-       coalesce(sum(lost_a), 0)::INTEGER AS lost_a, coalesce(sum(lost_b), 0)::INTEGER AS lost_b,
-       coalesce(sum(took_ab), 0)::INTEGER AS took_ab,
-       coalesce(sum(took_ba), 0)::INTEGER AS took_ba
-FROM src GROUP BY hk, a, b
-HAVING count(too_many) = 0
+           s.bust::INTEGER AS lost_a, o.bust::INTEGER AS lost_b
+    FROM _iseat s JOIN _iseat o ON o.hk = s.hk AND s.player < o.player),
+p AS (
+    SELECT hk, a, b, coalesce(sum(together), 0)::INTEGER AS together,
+           coalesce(bool_or(soft), false) AS soft,
+           coalesce(any_value(checks_ab), 0)::INTEGER AS checks_ab,
+           coalesce(any_value(checks_ba), 0)::INTEGER AS checks_ba,
+           bool_and(passive) AS passive, any_value(chips_ab) AS chips_ab,
+           any_value(chips_ba) AS chips_ba, any_value(out_a) AS out_a,
+           any_value(out_b) AS out_b, bool_or(top_ab) AS top_ab, bool_or(top_ba) AS top_ba,
+           coalesce(sum(lost_a), 0)::INTEGER AS lost_a, coalesce(sum(lost_b), 0)::INTEGER AS lost_b,
+           (coalesce(sum(lost_a), 0) * coalesce(bool_or(top_ab), false)::INT)::INTEGER
+               AS took_ab,
+           (coalesce(sum(lost_b), 0) * coalesce(bool_or(top_ba), false)::INT)::INTEGER
+               AS took_ba
+    FROM src GROUP BY hk, a, b HAVING count(too_many) = 0)
+SELECT p.hk, p.a, p.b, p.together, p.soft, {_SOFT_OUT}, p.* EXCLUDE (hk, a, b, together, soft)
+FROM p LEFT JOIN soft sab ON sab.hk = p.hk AND sab.x = p.a AND sab.y = p.b
+LEFT JOIN soft sba ON sba.hk = p.hk AND sba.x = p.b AND sba.y = p.a
 """
+
 
 # the card-judged decisions: who was ahead is each seat's standing on the
 # decision's round as the import stored it (hh.reports.standings); a
