@@ -514,43 +514,44 @@ def _soft_model(rows: pl.DataFrame) -> pl.DataFrame:
     n, k, c = pl.col("n"), pl.col("k"), facts.CELLS
     width = 1 << max(1, int(rows.select(pl.max_horizontal("a", "b").max()).item() or 0)
                      .bit_length())  # fmt: skip
+    lazy = rows.lazy()  # one plan: polars shares the windows' groups
     mine = pl.col("dc") < c
     x = pl.when(mine).then("a").otherwise("b").cast(pl.Int64)
     y = pl.when(mine).then("b").otherwise("a").cast(pl.Int64)
     cell = pl.col("dc") % c
-    rows = rows.with_columns(x=pl.col("g").cast(pl.Int64) * width + x, y=y, cell=cell,
+    lazy = lazy.with_columns(x=pl.col("g").cast(pl.Int64) * width + x, y=y, cell=cell,
                              hu=cell >= c // 2)  # fmt: skip
-    rows = rows.with_columns(gc=pl.col("g") * c + pl.col("cell"), xc=pl.col("x") * c + cell,
+    lazy = lazy.with_columns(gc=pl.col("g") * c + pl.col("cell"), xc=pl.col("x") * c + cell,
                              xy=pl.col("x") * width + pl.col("y"))  # fmt: skip
     # the population's rate per cell; x's totals per cell; x's with y
-    rows = rows.with_columns(base=k.sum().over("gc") / n.sum().over("gc"), tn=n.sum().over("xc"),
+    lazy = lazy.with_columns(base=k.sum().over("gc") / n.sum().over("gc"), tn=n.sum().over("xc"),
                              tk=k.sum().over("xc"), mk=k.sum().over("xy"),
                              ev=k.sum().over("x"))  # fmt: skip
-    rows = rows.with_columns(nb=n * pl.col("base"))
+    lazy = lazy.with_columns(nb=n * pl.col("base"))
     # what the population's rates expect of x's actions, with y and with everyone
-    rows = rows.with_columns(mw=pl.col("nb").sum().over("xy"), wa=pl.col("nb").sum().over("x"))
+    lazy = lazy.with_columns(mw=pl.col("nb").sum().over("xy"), wa=pl.col("nb").sum().over("x"))
     # first pass: y's rows left out of x's own
-    rows = _soft_rates(rows, pl.col("tn") - n, pl.col("tk") - k, pl.col("ev") - pl.col("mk"),
+    lazy = _soft_rates(lazy, pl.col("tn") - n, pl.col("tk") - k, pl.col("ev") - pl.col("mk"),
                        pl.col("wa") - pl.col("mw"))  # fmt: skip
     p0 = pl.col("p0")
     e, v = (n * p0).sum().over("xy"), (n * p0 * (1 - p0)).sum().over("xy")
-    rows = rows.with_columns(trim=(v > 0) & (e >= MIN_EXPECTED)
+    lazy = lazy.with_columns(trim=(v > 0) & (e >= MIN_EXPECTED)
                              & (((pl.col("mk") - e) / v.sqrt()).abs() > TRIM))  # fmt: skip
     # second pass: the trimmed opponents left out of x's own; y's rows too
     # (already out if y is one of them)
     t = pl.col("trim")
-    rows = rows.with_columns(cn=(n * t).sum().over("xc"), ck=(k * t).sum().over("xc"),
+    lazy = lazy.with_columns(cn=(n * t).sum().over("xc"), ck=(k * t).sum().over("xc"),
                              kev=pl.col("ev") - (k * t).sum().over("x"),
                              kwa=pl.col("wa") - (pl.col("nb") * t).sum().over("x"))  # fmt: skip
     return _soft_rates(
-        rows, pl.col("tn") - pl.col("cn") - pl.when(t).then(0).otherwise(n),
+        lazy, pl.col("tn") - pl.col("cn") - pl.when(t).then(0).otherwise(n),
         pl.col("tk") - pl.col("ck") - pl.when(t).then(0).otherwise(k),
         pl.col("kev") - pl.when(t).then(0).otherwise(pl.col("mk")),
-        pl.col("kwa") - pl.when(t).then(0.0).otherwise(pl.col("mw")))
+        pl.col("kwa") - pl.when(t).then(0.0).otherwise(pl.col("mw"))).collect()
 
 
-def _soft_rates(rows: pl.DataFrame, own_n: pl.Expr, own_k: pl.Expr, events: pl.Expr,
-                wanted: pl.Expr) -> pl.DataFrame:  # fmt: skip
+def _soft_rates(rows: pl.LazyFrame, own_n: pl.Expr, own_k: pl.Expr, events: pl.Expr,
+                wanted: pl.Expr) -> pl.LazyFrame:  # fmt: skip
     """``rows`` with ``p0``: x's own rate with the others in the stratum
     (``own_k`` of ``own_n``), shrunk with ``SHRINK`` pseudo-actions to the
     population's rate times his own factor (``events`` over ``wanted``,
@@ -670,30 +671,31 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
                      .bit_length())  # fmt: skip
     strata = 1 + int(df.get_column("r").max() or 0)
     g = pl.col("g").cast(pl.Int64)
-    df = df.with_columns(gr=g * strata + pl.col("r"), gx=g * width + pl.col("x"),
-                         gy=g * width + pl.col("y"))  # fmt: skip
-    df = df.with_columns(xr=pl.col("gx") * strata + pl.col("r"),
-                         xy=pl.col("gx") * width + pl.col("y"))  # fmt: skip
-    df = df.with_columns(pop_n=m.sum().over("gr"), pop_k=k.sum().over("gr"),
-                         own_n=m.sum().over("xr"), own_k=k.sum().over("xr"))  # fmt: skip
+    lazy = df.lazy()  # one plan: polars shares the windows' groups
+    lazy = lazy.with_columns(gr=g * strata + pl.col("r"), gx=g * width + pl.col("x"),
+                             gy=g * width + pl.col("y"))  # fmt: skip
+    lazy = lazy.with_columns(xr=pl.col("gx") * strata + pl.col("r"),
+                             xy=pl.col("gx") * width + pl.col("y"))  # fmt: skip
+    lazy = lazy.with_columns(pop_n=m.sum().over("gr"), pop_k=k.sum().over("gr"),
+                             own_n=m.sum().over("xr"), own_k=k.sum().over("xr"))  # fmt: skip
     # the actor's own factor over his strata, with everyone but y
-    df = df.with_columns(pe=(m * pl.col("pop_k")) / pl.col("pop_n"),
-                         base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
+    lazy = lazy.with_columns(pe=(m * pl.col("pop_k")) / pl.col("pop_n"),
+                             base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
     pe = pl.col("pe")
-    df = df.with_columns(factor=_factor_of(k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy"),
-                                           pe.sum().over("gx") - pe.sum().over("xy")))
+    events = k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy")
+    lazy = lazy.with_columns(factor=_factor_of(events, pe.sum().over("gx") - pe.sum().over("xy")))
     prior = _prior_of(pl.col("base"), pl.col("factor"))
-    df = df.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
-                         / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
+    lazy = lazy.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
+                             / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
     mr = m * pl.col("rate")
     # the other's factor: his events with everyone but x over what their rates expect
     scale = (((k.sum().over("gy").cast(pl.Float64) - k.sum().over("xy")) + SHRINK)
              / ((mr.sum().over("gy") - mr.sum().over("xy")) + SHRINK))  # fmt: skip
-    df = df.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
+    lazy = lazy.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
     p0 = pl.col("p0")
-    agg = df.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
-                      b=pl.max_horizontal("x", "y")).agg(
-        count=k.sum(), opp=m.sum(), e=(m * p0).sum(), v=(m * p0 * (1 - p0)).sum())  # fmt: skip
+    agg = lazy.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
+                        b=pl.max_horizontal("x", "y")).agg(
+        count=k.sum(), opp=m.sum(), e=(m * p0).sum(), v=(m * p0 * (1 - p0)).sum()).collect()
     per = _aligned(keys, agg).join(unjudged, on=["g", "a", "b"], how="left",
                                    maintain_order="left")  # fmt: skip
     per = per.join(evidence, on=["g", "a", "b"], how="left", maintain_order="left")
