@@ -600,16 +600,17 @@ def _soft_clustered(con: duckdb.DuckDBPyConnection, rates: pl.DataFrame) -> pl.D
     followed by more raises, a check by checks), so they are not
     independent trials; this variance does not assume they are (a sandwich
     estimator), and is used when larger than the independent one."""
-    con.register("isoft_rates", rates)
+    wide = rates.pivot(on="dc", index=["g", "a", "b"], values="p0")  # each pair's as columns
+    wide = wide.with_columns(pl.lit(None, pl.Float64).alias(str(dc)) for dc in _DC
+                             if str(dc) not in wide.columns)  # fmt: skip
+    con.register("isoft_rates", wide.rename({str(dc): f"p{dc}" for dc in _DC}))
     try:
-        wide = ", ".join(f"max(p0) FILTER (WHERE dc = {dc}) AS p{dc}" for dc in _DC)
         bets = " + ".join(_field("k", dc) for dc in _DC)
         expected = " + ".join(f"{_field('n', dc)} * coalesce(r.p{dc}, 0)" for dc in _DC)
         return frame(con, f"""
-            WITH r AS (SELECT g, a, b, {wide} FROM isoft_rates GROUP BY ALL)
             SELECT g, a, b, sum(r * r) AS clustered FROM (
                 SELECT s.g, s.a, s.b, ({bets}) - ({expected}) AS r
-                FROM isoft s JOIN r ON r.g = s.g AND r.a = s.a AND r.b = s.b)
+                FROM isoft s JOIN isoft_rates r ON r.g = s.g AND r.a = s.a AND r.b = s.b)
             GROUP BY ALL""")  # fmt: skip
     finally:
         con.unregister("isoft_rates")
