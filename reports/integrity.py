@@ -4,11 +4,14 @@ play together is, each signal with its count, opportunity and probability
 under a null model estimated from the rest of the population
 (docs/integrity.md says which, with its assumptions and the threshold).
 
-Everything is computed in DuckDB over the stored columns (``hands``,
-``seats``, ``actions``, ``pots``) and the seats' standings on each round,
-which the import computes once per hand (hh.reports.standings, kept in the
-reports' cache): who was ahead at a fold or an all-in call is a join. A
-pair is two players of one game.
+What each signal counts is a fact of each hand, reduced once per hand in
+SQL from the stored columns (``hands``, ``seats``, ``actions``, ``pots``)
+and the seats' standings (hh.reports.standings) and kept in the reports'
+cache (hh.reports.integrity_facts: the import's hook, or this report for
+the hands the cache lacks). The report sums those facts per pair in
+DuckDB, on small integers (hands, games, tables, days and players
+numbered), and finishes the null models as polars plans over a row per
+pair and stratum. A pair is two players of one game.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ BLOCK = facts.BLOCK  # a pair's consecutive hands together per cluster of soft p
 BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
              "card_share")  # fmt: skip
 SIGNALS = ("overlap", *BEHAVIOUR)
+_NORMAL = NormalDist()
 
 
 @dataclass(slots=True)
@@ -81,7 +85,7 @@ class Signal:
         if (self.z < 0) == lower and self.z != 0:
             tail = _binomial_tail(int(count), self.opportunity,
                                   min(1.0, expected / self.opportunity), lower)  # fmt: skip
-            self.cap = abs(NormalDist().inv_cdf(max(tail / 2 if tail >= 1 else tail, 1e-300)))
+            self.cap = abs(_NORMAL.inv_cdf(max(tail / 2 if tail >= 1 else tail, 1e-300)))
             self.z = self.capped(self.z)
             self.probability = _upper(-self.z if lower else self.z)
 
@@ -385,14 +389,8 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
         sigs["chip_flow"] = s
 
 
-def _share(x: float, y: float) -> float:
-    """x / (x + y), an even split when both are 0 (or less)."""
-    x, y = max(x, 0.0), max(y, 0.0)
-    return x / (x + y) if x + y > 0 else 0.5
-
-
 def _share_of(x: pl.Expr, y: pl.Expr) -> pl.Expr:
-    """:func:`_share` over columns."""
+    """x / (x + y) over columns, an even split when both are 0 (or less)."""
     x, y = x.clip(lower_bound=0.0), y.clip(lower_bound=0.0)
     return pl.when(x + y > 0).then(x / (x + y)).otherwise(0.5)
 
@@ -556,37 +554,24 @@ def _soft_rates(rows: pl.LazyFrame, own_n: pl.Expr, own_k: pl.Expr, events: pl.E
     (``own_k`` of ``own_n``), shrunk with ``SHRINK`` pseudo-actions to the
     population's rate times his own factor (``events`` over ``wanted``,
     his bets and raises with the others over what the population's rates
-    expect of his actions: :func:`_factor`): a passive player is passive
+    expect of his actions: :func:`_factor_of`): a passive player is passive
     heads-up too."""
     prior = _prior_of(pl.col("base"), _factor_of(events, wanted))
     return rows.with_columns(p0=(own_k + SHRINK * prior) / (own_n + SHRINK))
 
 
-def _factor(events: float, expected: float) -> float:
+def _factor_of(events: pl.Expr, expected: pl.Expr) -> pl.Expr:
     """A player's own factor over all his strata: his events over what the
     population's rates expect of his decisions (both with everyone but the
     opponent judged), shrunk to 1 with ``SHRINK`` pseudo-events (a player
     seen little is taken as the population)."""
-    return (max(events, 0.0) + SHRINK) / (max(expected, 0.0) + SHRINK)
-
-
-def _prior(base: float, factor: float) -> float:
-    """The rate a player's own rate in one stratum is shrunk to: the
-    population's there times his factor (:func:`_factor`), on the odds
-    scale (so that it stays a probability)."""
-    if base <= 0.0 or base >= 1.0:
-        return base
-    odds = base / (1 - base) * factor
-    return odds / (1 + odds)
-
-
-def _factor_of(events: pl.Expr, expected: pl.Expr) -> pl.Expr:
-    """:func:`_factor` over columns."""
     return (events.clip(lower_bound=0.0) + SHRINK) / (expected.clip(lower_bound=0.0) + SHRINK)
 
 
 def _prior_of(base: pl.Expr, factor: pl.Expr) -> pl.Expr:
-    """:func:`_prior` over columns."""
+    """The rate a player's own rate in one stratum is shrunk to: the
+    population's there (``base``) times his factor (:func:`_factor_of`),
+    on the odds scale (so that it stays a probability)."""
     odds = base / (1 - base) * factor
     return pl.when((base <= 0.0) | (base >= 1.0)).then(base).otherwise(odds / (1 + odds))
 
@@ -670,7 +655,7 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     # stratum (the population), x in the game, x's stratum, x towards y, y
     width = 1 << max(1, int(df.select(pl.max_horizontal("x", "y").max()).item() or 0)
                      .bit_length())  # fmt: skip
-    strata = 1 + int(df.get_column("r").max() or 0)
+    strata = 1 + int(df.select(pl.col("r").max()).item() or 0)
     g = pl.col("g").cast(pl.Int64)
     lazy = df.lazy()  # one plan: polars shares the windows' groups
     lazy = lazy.with_columns(gr=g * strata + pl.col("r"), gx=g * width + pl.col("x"),
