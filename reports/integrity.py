@@ -331,12 +331,15 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
         CREATE OR REPLACE TEMP TABLE iflows AS
         SELECT g, a, b, hk, coalesce(chips_ab, 0) AS ab, coalesce(chips_ba, 0) AS ba
         FROM ip WHERE chips_ab IS NOT NULL OR chips_ba IS NOT NULL""")
-    # the evidence: the hands with the most between them, ties by hand id (those
-    # at least the tenth most, then sorted with their ids)
+    # the sums compensated (fsum): the same chips whatever order the threads add
+    # them in (a plain float sum of a pair's shares came to 3173.4999999999995 or
+    # 3173.5 run to run). The evidence: the hands with the most between them, ties
+    # by hand id (those at least the tenth most, then sorted with their ids)
     flows = frame(con, f"""
         WITH s AS (
-            SELECT g, a, b, sum(ab - ba) AS d, sum((ab + ba) * (ab + ba)) AS g2, sum(ab) AS ab,
-                   sum(ba) AS ba, count(*) AS nf, list_min(max(abs(ab - ba), {EVIDENCE})) AS least
+            SELECT g, a, b, fsum(ab - ba) AS d, fsum((ab + ba) * (ab + ba)) AS g2,
+                   fsum(ab) AS ab, fsum(ba) AS ba, count(*) AS nf,
+                   list_min(max(abs(ab - ba), {EVIDENCE})) AS least
             FROM iflows GROUP BY ALL),
         e AS (
             SELECT f.g, f.a, f.b, list(i.hand_id ORDER BY abs(f.ab - f.ba) DESC, i.hand_id)
