@@ -191,12 +191,14 @@ def speed(quick: bool = False) -> list[Row]:
     :func:`big_database`), against ``hh report players`` on the same
     database in the same run (its counts cached first, as the import's hook
     leaves them, the all-in equity seeded from the base hands'), one run
-    each; the integrity report finds the seats' standings cached, as the
-    import leaves them (:func:`seed_standings`)."""
+    each; the integrity report finds the seats' standings (:func:`seed_standings`)
+    and its per-hand facts (hh.reports.integrity_facts) cached, as the import
+    leaves them."""
     from hh.reports.cache import default_path
     from hh.reports.counts import after_import
     from hh.reports.db import Filters, connect
     from hh.reports.integrity import integrity
+    from hh.reports.integrity_facts import after_import as facts_after_import
     from hh.reports.players import players
 
     from benchmarks.rows import seconds
@@ -218,6 +220,8 @@ def speed(quick: bool = False) -> list[Row]:
         seed_standings(db, base_db, default_path(db))
         rw = duckdb.connect(db)
         after_import(rw)  # the players report's counts, as hh import caches them
+        # the integrity report's per-hand facts, likewise (its hook, over every hand)
+        t_facts, mb_facts = seconds(lambda: facts_after_import(rw), repeats=1)
         rw.close()
         con = connect(db)
         cache = default_path(db)
@@ -226,6 +230,8 @@ def speed(quick: bool = False) -> list[Row]:
         con.close()
     what = f"{total:,} hands (synthetic: {3 * per_game:,} simulated, repeated)"
     return [
+        Row("integrity.speed.facts", f"integrity facts of {what} (hh.imported hook, once)",
+            t_facts, "s", None, mb_facts),
         Row("integrity.speed.players", f"hh report players, {what}, counts cached", t_players,
             "s", None, mb_players),
         Row("integrity.speed.report", f"hh report integrity, {what} (target 10 s at "

@@ -4,15 +4,19 @@ play together is, each signal with its count, opportunity and probability
 under a null model estimated from the rest of the population
 (docs/integrity.md says which, with its assumptions and the threshold).
 
-Everything is computed in DuckDB over the stored columns (``hands``,
-``seats``, ``actions``, ``pots``) and the seats' standings on each round,
-which the import computes once per hand (hh.reports.standings, kept in the
-reports' cache): who was ahead at a fold or an all-in call is a join. A
-pair is two players of one game.
+What each signal counts is a fact of each hand, reduced once per hand in
+SQL from the stored columns (``hands``, ``seats``, ``actions``, ``pots``)
+and the seats' standings (hh.reports.standings) and kept in the reports'
+cache (hh.reports.integrity_facts: the import's hook, or this report for
+the hands the cache lacks). The report sums those facts per pair in
+DuckDB, on small integers (hands, games, tables, days and players
+numbered), and finishes the null models as polars plans over a row per
+pair and stratum. A pair is two players of one game.
 """
 
 from __future__ import annotations
 
+import gc
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -23,9 +27,10 @@ from typing import Any
 
 import duckdb
 import polars as pl
+from hh.reports import integrity_facts as facts
 from hh.reports import standings
 from hh.reports.cache import Cache
-from hh.reports.db import Filters, ReportError
+from hh.reports.db import Filters, ReportError, frame
 
 ALERT = 0.01  # family-wise: min p x signals x pairs judged; see docs/integrity.md
 MIN_HANDS = 200  # hands together before a pair's signals are judged at all
@@ -36,13 +41,14 @@ MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is jud
 EMPIRICAL_PAIRS = 20  # pairs judged for chip flow before its empirical null exists
 QUANTILE, CHI2_Q = 0.9, 2.706  # the quantile of z^2 overdispersion is fitted to, chi2(1)'s
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
-BLOCK = 20  # a pair's consecutive hands together per cluster of soft play's variance
+BLOCK = facts.BLOCK  # a pair's consecutive hands together per cluster of soft play's variance
 BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
              "card_share")  # fmt: skip
 SIGNALS = ("overlap", *BEHAVIOUR)
+_NORMAL = NormalDist()
 
 
-@dataclass
+@dataclass(slots=True)
 class Signal:
     """One signal of one pair: ``value`` (observed over expected, or for
     chip flow the net chips), ``count`` of events, ``opportunity`` (the
@@ -79,7 +85,7 @@ class Signal:
         if (self.z < 0) == lower and self.z != 0:
             tail = _binomial_tail(int(count), self.opportunity,
                                   min(1.0, expected / self.opportunity), lower)  # fmt: skip
-            self.cap = abs(NormalDist().inv_cdf(max(tail / 2 if tail >= 1 else tail, 1e-300)))
+            self.cap = abs(_NORMAL.inv_cdf(max(tail / 2 if tail >= 1 else tail, 1e-300)))
             self.z = self.capped(self.z)
             self.probability = _upper(-self.z if lower else self.z)
 
@@ -99,7 +105,7 @@ class Signal:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class Pair:
     game: str
     players: tuple[str, str]
@@ -181,24 +187,29 @@ def _round(x: float | None) -> float | None:
 
 def _binomial_tail(k: int, n: int, p: float, lower: bool) -> float:
     """P(X >= k) (``lower``: P(X <= k)) for X ~ Binomial(n, p), summed from
-    k outwards in logs until the terms no longer count."""
+    k outwards until the terms no longer count: the first term in logs,
+    each next one from the one before (a ratio: no log-gamma per term)."""
     if p <= 0.0:
         return 1.0 if (lower or k <= 0) else 0.0
     if p >= 1.0:
         return 1.0 if (not lower or k >= n) else 0.0
-    lp, lq = math.log(p), math.log1p(-p)
-    head = math.lgamma(n + 1)
-
-    def term(i: int) -> float:
-        return math.exp(head - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq)
-
-    total = 0.0
-    steps = range(k, -1, -1) if lower else range(k, n + 1)
-    for i in steps:
-        t = term(i)
-        total += t
-        if t < 1e-17 * total:
-            break
+    if (k < 0) if lower else (k > n):
+        return 0.0
+    t = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                 + k * math.log(p) + (n - k) * math.log1p(-p))  # fmt: skip
+    total, i = t, k
+    if lower:
+        ratio = (1.0 - p) / p
+        while i > 0 and not t < 1e-17 * total:
+            t *= i / (n - i + 1) * ratio
+            i -= 1
+            total += t
+    else:
+        ratio = p / (1.0 - p)
+        while i < n and not t < 1e-17 * total:
+            t *= (n - i) / (i + 1) * ratio
+            i += 1
+            total += t
     return min(1.0, total)
 
 
@@ -223,130 +234,90 @@ def _test(count: float, expected: float, variance: float, lower: bool = False
 # ------------------------------------------------------------------- SQL
 
 
-def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache) -> None:
-    """Temp tables of the hands, seats and actions the filters keep, keyed
-    by one integer per hand, and of the seats' standings (``istand``, from
-    the cache ``store``: hh.reports.standings)."""
+def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
+          ) -> tuple[list[str], list[str]]:  # fmt: skip
+    """Temp tables of the hands the filters keep, keyed by one integer per
+    hand in their stored order (``ih``, ``ihx`` with the game, table and
+    day as integers), the players as integers in the order of their names
+    (``ipl``), and views of the per-hand facts of those hands
+    (hh.reports.integrity_facts, read from the cache ``store``) by those
+    integers: ``ip`` (per hand and pair), ``iev`` (the card-judged
+    decisions). Returns the games and the players, each list indexed by
+    its integer."""
     where, params = filters.where()
-    columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
-    board = "h.board" if "board" in columns else "NULL::VARCHAR[]"  # before schema version 2
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE ih AS
         SELECT row_number() OVER ()::BIGINT AS hk,
                hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS ck,
-               h.site, h.hand_id, h.game, h.table_name,
-               coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.players, h.house_rules,
-               {board} AS board
+               h.hand_id, h.game, h.table_name,
+               coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.players
         FROM hands h WHERE h.judged AND {where}""", params)  # fmt: skip
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE iseat AS
-        SELECT i.hk, i.game, s.player, s.put_in, s.won, s.net, s.stack_end, s.down_cards,
-               s.up_cards, i.players AS dealt
-        FROM seats s JOIN ih i USING (site, hand_id) WHERE s.dealt_in""")
+    seats, pairs, events = (store.table(k) for k in facts.KINDS)
     con.execute(f"""
-        CREATE OR REPLACE TEMP TABLE istand AS
-        SELECT i.hk, s.player, s.round, s.standing
-        FROM {store.table(standings.KIND)} s JOIN ih i ON i.ck = s.hk""")  # fmt: skip
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE iact AS
-        SELECT *,
-               -- the bet or raise a fold or call answers: the latest one before it in its
-               -- round (a bet or raise names itself: not used)
-               last_value(CASE WHEN kind IN ('bet', 'raise') THEN player END IGNORE NULLS)
-                   OVER w AS bettor,
-               last_value(CASE WHEN kind IN ('bet', 'raise') THEN all_in END IGNORE NULLS)
-                   OVER w AS bettor_all_in
-        FROM (SELECT i.hk, i.game, a.seq, a.round, a.player, a.kind, a.all_in,
-                     a.to_call_before, a.stack_before
-              FROM actions a JOIN ih i USING (site, hand_id)
-              WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold'))
-        WINDOW w AS (PARTITION BY hk, round ORDER BY seq)""")
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE iallin AS
-        SELECT i.hk, a.player, min(a.seq) AS aseq FROM actions a JOIN ih i USING (site, hand_id)
-        WHERE a.all_in GROUP BY ALL""")
-    # who is still in at each voluntary action: everyone dealt in who has not folded before
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE ifold AS
-        SELECT hk, player, min(seq) AS fseq FROM iact WHERE kind = 'fold' GROUP BY ALL""")
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE ilive AS
-        WITH l AS (
-        SELECT a.hk, a.game, a.seq, a.round, a.player AS x, a.kind, a.to_call_before, a.bettor,
-               s.player AS y,
-               -- no bet can go into y (all-in before), or x can only call or fold
-               coalesce(ai.aseq < a.seq, false) OR a.to_call_before >= a.stack_before
-                   AS capped
-        FROM iact a JOIN iseat s ON s.hk = a.hk AND s.player <> a.player
-        LEFT JOIN ifold f ON f.hk = s.hk AND f.player = s.player
-        LEFT JOIN iallin ai ON ai.hk = s.hk AND ai.player = s.player
-        WHERE f.fseq IS NULL OR f.fseq > a.seq)
-        SELECT l.*, c.opponents FROM l
-        JOIN (SELECT hk, seq, count(*) AS opponents FROM l GROUP BY ALL) c USING (hk, seq)""")
+        CREATE OR REPLACE TEMP TABLE ig AS
+        SELECT game, (row_number() OVER (ORDER BY game) - 1)::INTEGER AS g
+        FROM (SELECT DISTINCT game FROM ih);
+        CREATE OR REPLACE TEMP TABLE itb AS
+        SELECT game, table_name, (row_number() OVER ())::INTEGER AS t
+        FROM (SELECT DISTINCT game, table_name FROM ih);
+        CREATE OR REPLACE TEMP TABLE iday AS
+        SELECT day, (row_number() OVER ())::INTEGER AS d FROM (SELECT DISTINCT day FROM ih);
+        CREATE OR REPLACE TEMP TABLE ihx AS
+        SELECT ih.hk, c.n, ih.hand_id, ih.players, ig.g, itb.t, iday.d
+        FROM ih JOIN ig USING (game) JOIN itb USING (game, table_name) JOIN iday USING (day)
+        JOIN {store.table(facts.PAIRS + "_hands")} c ON c.hk = ih.ck;
+        -- every name the cache numbered, by its rank among the names
+        CREATE OR REPLACE TEMP TABLE ipl AS
+        SELECT player, p AS c, (row_number() OVER (ORDER BY player) - 1)::INTEGER AS p
+        FROM {store.table(facts.PLAYERS)};
+        CREATE OR REPLACE TEMP VIEW ist AS
+        SELECT i.t, p.p FROM {seats} s JOIN ihx i ON i.n = s.n
+        JOIN ipl p ON p.c = s.player WHERE s.dealt;
+        CREATE OR REPLACE TEMP VIEW ip AS
+        SELECT i.hk, i.g, i.t, i.d, i.hand_id, i.players, pa.p AS a, pb.p AS b,
+               c.* EXCLUDE (hk, n, a, b)
+        FROM {pairs} c JOIN ihx i ON i.n = c.n
+        JOIN ipl pa ON pa.c = c.a JOIN ipl pb ON pb.c = c.b;
+        CREATE OR REPLACE TEMP VIEW iev AS
+        SELECT i.hk, i.g, i.hand_id, px.p AS x, py.p AS y, e.signal, e.stratum, e.judged, e.hit
+        FROM {events} e JOIN ihx i ON i.n = e.n
+        JOIN ipl px ON px.c = e.x JOIN ipl py ON py.c = e.y""")  # fmt: skip
+    games = [r[0] for r in con.execute("SELECT game FROM ig ORDER BY g").fetchall()]
+    names = [r[0] for r in con.execute("SELECT player FROM ipl ORDER BY p").fetchall()]
+    return games, names
 
 
-def _pairs(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, str], dict[str, Any]]:
-    """Overlap of every pair: hands, tables and days together, and the hands
-    together that independent seating would give (per table: the product of
-    the two players' hands there over the table's hands)."""
-    rows = con.execute("""
+def _pairs(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Overlap of every pair (g, a, b): hands, tables and days together, and
+    the hands together that independent seating would give (per table: the
+    product of the two players' hands there over the table's hands)."""
+    return frame(con, """
         WITH pt AS (
-            SELECT i.game, a.player AS a, b.player AS b, i.table_name, count(*) AS n,
-                   count(DISTINCT i.day) AS days
-            FROM iseat a JOIN iseat b ON a.hk = b.hk AND a.player < b.player
-            JOIN ih i ON i.hk = a.hk GROUP BY ALL),
-        tp AS (SELECT i.game, i.table_name, s.player, count(*) AS n
-               FROM iseat s JOIN ih i USING (hk) GROUP BY ALL),
-        tt AS (SELECT game, table_name, count(*) AS n FROM ih GROUP BY ALL)
-        SELECT pt.game, pt.a, pt.b, sum(pt.n), count(*), sum(pt.days),
-               sum(ta.n * tb.n / tt.n)
-        FROM pt JOIN tp ta ON ta.game = pt.game AND ta.table_name = pt.table_name
-                 AND ta.player = pt.a
-        JOIN tp tb ON tb.game = pt.game AND tb.table_name = pt.table_name AND tb.player = pt.b
-        JOIN tt ON tt.game = pt.game AND tt.table_name = pt.table_name
-        GROUP BY ALL""").fetchall()
-    return {(g, a, b): {"n": int(n), "tables": int(t), "sessions": int(d), "expected": float(e)}
-            for g, a, b, n, t, d, e in rows}  # fmt: skip
-
-
-def _flows(con: duckdb.DuckDBPyConnection) -> None:
-    """``iflow``: chips that went from one player's contributions to another's
-    winnings, per pot: each pot takes from every player what he put in
-    between the previous pot's level and its own (its level: the least any
-    of its eligible players put in), and pays its winners their shares; a
-    contributor's chips go to each winner pro rata."""
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE iflow AS
-        WITH pot AS (
-            SELECT i.hk, p.pot_index, p.eligible, p.winners, p.shares
-            FROM pots p JOIN ih i USING (site, hand_id)),
-        lvl AS (
-            SELECT pot.hk, pot.pot_index, min(s.put_in) AS level
-            FROM (SELECT hk, pot_index, unnest(eligible) AS player FROM pot) pot
-            JOIN iseat s ON s.hk = pot.hk AND s.player = pot.player GROUP BY ALL),
-        lv AS (
-            SELECT hk, pot_index, level,
-                   coalesce(lag(level) OVER (PARTITION BY hk ORDER BY pot_index), 0) AS below
-            FROM lvl),
-        contrib AS (
-            SELECT lv.hk, lv.pot_index, s.player,
-                   greatest(0, least(s.put_in, lv.level) - least(s.put_in, lv.below)) AS c
-            FROM lv JOIN iseat s ON s.hk = lv.hk),
-        tot AS (SELECT hk, pot_index, sum(c) AS total FROM contrib GROUP BY ALL),
-        win AS (SELECT hk, pot_index, unnest(winners) AS w, unnest(shares) AS share FROM pot),
-        paid AS (SELECT hk, pot_index, sum(share) AS paid FROM win GROUP BY ALL)
-        SELECT c.hk, c.player AS x, w.w AS y,
-               sum(c.c * w.share / paid.paid) AS chips
-        FROM contrib c JOIN win w ON w.hk = c.hk AND w.pot_index = c.pot_index
-        JOIN paid ON paid.hk = c.hk AND paid.pot_index = c.pot_index
-        WHERE c.c > 0 AND c.player <> w.w AND paid.paid > 0
-        GROUP BY ALL""")
+            SELECT g, a, b, t, sum(n) AS n, count(*) AS days
+            FROM (SELECT g, a, b, t, d, sum(together) AS n FROM ip WHERE together > 0
+                  GROUP BY ALL)
+            GROUP BY ALL),
+        tp AS (SELECT t, p, count(*) AS n FROM ist GROUP BY ALL),
+        tt AS (SELECT t, count(*) AS n FROM ihx GROUP BY ALL)
+        SELECT pt.g, pt.a, pt.b, sum(pt.n)::BIGINT AS n, count(*) AS tables,
+               sum(pt.days)::BIGINT AS sessions, sum(ta.n * tb.n / tt.n) AS expected
+        FROM pt JOIN tp ta ON ta.t = pt.t AND ta.p = pt.a
+        JOIN tp tb ON tb.t = pt.t AND tb.p = pt.b
+        JOIN tt ON tt.t = pt.t
+        GROUP BY ALL ORDER BY g, a, b""")  # fmt: skip
 
 
 # --------------------------------------------------------------- signals
 
 
-def _chip_flow(con: duckdb.DuckDBPyConnection, everyone: dict, out: dict) -> None:
+def _aligned(keys: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
+    """``df``'s rows for the report's pairs ``keys`` (g, a, b), in their
+    order; pairs ``df`` lacks have nulls."""
+    return keys.join(df, on=["g", "a", "b"], how="left", maintain_order="left")
+
+
+def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[str],
+               out: list[dict[str, Signal]]) -> None:  # fmt: skip
     """Net chips between the two, given the chips that passed between them:
     each hand's chips between a and b (``g``) go to b with the probability
     ``p`` that each one's results against everyone else give (a's share
@@ -356,53 +327,430 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, everyone: dict, out: dict) -> Non
     ``4 p (1 - p) sum(g^2)``. Conditioning on what passed between them
     makes the stakes, stack depths and styles of the hands they played
     cancel: only the direction is tested. Two-sided."""
-    per = con.execute("""
-        WITH d AS (
-            SELECT f.hk, i.game, least(x, y) AS a, greatest(x, y) AS b,
-                   sum(CASE WHEN x < y THEN chips ELSE 0 END) AS ab,
-                   sum(CASE WHEN x < y THEN 0 ELSE chips END) AS ba
-            FROM iflow f JOIN ih i USING (hk) GROUP BY ALL)
-        SELECT game, a, b, sum(ab - ba), sum((ab + ba) * (ab + ba)), sum(ab), sum(ba), count(*),
-               list(hand_id ORDER BY abs(ab - ba) DESC, hand_id)[1:10]
-        FROM d JOIN ih USING (hk, game) GROUP BY ALL""").fetchall()
-    flows = {(g, a, b): (d, g2, ab, ba, n, ev) for g, a, b, d, g2, ab, ba, n, ev in per}
-    won: dict[tuple[str, str], float] = defaultdict(float)
-    lost: dict[tuple[str, str], float] = defaultdict(float)
-    gross: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])  # chips, flow hands
-    for (g, a, b), (_d, _g2, ab, ba, n, _ev) in flows.items():
-        won[(g, b)] += ab
-        lost[(g, a)] += ab
-        won[(g, a)] += ba
-        lost[(g, b)] += ba
-        gross[g][0] += ab + ba
-        gross[g][1] += n
-    for key, sigs in out.items():
-        g, a, b = key
-        n = everyone[key]["n"]
-        d, g2, ab, ba, nf, ev = flows.get(key, (0.0, 0.0, 0.0, 0.0, 0, []))
-        # SHRINK hands' worth of the game's chips per flow hand, half won, half lost
-        c = SHRINK * gross[g][0] / gross[g][1] / 2 if gross[g][1] else 0.0
-        wa = _share(won[(g, a)] - ba + c, lost[(g, a)] - ab + c)
-        wb = _share(won[(g, b)] - ab + c, lost[(g, b)] - ba + c)
-        p = _share(wb * (1 - wa), wa * (1 - wb))
-        e = (ab + ba) * (2 * p - 1)
-        var = 4 * p * (1 - p) * g2
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE iflows AS
+        SELECT g, a, b, hk, coalesce(chips_ab, 0) AS ab, coalesce(chips_ba, 0) AS ba
+        FROM ip WHERE chips_ab IS NOT NULL OR chips_ba IS NOT NULL""")
+    # the sums compensated (fsum): the same chips whatever order the threads add
+    # them in (a plain float sum of a pair's shares came to 3173.4999999999995 or
+    # 3173.5 run to run). The evidence: the hands with the most between them, ties
+    # by hand id (those at least the tenth most, then sorted with their ids)
+    flows = frame(con, f"""
+        WITH s AS (
+            SELECT g, a, b, fsum(ab - ba) AS d, fsum((ab + ba) * (ab + ba)) AS g2,
+                   fsum(ab) AS ab, fsum(ba) AS ba, count(*) AS nf,
+                   list_min(max(abs(ab - ba), {EVIDENCE})) AS least
+            FROM iflows GROUP BY ALL),
+        e AS (
+            SELECT f.g, f.a, f.b, list(i.hand_id ORDER BY abs(f.ab - f.ba) DESC, i.hand_id)
+                                      [1:{EVIDENCE}] AS ev
+            FROM iflows f JOIN s ON s.g = f.g AND s.a = f.a AND s.b = f.b
+            JOIN ihx i ON i.hk = f.hk
+            WHERE abs(f.ab - f.ba) >= s.least GROUP BY ALL)
+        SELECT s.* EXCLUDE (least), e.ev FROM s JOIN e USING (g, a, b)""")  # fmt: skip
+    con.execute("DROP TABLE iflows")
+    ab, ba = pl.col("ab"), pl.col("ba")
+    # each player's chips won from and lost to everyone, per game
+    mine = pl.concat([
+        flows.select("g", p="b", won=ab, lost=ba), flows.select("g", p="a", won=ba, lost=ab),
+    ]).group_by("g", "p").agg(pl.col("won").sum(), pl.col("lost").sum())  # fmt: skip
+    gross = flows.group_by("g").agg(chips=(ab + ba).sum(), hands=pl.col("nf").sum())
+    df = _aligned(keys, flows).with_columns(
+        pl.col("d", "g2", "ab", "ba").fill_null(0.0), pl.col("nf").fill_null(0))
+    df = df.join(mine.rename({"p": "a", "won": "won_a", "lost": "lost_a"}), on=["g", "a"],
+                 how="left", maintain_order="left")
+    df = df.join(mine.rename({"p": "b", "won": "won_b", "lost": "lost_b"}), on=["g", "b"],
+                 how="left", maintain_order="left")
+    df = df.join(gross, on="g", how="left", maintain_order="left").with_columns(
+        pl.col("won_a", "lost_a", "won_b", "lost_b", "chips").fill_null(0.0),
+        pl.col("hands").fill_null(0))
+    # SHRINK hands' worth of the game's chips per flow hand, half won, half lost
+    c = pl.when(pl.col("hands") > 0).then(SHRINK * pl.col("chips") / pl.col("hands") / 2
+                                         ).otherwise(0.0)  # fmt: skip
+    df = df.with_columns(c=c)
+    c = pl.col("c")
+    df = df.with_columns(
+        wa=_share_of(pl.col("won_a") - ba + c, pl.col("lost_a") - ab + c),
+        wb=_share_of(pl.col("won_b") - ab + c, pl.col("lost_b") - ba + c))
+    wa, wb = pl.col("wa"), pl.col("wb")
+    df = df.with_columns(p=_share_of(wb * (1 - wa), wa * (1 - wb)))
+    p = pl.col("p")
+    df = df.with_columns(e=(ab + ba) * (2 * p - 1), var=4 * p * (1 - p) * pl.col("g2"))
+    cols = ("a", "b", "d", "ab", "ba", "nf", "ev", "p", "e", "var", "n")
+    for sigs, (a, b, d, chips_ab, chips_ba, nf, ev, p_ab, e, var, n) in zip(
+            out, zip(*(df.get_column(k).to_list() for k in cols), strict=True),
+            strict=True):  # fmt: skip
         s = Signal(value=d, count=nf, opportunity=n, expected=e)
         gainer, loser = (b, a) if d - e > 0 else (a, b)
-        s.detail = {"from": loser, "to": gainer, "chips_a_to_b": round(ab),
-                    "chips_b_to_a": round(ba), "p_a_to_b": round(p, 4)}  # fmt: skip
+        s.detail = {"from": names[loser], "to": names[gainer], "chips_a_to_b": round(chips_ab),
+                    "chips_b_to_a": round(chips_ba), "p_a_to_b": round(p_ab, 4)}  # fmt: skip
         if nf >= MIN_FLOW_HANDS and var > 0:
-            s.observed, s.variance, s.size, s.continuity = d, var, ab + ba, False
+            s.observed, s.variance, s.size, s.continuity = d, var, chips_ab + chips_ba, False
             s.z = (d - e) / math.sqrt(var)
             s.probability = min(1.0, 2 * _upper(abs(s.z)))
-        s.evidence = list(ev)
+        s.evidence = list(ev or [])
         sigs["chip_flow"] = s
 
 
-def _share(x: float, y: float) -> float:
-    """x / (x + y), an even split when both are 0 (or less)."""
-    x, y = max(x, 0.0), max(y, 0.0)
-    return x / (x + y) if x + y > 0 else 0.5
+def _share_of(x: pl.Expr, y: pl.Expr) -> pl.Expr:
+    """x / (x + y) over columns, an even split when both are 0 (or less)."""
+    x, y = x.clip(lower_bound=0.0), y.clip(lower_bound=0.0)
+    return pl.when(x + y > 0).then(x / (x + y)).otherwise(0.5)
+
+
+def _field(c: str, dc: int) -> str:
+    """SQL for one count of the packed words of a block (``isoft``): ``c``
+    ``n`` (decisions) or ``k`` (bets and raises), ``dc`` = 16 x direction
+    (0: a's, 1: b's) + the cell (hh.reports.integrity_facts.CELLS: 8 x
+    heads-up + facing a bet + 2 x round)."""
+    d, cell = ("ab", "ba")[dc // facts.CELLS], dc % facts.CELLS
+    return f"(({c}_{d}{cell // facts.PER_WORD} >> {16 * (cell % facts.PER_WORD)}) & 65535)"
+
+
+_DC = range(2 * facts.CELLS)
+
+
+def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dict[str, Signal]]
+               ) -> None:  # fmt: skip
+    """Bets and raises while the other is still in the hand, against each
+    player's own aggression when the other is not (per stratum: heads-up or
+    multiway, facing a bet or not, the round), shrunk to the population's
+    rate times his own factor; lower tail. Rates are per (action, opponent
+    still in), as the pair's counts are. Two passes: a player's aggression
+    towards an opponent far off his usual (|z| over ``TRIM`` in the first
+    pass, a likely partner) is left out of his rate for the others.
+    Heads-up checks are counted beside it.
+
+    The per-hand facts' packed words are summed per block of ``BLOCK``
+    consecutive hands of the pair with such decisions (no field spills:
+    hh.reports.integrity_facts), then unpacked per pair for the model, and
+    per block for the variance clustered by block (:func:`_soft_clustered`)."""
+    _soft_blocks(con)
+    # each pair's decisions and bets per direction and cell, with any
+    sums = ", ".join(f"sum({_field(c, dc)})::BIGINT AS {c}{dc}" for c in "nk" for dc in _DC)
+    rows = frame(con, f"""
+        SELECT g, a, b, dc, n, k FROM (
+            SELECT g, a, b, unnest(range({len(_DC)})) AS dc,
+                   unnest([{", ".join(f"n{dc}" for dc in _DC)}]) AS n,
+                   unnest([{", ".join(f"k{dc}" for dc in _DC)}]) AS k
+            FROM (SELECT g, a, b, {sums} FROM isoft GROUP BY g, a, b))
+        WHERE n > 0""")  # fmt: skip
+    hu_checks = frame(con, """
+        SELECT g, a, b, (sum(checks_ab) + sum(checks_ba))::BIGINT AS c
+        FROM isoft GROUP BY ALL""")
+    rates = _soft_model(rows)
+    clustered = _soft_clustered(con, rates.select("g", "a", "b", "dc", "p0"))
+    con.execute("DROP TABLE isoft")
+    n, k, p0, hu = pl.col("n"), pl.col("k"), pl.col("p0"), pl.col("hu")
+    per = rates.group_by("g", "a", "b").agg(
+        count=k.sum(), expected=(n * p0).sum(), var=(n * p0 * (1 - p0)).sum(), opp=n.sum(),
+        hu_n=n.filter(hu).sum(), hu_k=k.filter(hu).sum(), hu_e=(n * p0).filter(hu).sum())
+    evidence = _soft_evidence(con)
+    df = _aligned(keys, per)
+    for more in (hu_checks, clustered, evidence):
+        df = df.join(more, on=["g", "a", "b"], how="left", maintain_order="left")
+    cols = ("count", "expected", "var", "opp", "hu_n", "hu_k", "hu_e", "c", "clustered", "ev")
+    for sigs, (count, expected, var, opp, hu_n, hu_k, hu_e, hu_c, cl, ev) in zip(
+            out, zip(*(df.get_column(c).to_list() for c in cols), strict=True),
+            strict=True):  # fmt: skip
+        count, opp, hu_n, hu_k, hu_c = (int(v or 0) for v in (count, opp, hu_n, hu_k, hu_c))
+        expected, hu_e = expected or 0.0, hu_e or 0.0
+        var = max(var or 0.0, cl or 0.0)
+        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
+                   expected=expected, evidence=list(ev or []))  # fmt: skip
+        s.judge(count, expected, var, lower=True)
+        s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
+                                 "checks": hu_c}}  # fmt: skip
+        sigs["soft_play"] = s
+
+
+def _soft_blocks(con: duckdb.DuckDBPyConnection) -> None:
+    """``isoft``: each pair's soft-play words summed per block of ``BLOCK``
+    consecutive hands of the pair with such decisions (in the report's
+    order of hands, ``hk``), with the heads-up checks. The per-hand facts
+    number each pair's rows in the order of the hands' numbers (``seq``:
+    hh.reports.integrity_facts); when that order is the report's and every
+    pair's rows here are numbered 0, 1, ... without a gap (the report reads
+    every hand the cache holds, in the order they were numbered), the
+    blocks are ``seq // BLOCK``, without a sort. Otherwise (a filter, hands
+    numbered out of their stored order) each pair's hands are ranked."""
+    sums = ", ".join(f"sum({c})::BIGINT AS {c}" for c in facts.SOFT_COLUMNS)
+    sums += ", sum(checks_ab)::BIGINT AS checks_ab, sum(checks_ba)::BIGINT AS checks_ba"
+    ordered = not con.execute("""
+        SELECT count(*) FROM (SELECT hk, row_number() OVER (ORDER BY n) AS r FROM ihx)
+        WHERE r <> hk""").fetchall()[0][0]  # fmt: skip
+    if ordered:
+        con.execute(f"""
+            CREATE OR REPLACE TEMP TABLE isoft AS
+            SELECT g, a, b, seq // {BLOCK} AS blk, {sums}, count(*) AS m, min(seq) AS lo,
+                   max(seq) AS hi
+            FROM ip WHERE soft GROUP BY ALL""")  # fmt: skip
+        ordered = not con.execute("""
+            SELECT count(*) FROM (
+                SELECT sum(m) AS m, min(lo) AS lo, max(hi) AS hi FROM isoft GROUP BY g, a, b)
+            WHERE lo <> 0 OR hi <> m - 1""").fetchall()[0][0]  # fmt: skip
+    if ordered:
+        return
+    # the pair's hands first, narrow: a window over the view's joins is several
+    # times slower
+    words = ", ".join(facts.SOFT_COLUMNS)
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE isoft AS
+        SELECT g, a, b, hk, {words}, checks_ab, checks_ba FROM ip WHERE soft""")
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE isoft AS
+        SELECT g, a, b, blk, {sums}
+        FROM (SELECT *, (row_number() OVER (PARTITION BY g, a, b ORDER BY hk) - 1)
+                        // {BLOCK} AS blk
+              FROM isoft)
+        GROUP BY ALL""")  # fmt: skip
+
+
+def _soft_model(rows: pl.DataFrame) -> pl.DataFrame:
+    """Soft play's null rate ``p0`` of each pair's direction and cell
+    (``rows``: g, a, b, dc, decisions n, bets and raises k), and ``hu``.
+    Every total a row needs is a window over one integer key: the game's
+    cell (the population), x in the game (his own over all strata), x's
+    cell, x towards y."""
+    n, k, c = pl.col("n"), pl.col("k"), facts.CELLS
+    width = 1 << max(1, int(rows.select(pl.max_horizontal("a", "b").max()).item() or 0)
+                     .bit_length())  # fmt: skip
+    lazy = rows.lazy()  # one plan: polars shares the windows' groups
+    mine = pl.col("dc") < c
+    x = pl.when(mine).then("a").otherwise("b").cast(pl.Int64)
+    y = pl.when(mine).then("b").otherwise("a").cast(pl.Int64)
+    cell = pl.col("dc") % c
+    lazy = lazy.with_columns(x=pl.col("g").cast(pl.Int64) * width + x, y=y, cell=cell,
+                             hu=cell >= c // 2)  # fmt: skip
+    lazy = lazy.with_columns(gc=pl.col("g") * c + pl.col("cell"), xc=pl.col("x") * c + cell,
+                             xy=pl.col("x") * width + pl.col("y"))  # fmt: skip
+    # the population's rate per cell; x's totals per cell; x's with y
+    lazy = lazy.with_columns(base=k.sum().over("gc") / n.sum().over("gc"), tn=n.sum().over("xc"),
+                             tk=k.sum().over("xc"), mk=k.sum().over("xy"),
+                             ev=k.sum().over("x"))  # fmt: skip
+    lazy = lazy.with_columns(nb=n * pl.col("base"))
+    # what the population's rates expect of x's actions, with y and with everyone
+    lazy = lazy.with_columns(mw=pl.col("nb").sum().over("xy"), wa=pl.col("nb").sum().over("x"))
+    # first pass: y's rows left out of x's own
+    lazy = _soft_rates(lazy, pl.col("tn") - n, pl.col("tk") - k, pl.col("ev") - pl.col("mk"),
+                       pl.col("wa") - pl.col("mw"))  # fmt: skip
+    p0 = pl.col("p0")
+    e, v = (n * p0).sum().over("xy"), (n * p0 * (1 - p0)).sum().over("xy")
+    lazy = lazy.with_columns(trim=(v > 0) & (e >= MIN_EXPECTED)
+                             & (((pl.col("mk") - e) / v.sqrt()).abs() > TRIM))  # fmt: skip
+    # second pass: the trimmed opponents left out of x's own; y's rows too
+    # (already out if y is one of them)
+    t = pl.col("trim")
+    lazy = lazy.with_columns(cn=(n * t).sum().over("xc"), ck=(k * t).sum().over("xc"),
+                             kev=pl.col("ev") - (k * t).sum().over("x"),
+                             kwa=pl.col("wa") - (pl.col("nb") * t).sum().over("x"))  # fmt: skip
+    return _soft_rates(
+        lazy, pl.col("tn") - pl.col("cn") - pl.when(t).then(0).otherwise(n),
+        pl.col("tk") - pl.col("ck") - pl.when(t).then(0).otherwise(k),
+        pl.col("kev") - pl.when(t).then(0).otherwise(pl.col("mk")),
+        pl.col("kwa") - pl.when(t).then(0.0).otherwise(pl.col("mw"))).collect()
+
+
+def _soft_rates(rows: pl.LazyFrame, own_n: pl.Expr, own_k: pl.Expr, events: pl.Expr,
+                wanted: pl.Expr) -> pl.LazyFrame:  # fmt: skip
+    """``rows`` with ``p0``: x's own rate with the others in the stratum
+    (``own_k`` of ``own_n``), shrunk with ``SHRINK`` pseudo-actions to the
+    population's rate times his own factor (``events`` over ``wanted``,
+    his bets and raises with the others over what the population's rates
+    expect of his actions: :func:`_factor_of`): a passive player is passive
+    heads-up too."""
+    prior = _prior_of(pl.col("base"), _factor_of(events, wanted))
+    return rows.with_columns(p0=(own_k + SHRINK * prior) / (own_n + SHRINK))
+
+
+def _factor_of(events: pl.Expr, expected: pl.Expr) -> pl.Expr:
+    """A player's own factor over all his strata: his events over what the
+    population's rates expect of his decisions (both with everyone but the
+    opponent judged), shrunk to 1 with ``SHRINK`` pseudo-events (a player
+    seen little is taken as the population)."""
+    return (events.clip(lower_bound=0.0) + SHRINK) / (expected.clip(lower_bound=0.0) + SHRINK)
+
+
+def _prior_of(base: pl.Expr, factor: pl.Expr) -> pl.Expr:
+    """The rate a player's own rate in one stratum is shrunk to: the
+    population's there (``base``) times his factor (:func:`_factor_of`),
+    on the odds scale (so that it stays a probability)."""
+    odds = base / (1 - base) * factor
+    return pl.when((base <= 0.0) | (base >= 1.0)).then(base).otherwise(odds / (1 + odds))
+
+
+def _soft_clustered(con: duckdb.DuckDBPyConnection, rates: pl.DataFrame) -> pl.DataFrame:
+    """The variance of each pair's soft-play count clustered by blocks of
+    ``BLOCK`` of their consecutive hands together (``isoft``): the sum over
+    blocks of (bets and raises into each other in the block - their
+    expected number)^2, ``rates``: p0 per pair, direction and cell. The
+    actions of one hand, and of a stretch of hands, go together (a raise is
+    followed by more raises, a check by checks), so they are not
+    independent trials; this variance does not assume they are (a sandwich
+    estimator), and is used when larger than the independent one."""
+    wide = rates.pivot(on="dc", index=["g", "a", "b"], values="p0")  # each pair's as columns
+    wide = wide.with_columns(pl.lit(None, pl.Float64).alias(str(dc)) for dc in _DC
+                             if str(dc) not in wide.columns)  # fmt: skip
+    con.register("isoft_rates", wide.rename({str(dc): f"p{dc}" for dc in _DC}))
+    try:
+        bets = " + ".join(_field("k", dc) for dc in _DC)
+        expected = " + ".join(f"{_field('n', dc)} * coalesce(r.p{dc}, 0)" for dc in _DC)
+        return frame(con, f"""
+            SELECT g, a, b, sum(r * r) AS clustered FROM (
+                SELECT s.g, s.a, s.b, ({bets}) - ({expected}) AS r
+                FROM isoft s JOIN isoft_rates r ON r.g = s.g AND r.a = s.a AND r.b = s.b)
+            GROUP BY ALL""")  # fmt: skip
+    finally:
+        con.unregister("isoft_rates")
+
+
+def _soft_evidence(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Hands the pair played heads-up to the end without a bet or raise."""
+    return frame(con, f"""
+        SELECT g, a, b, list(hand_id ORDER BY hk)[1:{EVIDENCE}] AS ev
+        FROM ip WHERE passive GROUP BY ALL""")
+
+
+def _events(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dict[str, Signal]]
+            ) -> None:  # fmt: skip
+    """The signals that need who was ahead: folds to the other's bet or
+    raise with cards ahead of everyone still in (``fold_ahead``), calls of
+    the other's all-in while behind (``allin_call_behind``), folds with the
+    other and someone more still in that beat everyone but the other, who
+    beat the folder (``card_share``), each decision as the per-hand facts
+    judged it (hh.reports.integrity_facts: each seat's standing on the
+    decision's round as the import stored it; a decision where one of the
+    players has no standing, a ``??`` card, is not judged); and stacks lost
+    to him."""
+    tally = frame(con, """
+        SELECT signal, g, x, y, stratum AS r, count(*) FILTER (WHERE judged) AS m,
+               count(*) FILTER (WHERE judged AND hit) AS k,
+               count(*) FILTER (WHERE NOT judged) AS unjudged
+        FROM iev GROUP BY ALL""")  # fmt: skip
+    evidence = frame(con, f"""
+        SELECT signal, g, least(x, y) AS a, greatest(x, y) AS b,
+               list(hand_id ORDER BY hand_id)[1:{EVIDENCE}] AS ev
+        FROM iev WHERE judged AND hit GROUP BY ALL""")  # fmt: skip
+    for name, signal in (("fold_ahead", facts.FOLD_AHEAD),
+                         ("allin_call_behind", facts.ALLIN_CALL),
+                         ("card_share", facts.CARD_SHARE)):  # fmt: skip
+        rows = tally.filter(pl.col("signal") == signal).drop("signal")
+        ev = evidence.filter(pl.col("signal") == signal).drop("signal")
+        _tally_signal(rows, ev, keys, out, name)
+    _stack_lost(con, keys, out)
+
+
+def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFrame,
+                  out: list[dict[str, Signal]], name: str) -> None:  # fmt: skip
+    """Each pair's events (both directions) against the actor's own rate
+    with everyone else for the game and stratum, shrunk to the population's
+    with ``SHRINK`` pseudo-decisions (a player who folds a lot folds ahead
+    to everyone), times the other's factor: his events with everyone but
+    the actor over what their own rates expected (a bluffer is folded to
+    ahead, a tight player is the one ahead, with everyone); upper tail.
+    ``tally``: judged decisions ``m`` and events ``k`` per game, actor x,
+    other y and stratum r, with the decisions not judged."""
+    m, k = pl.col("m"), pl.col("k")
+    unjudged = tally.group_by("g", a=pl.min_horizontal("x", "y"),
+                              b=pl.max_horizontal("x", "y")).agg(pl.col("unjudged").sum())
+    df = tally.filter(m > 0)
+    # every total a row needs is a window over one integer key: the game's
+    # stratum (the population), x in the game, x's stratum, x towards y, y
+    width = 1 << max(1, int(df.select(pl.max_horizontal("x", "y").max()).item() or 0)
+                     .bit_length())  # fmt: skip
+    strata = 1 + int(df.select(pl.col("r").max()).item() or 0)
+    g = pl.col("g").cast(pl.Int64)
+    lazy = df.lazy()  # one plan: polars shares the windows' groups
+    lazy = lazy.with_columns(gr=g * strata + pl.col("r"), gx=g * width + pl.col("x"),
+                             gy=g * width + pl.col("y"))  # fmt: skip
+    lazy = lazy.with_columns(xr=pl.col("gx") * strata + pl.col("r"),
+                             xy=pl.col("gx") * width + pl.col("y"))  # fmt: skip
+    lazy = lazy.with_columns(pop_n=m.sum().over("gr"), pop_k=k.sum().over("gr"),
+                             own_n=m.sum().over("xr"), own_k=k.sum().over("xr"))  # fmt: skip
+    # the actor's own factor over his strata, with everyone but y
+    lazy = lazy.with_columns(pe=(m * pl.col("pop_k")) / pl.col("pop_n"),
+                             base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
+    pe = pl.col("pe")
+    events = k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy")
+    lazy = lazy.with_columns(factor=_factor_of(events, pe.sum().over("gx") - pe.sum().over("xy")))
+    prior = _prior_of(pl.col("base"), pl.col("factor"))
+    lazy = lazy.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
+                             / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
+    mr = m * pl.col("rate")
+    # the other's factor: his events with everyone but x over what their rates expect
+    scale = (((k.sum().over("gy").cast(pl.Float64) - k.sum().over("xy")) + SHRINK)
+             / ((mr.sum().over("gy") - mr.sum().over("xy")) + SHRINK))  # fmt: skip
+    lazy = lazy.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
+    p0 = pl.col("p0")
+    agg = lazy.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
+                        b=pl.max_horizontal("x", "y")).agg(
+        count=k.sum(), opp=m.sum(), e=(m * p0).sum(), v=(m * p0 * (1 - p0)).sum()).collect()
+    per = _aligned(keys, agg).join(unjudged, on=["g", "a", "b"], how="left",
+                                   maintain_order="left")  # fmt: skip
+    per = per.join(evidence, on=["g", "a", "b"], how="left", maintain_order="left")
+    cols = ("count", "opp", "e", "v", "unjudged", "ev")
+    for sigs, (count, opp, expected, var, unj, ev) in zip(
+            out, zip(*(per.get_column(c).to_list() for c in cols), strict=True),
+            strict=True):  # fmt: skip
+        count, opp, expected, var = int(count or 0), int(opp or 0), expected or 0.0, var or 0.0
+        s = Signal(value=count / expected if expected else None, count=count,
+                   opportunity=opp, expected=expected, detail={"unjudged": int(unj or 0)},
+                   evidence=list(ev or []))  # fmt: skip
+        s.judge(count, expected, var)
+        sigs[name] = s
+
+
+def _stack_lost(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame,
+                out: list[dict[str, Signal]]) -> None:  # fmt: skip
+    """Hands where one lost his whole stack and the other took the most of
+    it (two who took as much: each of them, not an arbitrary one), against
+    the other's share of everything the loser put into pots while they sat
+    together (a taker who wins most of his chips anyway takes most of his
+    stacks too); upper tail."""
+    rows = frame(con, f"""
+        WITH share AS (  -- y's share of x's chips, over the games
+            SELECT x, y, sum(chips) / sum(o) AS share FROM (
+                SELECT a AS x, b AS y, chips_ab AS chips, out_a AS o FROM ip
+                WHERE chips_ab IS NOT NULL
+                UNION ALL
+                SELECT b, a, chips_ba, out_b FROM ip WHERE chips_ba IS NOT NULL)
+            GROUP BY ALL),
+        bust AS (
+            SELECT g, x, y, sum(lost)::BIGINT AS n, sum(took)::BIGINT AS k,
+                   sum(lost * (1.0 / (players - 1))) / sum(lost) AS even,
+                   list(hand_id ORDER BY hk) FILTER (WHERE took > 0)[1:{EVIDENCE}] AS ev
+            FROM (SELECT hk, g, a AS x, b AS y, lost_a AS lost, took_ab AS took, players,
+                         hand_id FROM ip WHERE lost_a > 0
+                  UNION ALL
+                  SELECT hk, g, b, a, lost_b, took_ba, players, hand_id FROM ip
+                  WHERE lost_b > 0)
+            GROUP BY ALL)
+        SELECT b.g, b.x, b.y, b.n, b.k, coalesce(s.share, 0) AS share, b.even, b.ev
+        FROM bust b LEFT JOIN share s ON s.x = b.x AND s.y = b.y""")  # fmt: skip
+    # the share is shrunk to an even split over SHRINK pseudo-busts
+    n = pl.col("n")
+    rows = rows.with_columns(p0=(n * pl.col("share") + SHRINK * pl.col("even")) / (n + SHRINK))
+    rows = rows.select("g", "x", "y", "n", "k", e=n * pl.col("p0"),
+                       v=n * pl.col("p0") * (1 - pl.col("p0")), ev="ev")  # fmt: skip
+    df = keys
+    for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
+        df = df.join(rows.rename({"x": x, "y": y, **{c: f"{c}_{d}" for c in "nkev"},
+                                  "ev": f"ev_{d}"}),
+                     on=["g", "a", "b"], how="left", maintain_order="left")  # fmt: skip
+    df = df.with_columns(pl.col("n_ab", "n_ba", "k_ab", "k_ba").fill_null(0),
+                         pl.col("e_ab", "e_ba", "v_ab", "v_ba").fill_null(0.0))
+    df = df.select(count=pl.col("k_ab") + pl.col("k_ba"), opp=pl.col("n_ab") + pl.col("n_ba"),
+                   e=pl.col("e_ab") + pl.col("e_ba"), v=pl.col("v_ab") + pl.col("v_ba"),
+                   ev_ab="ev_ab", ev_ba="ev_ba")  # fmt: skip
+    cols = ("count", "opp", "e", "v", "ev_ab", "ev_ba")
+    for sigs, (count, opp, expected, var, ev_ab, ev_ba) in zip(
+            out, zip(*(df.get_column(c).to_list() for c in cols), strict=True),
+            strict=True):  # fmt: skip
+        evidence = sorted((ev_ab or []) + (ev_ba or []))[:EVIDENCE] if ev_ab or ev_ba else []
+        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
+                   expected=expected, evidence=evidence)  # fmt: skip
+        s.judge(count, expected, var)
+        sigs["stack_lost"] = s
 
 
 def _overdispersed(signals: list[Signal], tail: str) -> None:
@@ -491,408 +839,6 @@ def _median(values: list[tuple[float, int]]) -> float:
     return values[-1][0] if values else 0.0
 
 
-# the stratum of a soft-play decision beside heads-up or not: facing a bet or
-# not, and the round (0, 1, 2, 3 or later): who bets into whom depends on both
-_STRATUM = "(to_call_before > 0)::INT + 2 * least(round, 3)"
-
-
-def _soft_play(con: duckdb.DuckDBPyConnection, out: dict) -> None:
-    """Bets and raises while the other is still in the hand, against each
-    player's own aggression when the other is not (per stratum: heads-up or
-    multiway, st a bet or not), shrunk to the population's rate; lower
-    tail. Rates are per (action, opponent still in), as the pair's counts
-    are. Two passes: a player's aggression towards an opponent far off his
-    usual (|z| over ``TRIM`` in the first pass, a likely partner) is left out
-    of his rate for the others. Heads-up checks are counted beside it."""
-    rows = con.execute(f"""
-        SELECT game, x, y, opponents = 1 AS hu, {_STRATUM} AS st,
-               count(*) AS n, count(*) FILTER (WHERE kind IN ('bet', 'raise')) AS k,
-               count(*) FILTER (WHERE kind = 'check') AS checks
-        FROM ilive WHERE kind <> 'fold' AND NOT capped GROUP BY ALL""").fetchall()
-    totals: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
-    pop: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
-    directed: dict[tuple, list[tuple]] = defaultdict(list)
-    for g, x, y, hu, st, n, k, c in rows:
-        totals[(g, x, hu, st)][0] += n
-        totals[(g, x, hu, st)][1] += k
-        pop[(g, hu, st)][0] += n
-        pop[(g, hu, st)][1] += k
-        directed[(g, x, y)].append((hu, st, n, k, c))
-    def sums(cut: dict) -> dict[tuple, list[float]]:
-        """Each player's bets and raises, and what the population's rates
-        expect of his actions, over all his strata, less ``cut``."""
-        out: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for (g, x, hu, st), (tn, tk) in totals.items():
-            less = cut.get((g, x, hu, st), (0, 0))
-            pn, pk = pop[(g, hu, st)]
-            out[(g, x)][0] += tk - less[1]
-            out[(g, x)][1] += (tn - less[0]) * (pk / pn if pn else 0.0)
-        return out
-
-    everyone = sums({})
-    first = {key: _soft_direction(key, strata, totals, pop, {}, False, everyone)
-             for key, strata in directed.items()}  # fmt: skip
-    trimmed = {key for key, d in first.items() if d[0] is not None and abs(d[0]) > TRIM}
-    cut: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
-    for g, x, y in trimmed:
-        for hu, st, n, k, _c in directed[(g, x, y)]:
-            cut[(g, x, hu, st)][0] += n
-            cut[(g, x, hu, st)][1] += k
-    kept = sums(cut)
-    evidence = _soft_evidence(con)
-    rates: list[tuple[str, str, str, bool, int, float]] = []
-    for (g, a, b), sigs in out.items():
-        total = [0, 0.0, 0.0, 0, 0, 0, 0.0, 0]  # count, expected, var, opp, hu n, k, e, checks
-        for key in ((g, a, b), (g, b, a)):
-            if key in directed:
-                d = _soft_direction(key, directed[key], totals, pop, cut, key in trimmed,
-                                    kept)  # fmt: skip
-                total = [t + v for t, v in zip(total, d[1:-1], strict=True)]
-                rates += [(*key, hu, st, p0) for hu, st, p0 in d[-1]]
-        sigs["soft_play"] = total
-    clustered = _soft_clustered(con, rates)
-    for key, sigs in out.items():
-        count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks = sigs["soft_play"]
-        var = max(var, clustered.get(key, 0.0))
-        s = Signal(value=count / expected if expected else None, count=int(count),
-                   opportunity=int(opp), expected=expected,
-                   evidence=evidence.get(key, []))  # fmt: skip
-        s.judge(count, expected, var, lower=True)
-        s.detail = {"heads_up": {"count": hu_k, "opportunity": hu_n, "expected": round(hu_e, 2),
-                                 "checks": hu_checks}}  # fmt: skip
-        sigs["soft_play"] = s
-
-
-def _soft_direction(key: tuple, strata: list[tuple], totals: dict, pop: dict, cut: dict,
-                    own_cut: bool, sums: dict) -> tuple:  # fmt: skip
-    """x's aggression towards y (``key`` = game, x, y): z, then count,
-    expected, variance, opportunity and the heads-up part (n, k, expected,
-    checks), and the rate of each stratum (hu, st, p0); x's own rate
-    without ``cut`` (his rows towards trimmed opponents; ``own_cut``: y is
-    one of them). Where x's own actions with the others are few (a stratum
-    he mostly plays with y: heads-up at a short table), his rate is shrunk
-    not to the population's but to the population's times his own factor
-    over every stratum (his bets and raises with the others over what the
-    population's rates expect of his actions, ``sums`` less his actions
-    towards y; :func:`_prior`): a passive player is passive heads-up too."""
-    g, x, _y = key
-    mine = {(hu, st): (n, k) for hu, st, n, k, _c in strata}
-
-    def own(hu: bool, st: int) -> tuple[int, int]:
-        tn, tk = totals[(g, x, hu, st)]
-        less = cut.get((g, x, hu, st), (0, 0))
-        tn, tk = tn - less[0], tk - less[1]
-        n, k = mine.get((hu, st), (0, 0))
-        if own_cut:
-            tn, tk = tn + n, tk + k
-        return tn - n, tk - k
-
-    def base(hu: bool, st: int) -> float:
-        pn, pk = pop[(g, hu, st)]
-        return pk / pn if pn else 0.0
-
-    events, wanted = sums[(g, x)]
-    if not own_cut:  # y's rows are in x's sums: left out (own_cut: cut already)
-        events -= sum(k for _hu, _st, _n, k, _c in strata)
-        wanted -= sum(n * base(hu, st) for hu, st, n, _k, _c in strata)
-    factor = _factor(events, wanted)
-    rates = []
-    count = opp = hu_n = hu_k = hu_checks = 0
-    expected = var = hu_e = 0.0
-    for hu, st, n, k, c in strata:
-        on, ok = own(hu, st)
-        p0 = (ok + SHRINK * _prior(base(hu, st), factor)) / (on + SHRINK)
-        rates.append((hu, st, p0))
-        count += k
-        opp += n
-        expected += n * p0
-        var += n * p0 * (1 - p0)
-        if hu:
-            hu_n += n
-            hu_k += k
-            hu_e += n * p0
-            hu_checks += c
-    z = (count - expected) / math.sqrt(var) if var > 0 and expected >= MIN_EXPECTED else None
-    return z, count, expected, var, opp, hu_n, hu_k, hu_e, hu_checks, rates
-
-
-def _factor(events: float, expected: float) -> float:
-    """A player's own factor over all his strata: his events over what the
-    population's rates expect of his decisions (both with everyone but the
-    opponent judged), shrunk to 1 with ``SHRINK`` pseudo-events (a player
-    seen little is taken as the population)."""
-    return (max(events, 0.0) + SHRINK) / (max(expected, 0.0) + SHRINK)
-
-
-def _prior(base: float, factor: float) -> float:
-    """The rate a player's own rate in one stratum is shrunk to: the
-    population's there times his factor (:func:`_factor`), on the odds
-    scale (so that it stays a probability)."""
-    if base <= 0.0 or base >= 1.0:
-        return base
-    odds = base / (1 - base) * factor
-    return odds / (1 + odds)
-
-
-def _factor_of(events: pl.Expr, expected: pl.Expr) -> pl.Expr:
-    """:func:`_factor` over columns (the events' null model, ``_Tally``)."""
-    return (events.clip(lower_bound=0.0) + SHRINK) / (expected.clip(lower_bound=0.0) + SHRINK)
-
-
-def _prior_of(base: pl.Expr, factor: pl.Expr) -> pl.Expr:
-    """:func:`_prior` over columns (the events' null model, ``_Tally``)."""
-    odds = base / (1 - base) * factor
-    return pl.when((base <= 0.0) | (base >= 1.0)).then(base).otherwise(odds / (1 + odds))
-
-
-def _soft_clustered(con: duckdb.DuckDBPyConnection,
-                    rates: list[tuple[str, str, str, bool, int, float]]
-                    ) -> dict[tuple[str, str, str], float]:  # fmt: skip
-    """The variance of each pair's soft-play count clustered by hand: the
-    sum over their hands together of (bets and raises into each other in
-    the hand - their expected number)^2. The actions of one hand go
-    together (a raise is followed by more raises, a check by checks), so
-    they are not independent trials; this variance does not assume they
-    are (a sandwich estimator), and is used when larger than the
-    independent one."""
-
-    if not rates:
-        return {}
-    table = pl.DataFrame(rates, schema=["game", "x", "y", "hu", "st", "p0"], orient="row")
-    con.register("isoft_rates", table)
-    try:
-        rows = con.execute(f"""
-            WITH h AS (
-                SELECT l.hk, l.game, least(l.x, l.y) AS a, greatest(l.x, l.y) AS b,
-                       count(*) FILTER (WHERE l.kind IN ('bet', 'raise')) - sum(r.p0) AS r
-                FROM (SELECT *, {_STRATUM} AS st FROM ilive) l
-                JOIN isoft_rates r ON r.game = l.game AND r.x = l.x AND r.y = l.y
-                    AND r.hu = (l.opponents = 1) AND r.st = l.st
-                WHERE l.kind <> 'fold' AND NOT l.capped GROUP BY ALL),
-            blk AS (
-                SELECT game, a, b, sum(r) AS r FROM (
-                    SELECT *, (row_number() OVER (PARTITION BY game, a, b ORDER BY hk) - 1)
-                              // {BLOCK} AS blk FROM h)
-                GROUP BY game, a, b, blk)
-            SELECT game, a, b, sum(r * r) FROM blk GROUP BY ALL""").fetchall()
-    finally:
-        con.unregister("isoft_rates")
-    return {(g, a, b): float(v) for g, a, b, v in rows}
-
-
-def _soft_evidence(con: duckdb.DuckDBPyConnection) -> dict[tuple, list[str]]:
-    """Hands the pair played heads-up to the end without a bet or raise."""
-    rows = con.execute(f"""
-        WITH hu AS (
-            SELECT hk, game, least(x, y) AS a, greatest(x, y) AS b,
-                   bool_and(kind = 'check' OR kind = 'call') AS passive
-            FROM ilive WHERE opponents = 1 GROUP BY ALL)
-        SELECT game, a, b, list(i.hand_id ORDER BY hk)[1:{EVIDENCE}]
-        FROM hu JOIN ih i USING (hk, game) WHERE passive GROUP BY ALL""").fetchall()
-    return {(g, a, b): list(ev) for g, a, b, ev in rows}
-
-
-def _events(con: duckdb.DuckDBPyConnection, out: dict) -> None:
-    """The signals that need who was ahead: folds to the other's bet or
-    raise with cards ahead of everyone still in (``fold_ahead``), calls of
-    the other's all-in while behind (``allin_call_behind``), folds with the
-    other and someone more still in that beat everyone but the other, who
-    beat the folder (``card_share``); and stacks lost to him. Who is ahead:
-    each seat's standing on the decision's round as the import stored it
-    (hh.reports.standings, read as ``istand``); a decision where one of the
-    players has no standing (a ``??`` card) is not judged."""
-    ahead, share, behind = _Tally(), _Tally(), _Tally()
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE ifoldin AS
-        WITH o AS (SELECT hk, round, arg_min(player, seq) AS opener FROM iact GROUP BY ALL)
-        SELECT l.hk, l.game, l.seq, l.round, l.x, l.y, l.to_call_before > 0 AS facing,
-               l.bettor, l.opponents, coalesce(l.y = l.bettor, false) AS y_bet,
-               l.y = o.opener AS y_opened, sx.standing AS mine, sy.standing AS theirs
-        FROM ilive l JOIN o USING (hk, round)
-        LEFT JOIN istand sx ON sx.hk = l.hk AND sx.player = l.x AND sx.round = l.round
-        LEFT JOIN istand sy ON sy.hk = l.hk AND sy.player = l.y AND sy.round = l.round
-        WHERE l.kind = 'fold'""")  # fmt: skip
-    # one row per fold: judged when every standing is known; the one ahead of him
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE ifolds AS
-        SELECT hk, seq, any_value(game) AS game, any_value(round) AS round, any_value(x) AS x,
-               any_value(facing) AS facing, any_value(bettor) AS bettor, count(*) AS n_in,
-               bool_and(mine IS NOT NULL AND theirs IS NOT NULL) AS judged,
-               any_value(mine) > max(theirs) AS ahead,
-               count(*) FILTER (WHERE theirs > mine) AS above,
-               any_value(y) FILTER (WHERE theirs > mine) AS one
-        FROM ifoldin GROUP BY hk, seq""")  # fmt: skip
-    tally = f"""
-        count(*) FILTER (WHERE judged) AS n, count(*) FILTER (WHERE judged AND hit) AS k,
-        count(*) FILTER (WHERE NOT judged) AS unjudged,
-        list(i.hand_id ORDER BY i.hand_id) FILTER (WHERE judged AND hit)[1:{EVIDENCE}] AS ev"""
-    _fill(ahead, con.execute(f"""
-        SELECT f.game, f.x, f.bettor, f.round, f.n_in >= 2, {tally}
-        FROM (SELECT *, ahead AS hit FROM ifolds WHERE facing AND bettor IS NOT NULL) f
-        JOIN ih i USING (hk) GROUP BY ALL""").fetchall())
-    _fill(share, con.execute(f"""
-        SELECT f.game, f.x, f.y, least(f.n_in, 4), f.y_bet, f.y_opened, {tally}
-        FROM (SELECT l.*, d.n_in, d.judged, d.above = 1 AND d.one = l.y AS hit
-              FROM ifoldin l JOIN ifolds d USING (hk, seq) WHERE d.n_in >= 2) f
-        JOIN ih i USING (hk) GROUP BY ALL""").fetchall())
-    _fill(behind, con.execute(f"""
-        SELECT f.game, f.player, f.bettor, f.round, {tally}
-        FROM (SELECT a.*, sx.standing IS NOT NULL AND sy.standing IS NOT NULL AS judged,
-                     sx.standing < sy.standing AS hit
-              FROM iact a
-              LEFT JOIN istand sx ON sx.hk = a.hk AND sx.player = a.player
-                  AND sx.round = a.round
-              LEFT JOIN istand sy ON sy.hk = a.hk AND sy.player = a.bettor
-                  AND sy.round = a.round
-              WHERE a.to_call_before > 0 AND a.kind = 'call' AND a.bettor_all_in) f
-        JOIN ih i USING (hk) GROUP BY ALL""").fetchall())
-    ahead.signal(out, "fold_ahead")
-    behind.signal(out, "allin_call_behind")
-    share.signal(out, "card_share")
-    _stack_lost(con, out)
-
-
-def _fill(tally: _Tally, rows: list[tuple]) -> None:
-    """A tally from grouped rows: game, actor, other, the stratum's columns,
-    then judged decisions, events, decisions not judged and the events'
-    first hand ids."""
-    for row in rows:
-        g, x, y = row[:3]
-        n, k, unjudged, ev = row[-4:]
-        key = (g, x, y, tuple(row[3:-4]))
-        if n:
-            tally.n[key] += int(n)
-            tally.k[key] += int(k)
-        if unjudged:
-            tally.unjudged[(g, x, y, None)] += int(unjudged)
-        tally.evidence[(g, x, y)] += list(ev or [])
-
-
-@dataclass
-class _Tally:
-    """Judged decisions (``n``), events among them (``k``) and decisions
-    whose cards were ``??`` (``unjudged``), keyed (game, actor, other, round)."""
-
-    n: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
-    k: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
-    unjudged: dict[tuple, int] = field(default_factory=lambda: defaultdict(int))
-    evidence: dict[tuple, list[str]] = field(default_factory=lambda: defaultdict(list))
-
-    def add(self, key: tuple, hit: bool, hand_id: str) -> None:
-        """One judged decision (game, actor, other, stratum); ``hit``: the event."""
-        self.n[key] += 1
-        if hit:
-            self.k[key] += 1
-            self.evidence[key[:3]].append(hand_id)
-
-    def signal(self, out: dict, name: str) -> None:
-        """Each pair's events (both directions) against the actor's own rate
-        with everyone else for the game and stratum (the key's last part),
-        shrunk to the population's with ``SHRINK`` pseudo-decisions (a
-        player who folds a lot folds ahead to everyone), times the other's
-        factor: his events with everyone but the actor over what their own
-        rates expected (a bluffer is folded to ahead, a tight player is the
-        one ahead, with everyone); upper tail."""
-
-        strata: dict[tuple, int] = {}
-        keys = list(self.n)
-        df = pl.DataFrame({
-            "g": [key[0] for key in keys], "x": [key[1] for key in keys],
-            "y": [key[2] for key in keys],
-            "r": [strata.setdefault(key[3], len(strata)) for key in keys],
-            "m": [self.n[key] for key in keys], "k": [self.k.get(key, 0) for key in keys],
-        }, schema={"g": pl.String, "x": pl.String, "y": pl.String, "r": pl.Int64,
-                   "m": pl.Int64, "k": pl.Int64})  # fmt: skip
-        m, k = pl.col("m"), pl.col("k")
-        df = df.join(df.group_by("g", "r").agg(pop_n=m.sum(), pop_k=k.sum()), on=["g", "r"])
-        df = df.join(df.group_by("g", "x", "r").agg(own_n=m.sum(), own_k=k.sum()),
-                     on=["g", "x", "r"])  # fmt: skip
-        # the actor's own factor over his strata, with everyone but y
-        df = df.with_columns(pe=(m * pl.col("pop_k")) / pl.col("pop_n"),
-                             base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
-        whole = df.group_by("g", "x").agg(wk=k.sum().cast(pl.Float64), we=pl.col("pe").sum())
-        less = df.group_by("g", "x", "y").agg(lk=k.sum(), le=pl.col("pe").sum())
-        less = less.join(whole, on=["g", "x"]).with_columns(
-            factor=_factor_of(pl.col("wk") - pl.col("lk"), pl.col("we") - pl.col("le")))
-        df = df.join(less.select("g", "x", "y", "factor"), on=["g", "x", "y"])
-        prior = _prior_of(pl.col("base"), pl.col("factor"))
-        df = df.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
-                             / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
-        df = df.with_columns(mr=m * pl.col("rate"))
-        drawn = df.group_by("g", "y").agg(got=k.sum().cast(pl.Float64), want=pl.col("mr").sum())
-        mine = df.group_by("g", "x", "y").agg(kxy=k.sum(), exy=pl.col("mr").sum())
-        df = df.join(drawn, on=["g", "y"]).join(mine, on=["g", "x", "y"])
-        scale = ((pl.col("got") - pl.col("kxy")) + SHRINK) / ((pl.col("want") - pl.col("exy"))
-                                                             + SHRINK)  # fmt: skip
-        df = df.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
-        p0 = pl.col("p0")
-        agg = df.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
-                          b=pl.max_horizontal("x", "y")).agg(
-            count=k.sum(), opp=m.sum(), e=(m * p0).sum(), v=(m * p0 * (1 - p0)).sum())  # fmt: skip
-        per: dict[tuple, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0, 0])
-        for g, a, bb, c, o, e, v in zip(*(agg.get_column(c).to_list() for c in
-                                          ("g", "a", "b", "count", "opp", "e", "v")),
-                                        strict=True):  # fmt: skip
-            per[(g, a, bb)] = [c, o, e, v, 0]
-        for (g, x, y, _r), m in self.unjudged.items():
-            per[(g, min(x, y), max(x, y))][4] += m
-        for (g, a, b), sigs in out.items():
-            count, opp, expected, var, unjudged = per.get((g, a, b), (0, 0, 0.0, 0.0, 0))
-            evidence = sorted(self.evidence.get((g, a, b), []) + self.evidence.get((g, b, a), []))
-            s = Signal(value=count / expected if expected else None, count=int(count),
-                       opportunity=int(opp), expected=expected,
-                       detail={"unjudged": int(unjudged)},
-                       evidence=evidence[:EVIDENCE])  # fmt: skip
-            s.judge(count, expected, var)
-            sigs[name] = s
-
-
-def _stack_lost(con: duckdb.DuckDBPyConnection, out: dict) -> None:
-    """Hands where one lost his whole stack and the other took the most of
-    it (two who took as much: each of them, not an arbitrary one), against
-    the other's share of everything the loser put into pots while they sat
-    together (a taker who wins most of his chips anyway takes most of his
-    stacks too); upper tail."""
-    rows = con.execute(f"""
-        WITH o AS (SELECT hk, x, sum(chips) AS o FROM iflow GROUP BY ALL),
-        share AS (
-            SELECT f.x, f.y, sum(f.chips) / sum(o.o) AS share
-            FROM iflow f JOIN o ON o.hk = f.hk AND o.x = f.x GROUP BY ALL),
-        bust AS (
-            SELECT s.hk, s.game, s.player, s.dealt FROM iseat s
-            WHERE s.stack_end = 0 AND s.put_in > 0),
-        top AS (  -- who took the most of x's chips (ties: each of them)
-            SELECT f.hk, f.x, f.y FROM iflow f
-            QUALIFY f.chips = max(f.chips) OVER (PARTITION BY f.hk, f.x))
-        SELECT b.game, b.player, o.player, count(*) AS n,
-               count(*) FILTER (WHERE t.y IS NOT NULL) AS k,
-               any_value(coalesce(sh.share, 0)) AS share, avg(1.0 / (b.dealt - 1)) AS even,
-               list(i.hand_id ORDER BY b.hk) FILTER (WHERE t.y IS NOT NULL)[1:{EVIDENCE}]
-        FROM bust b JOIN iseat o ON o.hk = b.hk AND o.player <> b.player
-        JOIN ih i ON i.hk = b.hk
-        LEFT JOIN top t ON t.hk = b.hk AND t.x = b.player AND t.y = o.player
-        LEFT JOIN share sh ON sh.x = b.player AND sh.y = o.player GROUP BY ALL""").fetchall()
-    got = {(g, x, y): (int(n), int(k), float(sh), float(even), ev or [])
-           for g, x, y, n, k, sh, even, ev in rows}  # fmt: skip
-    for (g, a, b), sigs in out.items():
-        count = opp = 0
-        expected = var = 0.0
-        evidence: list[str] = []
-        for x, y in ((a, b), (b, a)):
-            n, k, share, even, ev = got.get((g, x, y), (0, 0, 0.0, 0.0, []))
-            # the share is shrunk to an even split over SHRINK pseudo-busts
-            p0 = (n * share + SHRINK * even) / (n + SHRINK) if n else 0.0
-            count += k
-            opp += n
-            expected += n * p0
-            var += n * p0 * (1 - p0)
-            evidence += ev
-        s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
-                   expected=expected, evidence=sorted(evidence)[:EVIDENCE])  # fmt: skip
-        s.judge(count, expected, var)
-        sigs["stack_lost"] = s
-
-
 # ----------------------------------------------------------------- report
 
 
@@ -901,42 +847,63 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
     """Every pair of players who shared a hand (``filters.min_hands``: at
     least that many together), most suspicious first. ``cache``: the
     reports' cache (hh.reports.cache; None keeps it in memory for this
-    call), where the seats' standings are read (the import stores them;
-    the hands it lacks are computed first: hh.reports.standings)."""
+    call), where the seats' standings and the per-hand facts are read (the
+    import stores them; the hands it lacks are computed first:
+    hh.reports.standings, hh.reports.integrity_facts)."""
+    # hundreds of thousands of small objects (a signal per pair and signal, their
+    # details): the cyclic collector would walk them again and again, for
+    # nothing (they hold no cycles); it runs again once the report is made
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _integrity(con, filters, cache)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
+               cache: str | Path | Cache | None) -> list[Pair]:  # fmt: skip
     f = filters or Filters()
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
         store.want(*f.where())
         standings.fill(con, store)
-        _load(con, f, store)
-        pairs = _pairs(con)
-        _flows(con)
+        facts.fill(con, store)
+        games, names = _load(con, f, store)
+        everyone = _pairs(con)
+        # in key order (the integers are in the order of the names), and ties of the
+        # ranking broken by game: the same hands give the same report whatever order
+        # the SQL returned its rows in
+        keep = everyone.filter(pl.col("n") >= max(f.min_hands, 1))
+        if f.players:
+            wanted = [p for p, name in enumerate(names) if name in f.players]
+            keep = keep.filter(pl.col("a").is_in(wanted) | pl.col("b").is_in(wanted))
+        keys = keep.select("g", "a", "b")
+        sigs: list[dict[str, Signal]] = []
+        for n, e, tables, sessions in zip(*(keep.get_column(c).to_list() for c in
+                                            ("n", "expected", "tables", "sessions")),
+                                          strict=True):  # fmt: skip
+            s = Signal(value=n / e if e else None, count=n, opportunity=n, expected=e,
+                       detail={"tables": tables, "sessions": sessions})
+            s.judge(n, e, e)
+            sigs.append({"overlap": s})
+        _chip_flow(con, keep.select("g", "a", "b", "n"), names, sigs)
+        _soft_play(con, keys, sigs)
+        _events(con, keys, sigs)
     except duckdb.Error as error:
         raise ReportError(f"cannot compute the integrity report: {error}") from error
     finally:
+        con.execute("DROP VIEW IF EXISTS ip; DROP VIEW IF EXISTS iev; DROP VIEW IF EXISTS ist")
         if store is not cache:
             store.close()
-    # in key order, and ties of the ranking broken by game: the same hands give the
-    # same report whatever order the SQL returned its rows in
-    keep = {k: pairs[k] for k in sorted(pairs) if pairs[k]["n"] >= max(f.min_hands, 1)}
-    if f.players:
-        keep = {k: v for k, v in keep.items() if k[1] in f.players or k[2] in f.players}
-    sigs: dict[tuple, dict[str, Signal]] = {k: {} for k in keep}
-    for key, o in keep.items():
-        e = o["expected"]
-        s = Signal(value=o["n"] / e if e else None, count=o["n"], opportunity=o["n"],
-                   expected=e, detail={"tables": o["tables"], "sessions": o["sessions"]})
-        s.judge(o["n"], e, e)
-        sigs[key]["overlap"] = s
-    _chip_flow(con, pairs, sigs)
-    _soft_play(con, sigs)
-    _events(con, sigs)
     for name in BEHAVIOUR:
         tail = {"chip_flow": "two", "soft_play": "lower"}.get(name, "upper")
-        _overdispersed([s[name] for s in sigs.values()], tail)
-        _empirical_null([s[name] for s in sigs.values()], tail, name == "chip_flow")
-    out = [Pair(k[0], (k[1], k[2]), keep[k]["n"], {name: s[name] for name in SIGNALS})
-           for k, s in sigs.items()]  # fmt: skip
+        _overdispersed([s[name] for s in sigs], tail)
+        _empirical_null([s[name] for s in sigs], tail, name == "chip_flow")
+    out = [Pair(games[g], (names[a], names[b]), n, {name: s[name] for name in SIGNALS})
+           for g, a, b, n, s in zip(*(keep.get_column(c).to_list() for c in "gabn"), sigs,
+                                    strict=True)]  # fmt: skip
     judged = [p for p in out if p.hands_together >= MIN_HANDS]
     for p in out:
         ps = [s.probability for name, s in p.signals.items()
