@@ -423,10 +423,14 @@ IMPORT_BATCH = 50_000
 def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
     """The ``hh.imported`` hook (hh.pipelines.importer.after_import): the
     facts of the hands an import just wrote, computed into the database's
-    cache file, so that a report finds them there. Only hands whose
-    standings the ``hh.derive`` hook kept (hh.reports.imported) are
-    computed; a cache file another process holds is left alone (the report
-    computes what is missing)."""
+    cache file, so that a report finds them there, for a database whose
+    cache already holds them (an integrity report ran on it): keeping them
+    costs an import about a fifth more CPU, which a database nobody reads
+    with ``hh report integrity`` should not pay; the first report computes
+    them all (docs/decisions.md). Only hands whose standings the
+    ``hh.derive`` hook kept (hh.reports.imported) are computed; a cache file
+    another process holds is left alone (the report computes what is
+    missing)."""
     from hh.reports.cache import default_path
 
     if cache is None:  # a database file: the cache beside it
@@ -437,7 +441,8 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
         cache = default_path(row[0][0])
     store = Cache(con, cache)
     try:
-        if store.persistent and _has(con, store.table(standings.KIND + "_hands")):
+        if (store.persistent and _has(con, store.table(standings.KIND + "_hands"))
+                and _has(con, store.table(SEATS + "_hands"))):  # fmt: skip
             store.want("TRUE", [])
             fill(con, store, batch=IMPORT_BATCH, standings_kept=True)
     finally:

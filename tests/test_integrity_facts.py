@@ -1,5 +1,6 @@
 """The integrity report's per-hand facts (hh.reports.integrity_facts): kept
-by the import's hook for every hand, numbered in the order the hands are
+by the first report, then by the import's hook for every hand (not for a
+database no integrity report has read), numbered in the order the hands are
 stored, each pair's soft-play rows numbered in that order (checked against
 a plain SQL window), and the report the same whether it takes the blocks
 from those numbers, ranks the hands itself, or computes everything afresh."""
@@ -51,12 +52,36 @@ def _import(db: Path, *files: Path) -> None:
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two games imported (two files, two imports: the hook runs twice)."""
+    """Two games imported (two files, two imports), an integrity report run
+    between them: the second import's hook keeps the facts."""
     folder = tmp_path_factory.mktemp("facts")
     db = folder / "s.duckdb"
     _import(db, _write(folder / "ch.txt", Game.CHIRIBITO, 5, 300))
+    assert _kept(db) == 0  # no integrity report yet: the import keeps no facts
+    con = duckdb.connect(str(db))
+    try:
+        integrity(con, Filters(), cache=default_path(db))
+    finally:
+        con.close()
+    first = _kept(db)
+    assert first == 300  # the report kept every hand's
     _import(db, _write(folder / "ca.txt", Game.CALATONE, 6, 250))
+    assert _kept(db) == first + 250  # and the next import its new hands'
     return db
+
+
+def _kept(db: Path) -> int:
+    """How many hands' facts the database's cache holds (0: none kept)."""
+    con = duckdb.connect()
+    try:
+        con.execute(f"ATTACH '{default_path(db)}' AS c (READ_ONLY)")
+        tables = {r[0] for r in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = 'c'").fetchall()}
+        if f"{facts.SEATS}_hands" not in tables:
+            return 0
+        return int(con.execute(f"SELECT count(*) FROM c.{facts.SEATS}_hands").fetchall()[0][0])
+    finally:
+        con.close()
 
 
 def _unnumbered(con: duckdb.DuckDBPyConnection) -> int:
