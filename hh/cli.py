@@ -205,8 +205,10 @@ def validate_files(
                 invalid += not valid
 
         work = Plan(inputs, n, names)
-        hands = judged(work, as_json, n)  # the workers start now
+        hands = None
         try:
+            # the workers start now (one may die before the first tasks are sent)
+            hands = judged(work, as_json, n)
             order = work.order()  # cut to the end while they judge the first chunks
             checker = CrossChecker(order.disordered, expected=order.hands)
             for summary, rendered in hands:
@@ -216,7 +218,8 @@ def validate_files(
             out.flush()
             fail(str(error))
         finally:
-            hands.close()  # stops the workers, should the output fail
+            if hands is not None:
+                hands.close()  # stops the workers, should the output fail
         if not as_json:
             noun = "hand" if total == 1 else "hands"
             out.write(f"{total} {noun}: {total - invalid} valid, {invalid} invalid\n")
