@@ -26,6 +26,7 @@ exact copy is a duplicate, stored once).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -74,11 +75,23 @@ SEMI JOIN cross_violations v ON v.site = c.site AND v.hand_id = c.hand_id
 WHERE c.anchor
 """
 
-# Each chain in its order, every judged hand followed by its seats in
-# seat-line order (a name seated twice: the later line counts, as in hh
-# validate): one sorted stream of plain rows (``seat`` NULL on a hand's own
-# row), which DuckDB sorts out of core within the import's memory limit,
-# where lists of seats gathered per hand had to fit in memory at once.
+# The chains' tables in groups of about _GROUP_HANDS hands (a table is never
+# split): group g's tables all come after group g - 1's in the feed's order.
+_GROUPS = """
+CREATE OR REPLACE TEMP TABLE _group AS
+    SELECT site, table_name,
+           ((sum(n) OVER (ORDER BY site, table_name ROWS UNBOUNDED PRECEDING) - 1)
+               // {bound})::INTEGER AS g
+    FROM (SELECT site, table_name, count(*) AS n FROM _chain GROUP BY ALL)
+"""
+
+# Each chain of one group of tables in its order, every judged hand followed
+# by its seats in seat-line order (a name seated twice: the later line
+# counts, as in hh validate): one sorted stream of plain rows (``seat`` NULL
+# on a hand's own row). DuckDB's sort needs memory that grows with the rows
+# sorted (more than the import's limit at 200,000 hands), so the chains are
+# read a group of tables at a time: the memory grows with the largest
+# table, not with the import.
 _FEED = """
 SELECT site, table_name, hand_id, file, line, judged, game, table_line, dealer_seat, anchor,
        seat, player, stack_start, stack_end, seat_line, dealt_in, top_up
@@ -86,10 +99,13 @@ FROM (
     SELECT c.*, NULL::SMALLINT AS seat, NULL AS player, NULL::BIGINT AS stack_start,
            NULL::BIGINT AS stack_end, NULL::INTEGER AS seat_line, NULL::BOOLEAN AS dealt_in,
            NULL::BIGINT AS top_up
-    FROM _chain c
+    FROM _chain c SEMI JOIN _group p
+        ON p.site = c.site AND p.table_name = c.table_name AND p.g = $g
     UNION ALL
     SELECT c.*, s.seat, s.player, s.stack_start, s.stack_end, s.line, s.dealt_in, s.top_up
-    FROM _chain c JOIN seats s ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
+    FROM _chain c SEMI JOIN _group p
+        ON p.site = c.site AND p.table_name = c.table_name AND p.g = $g
+    JOIN seats s ON c.judged AND s.site = c.site AND s.hand_id = c.hand_id
 )
 ORDER BY site, table_name, started_at ASC NULLS FIRST, file, line, seat_line ASC NULLS FIRST
 """
@@ -127,6 +143,8 @@ DROP TABLE _touched;
 
 # Rows fetched from DuckDB at a time: a chain is read as a stream.
 _BATCH = 10_000
+# Hands per group of tables read at once (see _FEED)
+_GROUP_HANDS = 20_000
 
 
 def _summaries(reader: Any, broken: set[tuple[str, str]]) -> Iterator[Summary]:
@@ -179,14 +197,17 @@ def find(con: Any) -> int:
     broken = set(con.execute(_BROKEN).fetchall()) if anchors else set()
     chains = Chains()
     found: dict[str, list[Any]] = {name: [] for name in _FOUND_SCHEMA.names}
-    reader = con.sql(_FEED).to_arrow_reader(_BATCH)
-    for hand in _summaries(reader, broken):
+    con.execute(_GROUPS.format(bound=_GROUP_HANDS))
+    groups = con.execute("SELECT coalesce(max(g) + 1, 0) FROM _group").fetchall()[0][0]
+    readers = (con.sql(_FEED, params={"g": g}).to_arrow_reader(_BATCH) for g in range(groups))
+    for hand in _summaries(itertools.chain.from_iterable(readers), broken):
         for v in chains.add((hand.site, hand.table), hand, hand.judged):
             found["site"].append(hand.site)
             found["hand_id"].append(hand.hand_id)
             found["code"].append(v.code)
             found["line"].append(v.line)
             found["message"].append(v.message)
+    con.execute("DROP TABLE _group")
     con.register("_found_rows", pa.table(found, schema=_FOUND_SCHEMA))
     try:
         con.execute("CREATE OR REPLACE TEMP TABLE _found AS SELECT * FROM _found_rows")

@@ -130,6 +130,35 @@ def test_a_table_over_three_runs_is_one_chain(tmp_path: Path, order: tuple[int, 
     assert valid == {v.hand_id: v.valid for v in verdicts if v.pots is not None}
 
 
+@pytest.mark.parametrize("group_hands", [1, 7, 1_000])
+def test_the_chains_read_in_groups_of_tables_give_the_same_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, group_hands: int
+) -> None:
+    """The cross-hand pass reads the chains a group of tables at a time (its
+    memory bounded by the largest table, not the import): whatever the
+    groups, the findings are hh validate's, chains broken in several tables."""
+    from hh.pipelines import crosshand
+
+    monkeypatch.setattr(crosshand, "_GROUP_HANDS", group_hands)
+    hands = session(Game.CHIRIBITO, 40, 5, tables=4).strip("\n").split("\n\n")
+    for k in (9, 22):
+        hands[k] = hands[k].replace(" in chips)", "5 in chips)", 1)
+    del hands[30]
+    path = tmp_path / "four.txt"
+    path.write_text("\n\n".join(hands) + "\n", encoding="utf-8")
+    db = str(tmp_path / "h.duckdb")
+    hh_import(str(path), "--db", db, "--workers", "1")
+    cross = Counter(
+        (v.hand_id, x.code, x.line, x.message)
+        for v in referee([str(path)])
+        for x in v.violations
+        if x.code in ("STACK_CARRYOVER", "DEALER_ROTATION")
+    )
+    assert len({hand_id for hand_id, _, _, _ in cross}) >= 3
+    stored = Counter(query(db, "SELECT hand_id, code, line, message FROM cross_violations"))
+    assert stored == cross
+
+
 def test_watch_picks_up_a_file_written_in_pieces(tmp_path: Path) -> None:
     from hh.pipelines.watch import watch
 
