@@ -126,7 +126,7 @@ def equity_seconds(base_db: str) -> tuple[int, float]:
 
 def run(quick: bool = False) -> list[Row]:
     import duckdb
-    from hh.pipelines.importer import MEMORY_LIMIT
+    from hh.pipelines.importer import CHECK_MEMORY_LIMIT
     from hh.reports.cache import default_path
     from hh.reports.counts import after_import
     from hh.reports.db import Filters, connect
@@ -161,7 +161,7 @@ def run(quick: bool = False) -> list[Row]:
         def hook() -> None:  # what hh import runs after writing, on its connection
             shutil.copyfile(seeded, cache)  # all-in equity cached, the counts not
             rw = duckdb.connect(db)
-            rw.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")  # as the import's connection
+            rw.execute(f"SET memory_limit = '{CHECK_MEMORY_LIMIT}'")  # as the import's connection
             start = time.perf_counter()
             after_import(rw)
             hook_times.append(time.perf_counter() - start)

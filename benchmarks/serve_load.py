@@ -258,7 +258,7 @@ def big_database(tmp: Path, hands: int) -> str:
     """The synthetic database of part 2 (module docstring) with its reports'
     cache filled as an import leaves it; returns its path."""
     import duckdb
-    from hh.pipelines.importer import MEMORY_LIMIT
+    from hh.pipelines.importer import CHECK_MEMORY_LIMIT
     from hh.reports.cache import default_path
     from hh.reports.counts import after_import
 
@@ -270,7 +270,7 @@ def big_database(tmp: Path, hands: int) -> str:
     grow(base_db, db, hands)
     seed_equity(db, base_db, default_path(db))
     rw = duckdb.connect(db)
-    rw.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    rw.execute(f"SET memory_limit = '{CHECK_MEMORY_LIMIT}'")
     after_import(rw)  # the hh.imported hook: the per-hand counts, each player's hands
     rw.close()
     return db

@@ -416,7 +416,7 @@ def _renumber(con: duckdb.DuckDBPyConnection, pairs: str, pairs_hands: str) -> N
 
 
 # hands per statement in the import hook: within the import's 256 MB
-# (hh.pipelines.importer.MEMORY_LIMIT) whatever the size of the import
+# (hh.pipelines.importer.CHECK_MEMORY_LIMIT) whatever the size of the import
 IMPORT_BATCH = 50_000
 
 
