@@ -92,6 +92,7 @@ def grow(base_db: str, db: str, target: int) -> int:
 DUCK_TYPES = {"string": "VARCHAR", "int16": "SMALLINT", "int32": "INTEGER", "int64": "BIGINT",
               "bool": "BOOLEAN", "list<item: string>": "VARCHAR[]",
               "list<item: int64>": "BIGINT[]", "list<item: int16>": "SMALLINT[]",
+              "list<item: list<item: string>>": "VARCHAR[][]",
               "timestamp[us]": "TIMESTAMP",
               "date32[day]": "DATE"}
 
