@@ -173,7 +173,7 @@ def rings(pairs: Sequence[Pair]) -> list[Ring]:
             weakest = min(score[(game, a, b)] for i, a in enumerate(members)
                           for b in members[i + 1 :])  # fmt: skip
             found.append(Ring(game, members, weakest))
-    found.sort(key=lambda r: (-len(r.players), -r.score, r.game, r.players))
+    found.sort(key=lambda r: (-len(r.players), -round(r.score, 3), r.game, r.players))
     for p in pairs:
         if p.alert:
             p.ring = next((list(r.players) for r in found if r.game == p.game
@@ -182,7 +182,9 @@ def rings(pairs: Sequence[Pair]) -> list[Ring]:
 
 
 def _round(x: float | None) -> float | None:
-    return None if x is None else round(float(x), 4)
+    """A value as shown, to 4 places; -0.0 shown as 0.0 (a sum that comes to
+    zero may carry the sign of the order DuckDB's threads added in)."""
+    return None if x is None else round(float(x), 4) + 0.0
 
 
 def _binomial_tail(k: int, n: int, p: float, lower: bool) -> float:
@@ -917,7 +919,11 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
         worst = min((s for n, s in p.signals.items() if n in BEHAVIOUR and s.probability
                      is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
         p.evidence = worst.evidence[:EVIDENCE]
-    out.sort(key=lambda p: (-p.score, -p.hands_together, p.players, p.game))
+    # ranked by the score as shown: pairs whose scores differ only past the
+    # third place (the last bits of float sums, which vary with the order
+    # DuckDB's threads add in) are ordered by their hands together, names and
+    # game, the same at every run
+    out.sort(key=lambda p: (-round(p.score, 3), -p.hands_together, p.players, p.game))
     rings(out)
     return out
 

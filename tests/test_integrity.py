@@ -350,3 +350,25 @@ def test_two_rings_sharing_a_player() -> None:
     pairs = [_flagged(a, b, 4.0) for a, b in
              (("A", "B"), ("A", "C"), ("B", "C"), ("A", "D"), ("A", "E"), ("D", "E"))]
     assert sorted(r.players for r in rings(pairs)) == [("A", "B", "C"), ("A", "D", "E")]
+
+
+def test_values_as_shown_do_not_carry_the_sign_of_a_float_sum() -> None:
+    """A z that comes to -0.0 (a sum of terms that cancel, in the order
+    DuckDB's threads added them) is shown as 0.0: the same JSON every run."""
+    s = Signal(value=-0.0, count=3, opportunity=6, expected=-1e-9, z=-0.0)
+    shown = s.as_dict()
+    assert (shown["value"], shown["expected"], shown["z"]) == (0.0, 0.0, 0.0)
+    assert json.dumps(shown).count("-0.0") == 0
+
+
+def test_rings_whose_scores_differ_past_the_third_place_rank_by_name() -> None:
+    """Two rings of equal size whose weakest scores agree as shown rank by
+    their names, whatever bits past the third place the float sums left."""
+    def pair(a: str, b: str, score: float) -> Pair:
+        return Pair("chiribito", (a, b), 100, {}, score=score, alert=True)
+
+    ring_b = [pair("B1", "B2", 5.0000001), pair("B1", "B3", 5.0000001),
+              pair("B2", "B3", 5.0000001)]  # fmt: skip
+    ring_a = [pair("A1", "A2", 5.0), pair("A1", "A3", 5.0), pair("A2", "A3", 5.0)]
+    found = rings(ring_b + ring_a)
+    assert [r.players for r in found] == [("A1", "A2", "A3"), ("B1", "B2", "B3")]
