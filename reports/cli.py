@@ -482,7 +482,7 @@ def integrity_command(
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, [])
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
-    run(con, filters, fmt, out, _fail, _emit, cache_path)
+    run(con, filters, fmt, out, _fail, _emit, cache_path, _with_progress)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
@@ -845,33 +845,36 @@ def _median(values: list[tuple[float, int]]) -> float:
 
 
 def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
-              cache: str | Path | Cache | None = None) -> list[Pair]:  # fmt: skip
+              cache: str | Path | Cache | None = None,
+              progress: Callable[[str, int, int], None] | None = None) -> list[Pair]:  # fmt: skip
     """Every pair of players who shared a hand (``filters.min_hands``: at
     least that many together), most suspicious first. ``cache``: the
     reports' cache (hh.reports.cache; None keeps it in memory for this
     call), where the seats' standings and the per-hand facts are read (the
     import stores them; the hands it lacks are computed first:
-    hh.reports.standings, hh.reports.integrity_facts)."""
+    hh.reports.standings, hh.reports.integrity_facts). ``progress(stage,
+    done, total)`` hears of the facts computed, a batch of hands at a time."""
     # hundreds of thousands of small objects (a signal per pair and signal, their
     # details): the cyclic collector would walk them again and again, for
     # nothing (they hold no cycles); it runs again once the report is made
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _integrity(con, filters, cache)
+        return _integrity(con, filters, cache, progress)
     finally:
         if collecting:
             gc.enable()
 
 
 def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
-               cache: str | Path | Cache | None) -> list[Pair]:  # fmt: skip
+               cache: str | Path | Cache | None,
+               progress: Callable[[str, int, int], None] | None) -> list[Pair]:  # fmt: skip
     f = filters or Filters()
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
         store.want(*f.where())
         standings.fill(con, store)
-        facts.fill(con, store)
+        facts.fill(con, store, batch=facts.IMPORT_BATCH, progress=progress)
         games, names = _load(con, f, store)
         everyone = _pairs(con)
         # in key order (the integers are in the order of the names), and ties of the

@@ -10,16 +10,20 @@ from hh.reports.db import Filters, ReportError
 
 
 def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[str], None],
-        emit: Callable[[str | None, Path | None], None], cache: str | None = None
-        ) -> None:  # fmt: skip
+        emit: Callable[[str | None, Path | None], None], cache: str | None = None,
+        with_progress: Callable[[Callable[[Any], Any]], Any] | None = None) -> None:  # fmt: skip
     """Compute the pairs and write them in ``fmt`` (table, json, csv, html);
     ``cache``: the reports' cache file (None: in memory), where the seats'
-    standings are read."""
+    standings are read; ``with_progress(call)``: runs ``call(progress)``
+    with a progress bar (the per-hand facts a first report computes)."""
     from hh.reports import integrity_out
     from hh.reports.integrity import integrity
 
     try:
-        pairs = integrity(con, filters, cache=cache)
+        if with_progress is None:
+            pairs = integrity(con, filters, cache=cache)
+        else:
+            pairs = with_progress(lambda p: integrity(con, filters, cache=cache, progress=p))
     except ReportError as error:
         fail(str(error))
         return

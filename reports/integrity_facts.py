@@ -49,6 +49,7 @@ held) are computed by the first report (:func:`fill`), with the same SQL.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import duckdb
 from hh.reports import standings
@@ -302,7 +303,8 @@ VERSION = hashlib.sha256((_PREPARE + PAIRS_SQL + EVENTS_SQL + SEATS_SQL + repr(P
 
 
 def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
-         standings_kept: bool = False) -> int:  # fmt: skip
+         standings_kept: bool = False,
+         progress: Callable[[str, int, int], None] | None = None) -> int:  # fmt: skip
     """Compute and keep the facts of the wanted hands (``store.want``
     first) the cache lacks; returns how many hands. Their standings must be
     in the cache (``standings.fill`` first); ``standings_kept``: only the
@@ -317,7 +319,8 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
     ``seq`` of the pair in its game: the report then finds each pair's
     blocks of consecutive hands without sorting (hh.reports.integrity
     checks that the orders agree). When rows of hands no longer in the
-    database go, the ``seq`` are numbered again."""
+    database go, the ``seq`` are numbered again. ``progress(stage, done,
+    total)`` hears of the start and of each batch."""
     for kind, columns in ((SEATS, SEAT_COLUMNS), (PAIRS, PAIR_COLUMNS),
                           (EVENTS, EVENT_COLUMNS)):  # fmt: skip
         store.ensure(kind, VERSION, columns, HAND_COLUMNS if kind == PAIRS else HAND_COLUMNS[:1])
@@ -348,6 +351,8 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
         con.execute(f"CREATE OR REPLACE TEMP TABLE _seq AS SELECT * FROM {seqs} "
                     f"WHERE EXISTS (SELECT 1 FROM {pairs_hands})")  # fmt: skip
         for lo in range(0, todo, step):
+            if progress:
+                progress("integrity facts", lo, todo)
             con.execute("CREATE OR REPLACE TEMP TABLE _todo AS "
                         f"SELECT * FROM _todo_all ORDER BY n LIMIT {step} OFFSET {lo}")  # fmt: skip
             con.execute(_PREPARE)
@@ -377,6 +382,8 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
             _renumber(con, pairs, pairs_hands)
         con.execute(f"DELETE FROM {seqs}; INSERT INTO {seqs} SELECT * FROM _seq")
         con.execute("COMMIT")
+        if progress:
+            progress("integrity facts", todo, todo)
     except BaseException:
         con.execute("ROLLBACK")
         raise

@@ -173,3 +173,23 @@ def test_rows_of_hands_gone_are_numbered_again(session: Path, tmp_path: Path) ->
                            "GROUP BY a, b HAVING min(seq) > 0").fetchall()  # fmt: skip
     con.close()
     assert _report(db, Path(default_path(db))) == _report(db, None)
+
+
+def test_a_first_report_computes_the_facts_in_batches_with_progress(
+    session: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report that finds no facts cached computes them a batch of hands at
+    a time (its memory bounded, not all of a large database's hands in one
+    statement), says how far it is, and gives the report of the facts the
+    import kept."""
+    kept = _report(session, Path(default_path(session)))
+    monkeypatch.setattr(facts, "IMPORT_BATCH", 120)
+    heard: list[tuple[str, int, int]] = []
+    con = duckdb.connect(str(session), read_only=True)
+    try:
+        fresh = to_json(integrity(con, Filters(), cache=None,
+                                  progress=lambda *a: heard.append(a)))  # fmt: skip
+    finally:
+        con.close()
+    assert fresh == kept
+    assert heard == [("integrity facts", done, 550) for done in (0, 120, 240, 360, 480, 550)]
