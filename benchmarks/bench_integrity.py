@@ -190,14 +190,14 @@ def _facts(con: object) -> None:
     """Every hand's integrity facts into the database's cache, as the first
     integrity report keeps them (then the import's hook keeps them up to date)."""
     from hh.reports.cache import Cache, default_path
-    from hh.reports.integrity_facts import IMPORT_BATCH, fill
+    from hh.reports.integrity_facts import BATCH, fill
 
     row = con.execute("SELECT path FROM duckdb_databases() "  # type: ignore[attr-defined]
                       "WHERE database_name = current_database()").fetchall()  # fmt: skip
     store = Cache(con, default_path(row[0][0]))  # type: ignore[arg-type]
     try:
         store.want("TRUE", [])
-        fill(con, store, batch=IMPORT_BATCH, standings_kept=True)  # type: ignore[arg-type]
+        fill(con, store, batch=BATCH, standings_kept=True)  # type: ignore[arg-type]
     finally:
         store.close()
 

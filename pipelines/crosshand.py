@@ -89,7 +89,7 @@ CREATE OR REPLACE TEMP TABLE _group AS
 # by its seats in seat-line order (a name seated twice: the later line
 # counts, as in hh validate): one sorted stream of plain rows (``seat`` NULL
 # on a hand's own row). DuckDB's sort needs memory that grows with the rows
-# sorted (more than the import's limit at 200,000 hands), so the chains are
+# sorted (beyond the checks' limit for a large import), so the chains are
 # read a group of tables at a time: the memory grows with the largest
 # table, not with the import.
 _FEED = """

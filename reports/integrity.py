@@ -119,7 +119,7 @@ class Pair:
     def as_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.players), "game": self.game,
-            "hands_together": self.hands_together, "score": round(self.score, 3),
+            "hands_together": self.hands_together, "score": shown_score(self.score),
             "alert": self.alert, "signals": {k: s.as_dict() for k, s in self.signals.items()},
             "evidence": self.evidence, "ring": self.ring,
         }  # fmt: skip
@@ -135,7 +135,8 @@ class Ring:
     score: float  # the weakest of its pairs' scores
 
     def as_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "players": list(self.players), "score": round(self.score, 3)}
+        return {"game": self.game, "players": list(self.players),
+                "score": shown_score(self.score)}
 
 
 def rings(pairs: Sequence[Pair]) -> list[Ring]:
@@ -173,12 +174,19 @@ def rings(pairs: Sequence[Pair]) -> list[Ring]:
             weakest = min(score[(game, a, b)] for i, a in enumerate(members)
                           for b in members[i + 1 :])  # fmt: skip
             found.append(Ring(game, members, weakest))
-    found.sort(key=lambda r: (-len(r.players), -round(r.score, 3), r.game, r.players))
+    found.sort(key=lambda r: (-len(r.players), -shown_score(r.score), r.game, r.players))
     for p in pairs:
         if p.alert:
             p.ring = next((list(r.players) for r in found if r.game == p.game
                            and set(p.players) <= set(r.players)), None)  # fmt: skip
     return found
+
+
+def shown_score(score: float) -> float:
+    """A pair's or ring's score as the report shows it and ranks by (three
+    places): scores that differ only in the last bits of float sums, which
+    vary with the order DuckDB's threads add in, rank as equal."""
+    return round(score, 3)
 
 
 def _round(x: float | None) -> float | None:
@@ -874,7 +882,7 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
     try:
         store.want(*f.where())
         standings.fill(con, store)
-        facts.fill(con, store, batch=facts.IMPORT_BATCH, progress=progress)
+        facts.fill(con, store, batch=facts.BATCH, progress=progress)
         games, names = _load(con, f, store)
         everyone = _pairs(con)
         # in key order (the integers are in the order of the names), and ties of the
@@ -922,13 +930,12 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
         worst = min((s for n, s in p.signals.items() if n in BEHAVIOUR and s.probability
                      is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
         p.evidence = worst.evidence[:EVIDENCE]
-    # ranked by the score as shown: pairs whose scores differ only past the
-    # third place (the last bits of float sums, which vary with the order
-    # DuckDB's threads add in) are ordered by their hands together, names and
-    # game, the same at every run
-    out.sort(key=lambda p: (-round(p.score, 3), -p.hands_together, p.players, p.game))
+    # ranked by the score as shown (shown_score), ties by hands together,
+    # names and game: the same order at every run
+    out.sort(key=lambda p: (-shown_score(p.score), -p.hands_together, p.players, p.game))
     rings(out)
     return out
 
 
-__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Ring", "Signal", "integrity", "rings"]
+__all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Ring", "Signal", "integrity", "rings",
+           "shown_score"]

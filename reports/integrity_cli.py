@@ -10,8 +10,8 @@ from hh.reports.db import Filters, ReportError
 
 
 def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[str], None],
-        emit: Callable[[str | None, Path | None], None], cache: str | None = None,
-        with_progress: Callable[[Callable[[Any], Any]], Any] | None = None) -> None:  # fmt: skip
+        emit: Callable[[str | None, Path | None], None], cache: str | None,
+        with_progress: Callable[[Callable[[Any], Any]], Any]) -> None:  # fmt: skip
     """Compute the pairs and write them in ``fmt`` (table, json, csv, html);
     ``cache``: the reports' cache file (None: in memory), where the seats'
     standings are read; ``with_progress(call)``: runs ``call(progress)``
@@ -20,10 +20,7 @@ def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[
     from hh.reports.integrity import integrity
 
     try:
-        if with_progress is None:
-            pairs = integrity(con, filters, cache=cache)
-        else:
-            pairs = with_progress(lambda p: integrity(con, filters, cache=cache, progress=p))
+        pairs = with_progress(lambda p: integrity(con, filters, cache=cache, progress=p))
     except ReportError as error:
         fail(str(error))
         return

@@ -422,9 +422,10 @@ def _renumber(con: duckdb.DuckDBPyConnection, pairs: str, pairs_hands: str) -> N
     con.execute("DROP TABLE _renum")
 
 
-# hands per statement in the import hook: within the import's 256 MB
-# (hh.pipelines.importer.CHECK_MEMORY_LIMIT) whatever the size of the import
-IMPORT_BATCH = 50_000
+# hands per statement, in the import hook (within the import's
+# hh.pipelines.importer.CHECK_MEMORY_LIMIT whatever the size of the import)
+# and in a report's first fill (DuckDB's memory does not grow with the database)
+BATCH = 50_000
 
 
 def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
@@ -451,7 +452,7 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
         if (store.persistent and _has(con, store.table(standings.KIND + "_hands"))
                 and _has(con, store.table(SEATS + "_hands"))):  # fmt: skip
             store.want("TRUE", [])
-            fill(con, store, batch=IMPORT_BATCH, standings_kept=True)
+            fill(con, store, batch=BATCH, standings_kept=True)
     finally:
         store.close()
         con.execute("DROP TABLE IF EXISTS _want; DROP TABLE IF EXISTS _todo")
@@ -464,5 +465,5 @@ def _has(con: duckdb.DuckDBPyConnection, table: str) -> bool:
                             "AND table_name = ?", [db, name]).fetchall()[0][0])  # fmt: skip
 
 
-__all__ = ["BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "PLAYERS", "SEATS", "SEQ", "VERSION",
-           "after_import", "fill"]
+__all__ = ["BATCH", "BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "PLAYERS", "SEATS", "SEQ",
+           "VERSION", "after_import", "fill"]

@@ -183,7 +183,7 @@ def test_a_first_report_computes_the_facts_in_batches_with_progress(
     statement), says how far it is, and gives the report of the facts the
     import kept."""
     kept = _report(session, Path(default_path(session)))
-    monkeypatch.setattr(facts, "IMPORT_BATCH", 120)
+    monkeypatch.setattr(facts, "BATCH", 120)
     heard: list[tuple[str, int, int]] = []
     con = duckdb.connect(str(session), read_only=True)
     try:
