@@ -41,6 +41,7 @@ from hh.pipelines.work import (
     derive_hooks,
     hh_version,
     process,
+    wanted,
     worker_init,
 )
 from hh.pipelines.writer import Counts, FileRow, Writer
@@ -288,6 +289,7 @@ class Importer:
 
     def _tasks(self, plans: list[_Plan], tail: bool) -> Iterator[Task]:
         seq = 0
+        derive = wanted(self.con)
         present = self._present([p.name for p in plans])
         for plan in plans:
             stored = None
@@ -299,7 +301,7 @@ class Importer:
                 known = frozenset()
                 if stored is not None and stored.num_rows:
                     known = _known_in(stored, c.first_line, end)
-                yield Task(c, plan.name, known, tail and last, self.version, seq, last, True)
+                yield Task(c, plan.name, known, tail and last, self.version, seq, last, derive)
                 seq += 1
             del stored
 

@@ -79,7 +79,9 @@ class Task:
     hh_version: str = ""
     seq: int = 0  # the task's place in the run (results are written in this order)
     last: bool = True  # the file's last chunk
-    derive: bool = False  # compute what the layers above keep of each hand (derive_hooks)
+    # per hh.derive hook, its name and what it computes of each hand for this
+    # database (``hook.wants(con)``, see :func:`wanted`); empty: nothing derived
+    derive: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(slots=True)
@@ -99,13 +101,30 @@ def derive_hooks() -> tuple[tuple[str, Any], ...]:
     """The installed ``hh.derive`` entry points, by name: what the layers
     above keep of each hand (the reports' all-in equity,
     hh.reports.imported), computed in the workers from each batch
-    (``derive(tables)``) and stored by the writer's process after each
+    (``derive(tables, wants)``) and stored by the writer's process after each
     commit (``keep(con, derived)``), so that nothing is left to a second
     pass over the database. Data still flows one way: the import knows
-    them only as names. ``HH_NO_IMPORT_HOOKS=1`` loads none."""
+    them only as names. ``HH_NO_IMPORT_HOOKS=1`` loads none.
+
+    A hook may also define ``wants(con)``: what it computes for the
+    database of ``con`` (a picklable value, given to each ``derive`` call;
+    without it, None), asked once per run by the import's process, so that
+    a database pays only for what the layers above read of it."""
     if os.environ.get("HH_NO_IMPORT_HOOKS"):
         return ()
     return _derive_hooks()
+
+
+def wanted(con: Any) -> tuple[tuple[str, Any], ...]:
+    """Each installed hook's name and what it computes for the database of
+    ``con`` (:attr:`Task.derive`)."""
+    out = []
+    for name, hook in derive_hooks():
+        try:
+            out.append((name, hook.wants(con) if hasattr(hook, "wants") else None))
+        except Exception as error:  # derived later, as when its derive fails
+            print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
+    return tuple(out)
 
 
 @functools.cache
@@ -120,9 +139,13 @@ def _derive(result: Result) -> None:
     """Each hook's rows for the result's batch; a hook that fails is said on
     standard error and never fails the import (the rows are then computed
     later, by the hook after the import or by a report)."""
-    for name, hook in derive_hooks():
+    hooks = dict(derive_hooks())
+    for name, wants in result.task.derive:
+        hook = hooks.get(name)
+        if hook is None:
+            continue
         try:
-            result.derived[name] = hook.derive(result.tables)
+            result.derived[name] = hook.derive(result.tables, wants)
         except Exception as error:
             print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
 
@@ -205,8 +228,7 @@ def process(task: Task) -> Result:
         result.error = f"cannot import {task.name}{where}: {type(e).__name__}: {e}"
         return result
     result.tables = batch.tables()
-    if task.derive:
-        _derive(result)
+    _derive(result)
     return result
 
 

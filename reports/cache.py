@@ -67,6 +67,13 @@ class Cache:
     def table(self, name: str) -> str:
         return f"{self.db}.{name}"
 
+    def holds(self, kind: str) -> bool:
+        """Whether the cache has the tables of ``kind`` (some report or
+        import made them), whatever hands they hold."""
+        return bool(self.con.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE database_name = ? AND table_name = ?",
+            [self.db, f"{kind}_hands"]).fetchall()[0][0])  # fmt: skip
+
     def want(self, cond: str, params: Sequence[object]) -> int:
         """The hands a report reads (``hands h`` with the filter ``cond``) as
         the temporary table ``_want``; returns how many."""
@@ -152,6 +159,14 @@ class CacheError(ReportError):
 def default_path(db: str | Path) -> str:
     """The cache file of a database file: beside it."""
     return f"{db}.reports.duckdb"
+
+
+def path_of(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The cache file of the database ``con`` has open (:func:`default_path`);
+    None for an in-memory database, which keeps nothing."""
+    row = con.execute("SELECT path FROM duckdb_databases() "
+                      "WHERE database_name = current_database()").fetchall()  # fmt: skip
+    return default_path(row[0][0]) if row and row[0][0] else None
 
 
 def _one(con: duckdb.DuckDBPyConnection, sql: str) -> int:

@@ -246,17 +246,15 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     ``IMPORT_EQUITY_LIMIT`` new all-in hands (docs/statistics.md). For a
     database file, also each player's hands (hh.reports.handlist), which
     ``hh serve``'s search by player reads."""
-    from hh.reports.cache import default_path
+    from hh.reports.cache import path_of
     from hh.reports.equity import fill_equity
     from hh.reports.handlist import fill as fill_list
 
     database = cache is None
     if cache is None:  # a database file: the cache beside it
-        row = con.execute("SELECT path FROM duckdb_databases() "
-                          "WHERE database_name = current_database()").fetchall()  # fmt: skip
-        if not row or not row[0][0]:
+        cache = path_of(con)
+        if cache is None:
             return  # an in-memory database: nothing to keep
-        cache = default_path(row[0][0])
     store = Cache(con, cache)
     try:
         if store.persistent:

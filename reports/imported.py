@@ -15,7 +15,12 @@ import then finds every all-in hand computed, however many there are.
 
 The same way, each seat's standing on each round it was in
 (hh.reports.standings: the integrity report's "who was ahead") is
-computed here and kept in the cache.
+computed here and kept in the cache, for a database whose cache holds
+them already (an integrity report ran on it: :func:`wants`), as the
+integrity report's own facts are (hh.reports.integrity_facts): a
+database nobody reads with ``hh report integrity`` does not pay for them,
+and its first integrity report computes them for every hand
+(docs/decisions.md).
 
 The per-hand counts (hh.reports.counts) are not computed here: they are
 one SQL statement whose cost is mostly fixed per statement, so a statement
@@ -59,21 +64,39 @@ def _first_copies(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     return {t: tab.filter(pc.is_in(tab["_ord"], value_set=keep)) for t, tab in tables.items()}
 
 
-def derive(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
-    """The cache rows of a batch's hands: ``equity`` (hh.reports.equity)
-    and ``standing`` (hh.reports.standings), each row with its hand's
-    ``_ord``, and ``hands``, every hand computed with its key (``_ord`` and
-    :data:`_KEY`). A hand the batch holds twice counts once, as its first
-    copy."""
-    if not tables["hands"].num_rows:
+def wants(con: Any) -> frozenset[str]:
+    """What :func:`derive` computes for the database ``con`` has open: the
+    all-in equity (every report of players reads it), and the seats'
+    standings when its cache holds them already; nothing for an in-memory
+    database, which keeps nothing (:func:`keep`)."""
+    from hh.reports.cache import Cache, path_of
+
+    path = path_of(con)
+    if path is None:
+        return frozenset()
+    store = Cache(con, path)
+    try:
+        return frozenset({"equity"} | ({standings.KIND} if store.holds(standings.KIND) else set()))
+    finally:
+        store.close()
+
+
+def derive(tables: Mapping[str, pa.Table], wants: frozenset[str]) -> dict[str, pa.Table]:
+    """The cache rows of a batch's hands, of the kinds ``wants`` names:
+    ``equity`` (hh.reports.equity) and ``standing`` (hh.reports.standings),
+    each row with its hand's ``_ord``; and ``hands``, every hand computed
+    with its key (``_ord`` and :data:`_KEY`). A hand the batch holds twice
+    counts once, as its first copy."""
+    if not tables["hands"].num_rows or not wants:
         return {}
     batch = _first_copies(tables)
     hands = batch["hands"]
-    return {
-        "equity": equity.of_batch(batch),
-        standings.KIND: standings.rows_of(hands, batch["seats"]),
-        "hands": hands.select(["_ord", *_KEY]),
-    }
+    out = {"hands": hands.select(["_ord", *_KEY])}
+    if "equity" in wants:
+        out["equity"] = equity.of_batch(batch)
+    if standings.KIND in wants:
+        out[standings.KIND] = standings.rows_of(hands, batch["seats"])
+    return out
 
 
 def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
@@ -86,13 +109,12 @@ def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
     parts = [d for d in derived if d]
     if not parts:
         return
-    row = con.execute("SELECT path FROM duckdb_databases() "
-                      "WHERE database_name = current_database()").fetchall()  # fmt: skip
-    if not row or not row[0][0]:
-        return
-    from hh.reports.cache import Cache, default_path
+    from hh.reports.cache import Cache, path_of
 
-    store = Cache(con, default_path(row[0][0]))
+    path = path_of(con)
+    if path is None:
+        return
+    store = Cache(con, path)
     try:
         if not store.persistent:
             return
@@ -112,6 +134,8 @@ def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
                 "equity": (equity.VERSION, equity.EQUITY_COLUMNS),
                 standings.KIND: (standings.VERSION, standings.COLUMNS),
             }.items():
+                if not all(kind in p for p in parts):  # (one run: the same kinds)
+                    continue
                 store.ensure(kind, version, columns)
                 _append(con, store, parts, kind)
         finally:

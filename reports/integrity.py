@@ -881,7 +881,7 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
         store.want(*f.where())
-        standings.fill(con, store)
+        standings.fill(con, store, batch=standings.BATCH, progress=progress)
         facts.fill(con, store, batch=facts.BATCH, progress=progress)
         games, names = _load(con, f, store)
         everyone = _pairs(con)

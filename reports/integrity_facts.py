@@ -439,30 +439,20 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     ``hh.derive`` hook kept (hh.reports.imported) are computed; a cache file
     another process holds is left alone (the report computes what is
     missing)."""
-    from hh.reports.cache import default_path
+    from hh.reports.cache import path_of
 
     if cache is None:  # a database file: the cache beside it
-        row = con.execute("SELECT path FROM duckdb_databases() "
-                          "WHERE database_name = current_database()").fetchall()  # fmt: skip
-        if not row or not row[0][0]:
+        cache = path_of(con)
+        if cache is None:
             return  # an in-memory database: nothing to keep
-        cache = default_path(row[0][0])
     store = Cache(con, cache)
     try:
-        if (store.persistent and _has(con, store.table(standings.KIND + "_hands"))
-                and _has(con, store.table(SEATS + "_hands"))):  # fmt: skip
+        if store.persistent and store.holds(standings.KIND) and store.holds(SEATS):
             store.want("TRUE", [])
             fill(con, store, batch=BATCH, standings_kept=True)
     finally:
         store.close()
         con.execute("DROP TABLE IF EXISTS _want; DROP TABLE IF EXISTS _todo")
-
-
-def _has(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    """Whether ``table`` (``db.name``) exists."""
-    db, name = table.split(".", 1)
-    return bool(con.execute("SELECT count(*) FROM duckdb_tables() WHERE database_name = ? "
-                            "AND table_name = ?", [db, name]).fetchall()[0][0])  # fmt: skip
 
 
 __all__ = ["BATCH", "BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "PLAYERS", "SEATS", "SEQ",

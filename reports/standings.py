@@ -1,9 +1,11 @@
 """Each seat's standing on each round it was in: how good its cards were
 then (``hh.collusion.standing``, the one measure the simulator's colluders
-and the integrity report share), computed once per hand where the import
-judges the hands (hh.reports.imported: ``derive``) and kept in the reports'
-cache (hh.reports.cache, kind ``standing``), so that the integrity report
-judges who was ahead at a fold or an all-in call with a join, not a loop.
+and the integrity report share), computed once per hand and kept in the
+reports' cache (hh.reports.cache, kind ``standing``), so that the integrity
+report judges who was ahead at a fold or an all-in call with a join, not a
+loop. The first integrity report on a database computes them for every
+hand (:func:`fill`); from then on the import computes them where it judges
+the hands (hh.reports.imported: ``derive``).
 
 A row per (hand, player, round) for every round from the first to the one
 the player folded on (or the hand's last round), of every player dealt in
@@ -15,13 +17,14 @@ round each card was dealt in, as the hand was played) and, in Chiribito,
 the common cards dealt by then (``hands.board``, ``board_rounds``). Hands
 imported before those columns existed (schema version 1) have no rows.
 
-Hands the cache lacks (imported before this table existed, a lake, an
-import whose hook did not run) are computed by the first report that needs
-them (:func:`fill`), with the same code.
+Hands the cache lacks (imported before a first integrity report, a lake,
+an import whose hook did not run) are computed by the report that needs
+them (:func:`fill`), with the same code, :data:`BATCH` hands at a time.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -76,9 +79,10 @@ def rows_of(hands: pa.Table, seats: pa.Table) -> pa.Table:
     return pa.table([ords, players, rounds, values], schema=_SCHEMA)
 
 
-def rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """The standing rows (:data:`COLUMNS`) of the cache's ``_todo`` hands
-    (hh.reports.cache: ``Cache.todo``), read from ``hands`` and ``seats``."""
+def rows(con: duckdb.DuckDBPyConnection, todo: str = "_todo") -> pa.Table:
+    """The standing rows (:data:`COLUMNS`) of the hands of the temporary
+    table ``todo`` (``hk``, ``site``, ``hand_id``: hh.reports.cache's
+    ``Cache.todo``), read from ``hands`` and ``seats``."""
     columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
     if "board_rounds" not in columns:  # schema version 1: the rounds are not stored
         return pa.table([[], [], [], []], schema=pa.schema(
@@ -86,7 +90,7 @@ def rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
     hand_cols = ", ".join(f"h.{c}" for c in HAND_COLUMNS if c != "_ord")
     seat_cols = ", ".join(f"s.{c}" for c in SEAT_COLUMNS if c != "_ord")
     con.execute("CREATE OR REPLACE TEMP TABLE _st AS SELECT (row_number() OVER ())::INTEGER "
-                f"AS _ord, t.hk, t.site, t.hand_id, {hand_cols} FROM _todo t "
+                f"AS _ord, t.hk, t.site, t.hand_id, {hand_cols} FROM {todo} t "
                 "JOIN hands h ON h.site = t.site AND h.hand_id = t.hand_id")  # fmt: skip
     try:
         hands = con.sql("SELECT * FROM _st").to_arrow_table()
@@ -99,19 +103,39 @@ def rows(con: duckdb.DuckDBPyConnection) -> pa.Table:
     return found.set_column(0, "hk", hands.column("hk").take(at))
 
 
-def fill(con: duckdb.DuckDBPyConnection, store: Cache) -> int:
+# hands whose seats a report's fill holds in memory at once (as Python
+# values, for hh.collusion): its memory does not grow with the database
+BATCH = 50_000
+
+
+def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int = BATCH,
+         progress: Callable[[str, int, int], None] | None = None) -> int:  # fmt: skip
     """Compute and keep the standings of the wanted hands the cache lacks
-    (``store.want`` first); returns how many hands were computed."""
+    (``store.want`` first), ``batch`` hands at a time; returns how many
+    hands were computed. ``progress(stage, done, total)`` hears of the
+    start and of each batch."""
     store.ensure(KIND, VERSION, COLUMNS)
     todo = store.todo(KIND)
     if not todo:
         return 0
-    found = rows(con)  # noqa: F841 (read by the SQL below)
     target = store.table(KIND)
     con.execute(f"DELETE FROM {target} WHERE hk IN (SELECT hk FROM _todo)")
-    con.execute(f"INSERT INTO {target} SELECT hk, player, round, standing FROM found")
+    con.execute("CREATE OR REPLACE TEMP TABLE _st_todo AS "
+                "SELECT hk, site, hand_id, row_number() OVER () AS k FROM _todo")  # fmt: skip
+    try:
+        for lo in range(0, todo, batch):
+            if progress:
+                progress("standings", lo, todo)
+            con.execute("CREATE OR REPLACE TEMP TABLE _st_part AS SELECT * FROM _st_todo "
+                        f"WHERE k > {lo} AND k <= {lo + batch}")  # fmt: skip
+            found = rows(con, "_st_part")  # noqa: F841 (read by the SQL below)
+            con.execute(f"INSERT INTO {target} SELECT hk, player, round, standing FROM found")
+    finally:
+        con.execute("DROP TABLE IF EXISTS _st_todo; DROP TABLE IF EXISTS _st_part")
+    if progress:
+        progress("standings", todo, todo)
     store.done(KIND)
     return todo
 
 
-__all__ = ["COLUMNS", "KIND", "VERSION", "fill", "rows", "rows_of"]
+__all__ = ["BATCH", "COLUMNS", "KIND", "VERSION", "fill", "rows", "rows_of"]

@@ -192,4 +192,6 @@ def test_a_first_report_computes_the_facts_in_batches_with_progress(
     finally:
         con.close()
     assert fresh == kept
-    assert heard == [("integrity facts", done, 550) for done in (0, 120, 240, 360, 480, 550)]
+    assert heard == [("standings", 0, 550), ("standings", 550, 550)] + [
+        ("integrity facts", done, 550) for done in (0, 120, 240, 360, 480, 550)]
+

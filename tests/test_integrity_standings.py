@@ -1,6 +1,7 @@
-"""The seats' standings the import stores for the integrity report
-(hh.reports.standings, kept by the hh.derive hook), the report read from
-them, and the stack-lost tie: exact rows and counts on hand-written hands."""
+"""The seats' standings kept for the integrity report (hh.reports.standings:
+computed by its first report, then by the hh.derive hook at each import),
+the report read from them, and the stack-lost tie: exact rows and counts on
+hand-written hands."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import duckdb
 import pytest
 import typer
 from hh.pipelines.cli import register as register_import
+from hh.reports import standings
 from hh.reports.cache import default_path
 from hh.reports.db import Filters
 from hh.reports.integrity import integrity
@@ -33,8 +35,8 @@ def _root() -> None:
 register_import(app)
 
 
-def _import(tmp_path: Path, text: str) -> Path:
-    src = tmp_path / "hands.txt"
+def _import(tmp_path: Path, text: str, name: str = "hands.txt") -> Path:
+    src = tmp_path / name
     src.write_text(text, encoding="utf-8")
     db = tmp_path / "hands.duckdb"
     result = runner.invoke(app, ["import", str(src), "--db", str(db)])
@@ -43,9 +45,14 @@ def _import(tmp_path: Path, text: str) -> Path:
 
 
 def _stored(db: Path) -> dict[tuple[str, str], dict[int, int]]:
-    """(hand id, player) -> {round: standing} as the import kept them."""
+    """(hand id, player) -> {round: standing} as the cache keeps them (none:
+    no standings kept)."""
     con = duckdb.connect(str(db), read_only=True)
     con.execute(f"ATTACH '{default_path(db)}' AS c (READ_ONLY)")
+    if not con.execute(f"SELECT count(*) FROM duckdb_tables() WHERE database_name = 'c' "
+                       f"AND table_name = '{KIND}'").fetchall()[0][0]:  # fmt: skip
+        con.close()
+        return {}
     rows = con.execute(f"""
         SELECT h.hand_id, s.player, s.round, s.standing FROM c.{KIND} s
         JOIN hands h ON hash(h.content_hash, h.hh_version, h.site, h.hand_id) = s.hk
@@ -57,17 +64,31 @@ def _stored(db: Path) -> dict[tuple[str, str], dict[int, int]]:
     return out
 
 
-def test_import_stores_each_seats_standing_per_round(tmp_path: Path) -> None:
+def test_standings_kept_from_the_first_integrity_report_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ana folds on COMMON 5 (round 5) in each hand: both players have rounds
     0 to 5; in T-4 Blas's cards are ``??``: he has no row, and the fold is
     not judged. On round 5 the standing is the evaluator's value of the
-    hole cards with the five common cards."""
+    hole cards with the five common cards. A first import keeps none (no
+    integrity report read the database); the first report computes them
+    all, here 3 hands at a time; the import after it computes its new
+    hands'."""
     db = _import(tmp_path, "\n\n".join([
         _fold_hand(1, "So Ro", "5c 5e", FLUSH_BOARD),
         _fold_hand(2, "So Ro", "5c 5e", FLUSH_BOARD),
         _fold_hand(3, "6e 7c", "5c 5e", FLUSH_BOARD),
         _fold_hand(4, "So Ro", "?? ??", FLUSH_BOARD),
     ]) + "\n")  # fmt: skip
+    assert _stored(db) == {}
+    monkeypatch.setattr(standings, "BATCH", 3)
+    heard: list[tuple[str, int, int]] = []
+    con = duckdb.connect(str(db), read_only=True)
+    (pair,) = integrity(con, Filters(), cache=default_path(db),
+                        progress=lambda *a: heard.append(a))  # fmt: skip
+    con.close()
+    assert [h for h in heard if h[0] == "standings"] == [
+        ("standings", 0, 4), ("standings", 3, 4), ("standings", 4, 4)]
     stored = _stored(db)
     assert sorted(stored) == [("T-1", "Ana"), ("T-1", "Blas"), ("T-2", "Ana"), ("T-2", "Blas"),
                               ("T-3", "Ana"), ("T-3", "Blas"), ("T-4", "Ana")]  # fmt: skip
@@ -78,12 +99,19 @@ def test_import_stores_each_seats_standing_per_round(tmp_path: Path) -> None:
     assert stored[("T-1", "Blas")][5] == ev.value(["5c", "5e"], FLUSH_BOARD)
     assert stored[("T-1", "Ana")][5] > stored[("T-1", "Blas")][5]  # the flush, ahead
     assert stored[("T-3", "Ana")][5] < stored[("T-3", "Blas")][5]  # two pair, behind trips
-    # the report reads them: 2 folds ahead of 3 judged, 1 not judged (T-4)
-    con = duckdb.connect(str(db), read_only=True)
-    (pair,) = integrity(con, Filters(), cache=default_path(db))
+    # the report read them: 2 folds ahead of 3 judged, 1 not judged (T-4)
     fold = pair.signals["fold_ahead"]
     assert (fold.count, fold.opportunity, fold.detail["unjudged"]) == (2, 3, 1)
     assert sorted(fold.evidence) == ["T-1", "T-2"]
+    # now the import computes the standings of its new hands
+    _import(tmp_path, _fold_hand(5, "6e 7c", "5c 5e", FLUSH_BOARD) + "\n", name="more.txt")
+    more = _stored(db)
+    assert sorted(more) == sorted([*stored, ("T-5", "Ana"), ("T-5", "Blas")])
+    assert more[("T-5", "Ana")] == stored[("T-3", "Ana")]
+    con = duckdb.connect(str(db), read_only=True)
+    (pair,) = integrity(con, Filters(), cache=default_path(db))
+    fold = pair.signals["fold_ahead"]
+    assert (fold.count, fold.opportunity, fold.detail["unjudged"]) == (2, 4, 1)
     # computed afresh (no cache: in memory), the report is the same
     assert to_json([pair]) == to_json(integrity(con, Filters()))
 
