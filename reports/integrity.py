@@ -881,8 +881,9 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
         store.want(*f.where())
-        standings.fill(con, store, batch=standings.BATCH, progress=progress)
-        facts.fill(con, store, batch=facts.BATCH, progress=progress)
+        with facts.fill_memory(con):
+            standings.fill(con, store, batch=standings.BATCH, progress=progress)
+            facts.fill(con, store, batch=facts.BATCH, progress=progress)
         games, names = _load(con, f, store)
         everyone = _pairs(con)
         # in key order (the integers are in the order of the names), and ties of the

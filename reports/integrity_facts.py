@@ -49,7 +49,8 @@ held) are computed by the first report (:func:`fill`), with the same SQL.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import duckdb
 from hh.reports import standings
@@ -427,6 +428,26 @@ def _renumber(con: duckdb.DuckDBPyConnection, pairs: str, pairs_hands: str) -> N
 # and in a report's first fill (DuckDB's memory does not grow with the database)
 BATCH = 50_000
 
+# DuckDB's memory while a report computes what the cache lacks (the seats'
+# standings and these facts, BATCH hands per statement): a report's
+# connection has DuckDB's default limit, 80% of the RAM, up to which DuckDB
+# keeps the blocks it has read, so a first report over a million hands held
+# gigabytes. The statements fit in far less: the import's hook runs them in
+# its 256 MB.
+FILL_MEMORY_LIMIT = "1GB"
+
+
+@contextmanager
+def fill_memory(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """DuckDB's memory limit at :data:`FILL_MEMORY_LIMIT` while the block
+    runs, then DuckDB's default again (a report's connection sets none of
+    its own: hh.reports.db.connect)."""
+    con.execute(f"SET memory_limit = '{FILL_MEMORY_LIMIT}'")
+    try:
+        yield
+    finally:
+        con.execute("RESET memory_limit")
+
 
 def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
     """The ``hh.imported`` hook (hh.pipelines.importer.after_import): the
@@ -455,5 +476,5 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
         con.execute("DROP TABLE IF EXISTS _want; DROP TABLE IF EXISTS _todo")
 
 
-__all__ = ["BATCH", "BLOCK", "CELLS", "EVENTS", "KINDS", "PAIRS", "PLAYERS", "SEATS", "SEQ",
-           "VERSION", "after_import", "fill"]
+__all__ = ["BATCH", "BLOCK", "CELLS", "EVENTS", "FILL_MEMORY_LIMIT", "KINDS", "PAIRS", "PLAYERS",
+           "SEATS", "SEQ", "VERSION", "after_import", "fill", "fill_memory"]

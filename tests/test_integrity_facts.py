@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -195,3 +196,27 @@ def test_a_first_report_computes_the_facts_in_batches_with_progress(
     assert heard == [("standings", 0, 550), ("standings", 550, 550)] + [
         ("integrity facts", done, 550) for done in (0, 120, 240, 360, 480, 550)]
 
+
+def test_a_first_report_computes_within_bounded_memory_then_lifts_the_bound(
+    session: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a report computes for the cache (standings and facts) runs under
+    FILL_MEMORY_LIMIT, not DuckDB's default of most of the RAM; the report's
+    connection has its default limit again afterwards."""
+    seen: list[str] = []
+    fill = facts.fill
+
+    def spy(con: duckdb.DuckDBPyConnection, *args: Any, **kw: Any) -> int:
+        seen.append(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+        return fill(con, *args, **kw)
+
+    monkeypatch.setattr(facts, "fill", spy)
+    con = duckdb.connect(str(session), read_only=True)
+    try:
+        default = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        integrity(con, Filters(), cache=None)
+        after = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    finally:
+        con.close()
+    assert seen == ["953.6 MiB"]  # 1GB: 10^9 bytes
+    assert after == default != seen[0]
