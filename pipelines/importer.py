@@ -54,12 +54,6 @@ GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
 # Less to read than this is imported in this process, without starting
 # workers: spawning them costs about as much as judging a thousand hands.
 POOL_MIN_BYTES = 2 * 1024 * 1024
-# DuckDB checkpoints (compresses the WAL into the database file) when the WAL
-# passes this size. Its default, 16 MB, is less than one group's WAL, so every
-# commit checkpointed and each checkpoint rewrote the tables' last row groups
-# again. What is not checkpointed yet is held in DuckDB's memory, so this
-# also bounds that.
-CHECKPOINT_THRESHOLD = "64MB"
 # DuckDB's own memory (its buffers, tables not checkpointed yet, the sorts
 # of the checks after the reading; it spills to a temporary file beyond
 # it). Its default, 80% of the RAM, let the import process grow with the
@@ -208,7 +202,6 @@ class Importer:
         self.group_hands = int(os.environ.get("HH_IMPORT_GROUP_HANDS", GROUP_HANDS))
         self.pool_min_bytes = int(os.environ.get("HH_IMPORT_POOL_MIN_BYTES", POOL_MIN_BYTES))
         self.version = hh_version()
-        con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
         con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         row = con.execute("SELECT coalesce(max(import_run), 0) + 1 FROM imports").fetchall()
         self.run = int(row[0][0])
@@ -226,7 +219,6 @@ class Importer:
     def use(self, con: Any) -> None:
         """Go on with another connection to the same database (a watch lets
         the file go between two cycles: hh.pipelines.dblock)."""
-        con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
         con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         self.con = con
         self.writer.con = con
