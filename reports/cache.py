@@ -161,9 +161,12 @@ def default_path(db: str | Path) -> str:
     return f"{db}.reports.duckdb"
 
 
-def path_of(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The cache file of the database ``con`` has open (:func:`default_path`);
+def path_of(con: duckdb.DuckDBPyConnection, given: str | None = None) -> str | None:
+    """The cache file of the database ``con`` has open: ``given`` when there
+    is one (a lake's import gives the lake's), else :func:`default_path`;
     None for an in-memory database, which keeps nothing."""
+    if given is not None:
+        return given
     row = con.execute("SELECT path FROM duckdb_databases() "
                       "WHERE database_name = current_database()").fetchall()  # fmt: skip
     return default_path(row[0][0]) if row and row[0][0] else None

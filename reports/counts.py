@@ -250,11 +250,10 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     from hh.reports.equity import fill_equity
     from hh.reports.handlist import fill as fill_list
 
-    database = cache is None
-    if cache is None:  # a database file: the cache beside it
-        cache = path_of(con)
-        if cache is None:
-            return  # an in-memory database: nothing to keep
+    database = cache is None  # a database file (not a lake): the cache beside it
+    cache = path_of(con, cache)
+    if cache is None:
+        return  # an in-memory database: nothing to keep
     store = Cache(con, cache)
     try:
         if store.persistent:

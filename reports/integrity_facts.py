@@ -462,10 +462,9 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     missing)."""
     from hh.reports.cache import path_of
 
-    if cache is None:  # a database file: the cache beside it
-        cache = path_of(con)
-        if cache is None:
-            return  # an in-memory database: nothing to keep
+    cache = path_of(con, cache)
+    if cache is None:
+        return  # an in-memory database: nothing to keep
     store = Cache(con, cache)
     try:
         if store.persistent and store.holds(standings.KIND) and store.holds(SEATS):
