@@ -70,8 +70,8 @@ def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
     for m in marks:
         until = times[m] if m < len(times) else None
         start = time.perf_counter()
-        # the seats' standings from the cache the import filled (sessions imported
-        # before it existed: the first report computes and keeps them)
+        # each report computes the seats' standings and the per-hand facts of
+        # the hands it reads that the cache lacks, and keeps them there
         pairs = integrity(con, Filters(until=until), cache=default_path(db))
         _SPEED.append((min(m, len(times)), time.perf_counter() - start))
         rank = next((k + 1 for k, p in enumerate(pairs) if p.players == PAIR), None)
