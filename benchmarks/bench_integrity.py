@@ -188,16 +188,16 @@ def seed_standings(db: str, base_db: str, cache: str) -> None:
 
 def _facts(con: object) -> None:
     """Every hand's integrity facts into the database's cache, as the first
-    integrity report keeps them (then the import's hook keeps them up to date)."""
-    from hh.reports.cache import Cache, default_path
-    from hh.reports.integrity_facts import BATCH, fill
+    integrity report computes and keeps them (within its memory limit; then
+    the import's hook keeps them up to date)."""
+    from hh.reports.cache import Cache, path_of
+    from hh.reports.integrity_facts import BATCH, fill, fill_memory
 
-    row = con.execute("SELECT path FROM duckdb_databases() "  # type: ignore[attr-defined]
-                      "WHERE database_name = current_database()").fetchall()  # fmt: skip
-    store = Cache(con, default_path(row[0][0]))  # type: ignore[arg-type]
+    store = Cache(con, path_of(con))  # type: ignore[arg-type]
     try:
         store.want("TRUE", [])
-        fill(con, store, batch=BATCH, standings_kept=True)  # type: ignore[arg-type]
+        with fill_memory(con):  # type: ignore[arg-type]
+            fill(con, store, batch=BATCH, standings_kept=True)  # type: ignore[arg-type]
     finally:
         store.close()
 
@@ -246,7 +246,7 @@ def speed(quick: bool = False) -> list[Row]:
         con.close()
     what = f"{total:,} hands (synthetic: {3 * per_game:,} simulated, repeated)"
     return [
-        Row("integrity.speed.facts", f"integrity facts of {what} (hh.imported hook, once)",
+        Row("integrity.speed.facts", f"integrity facts of {what} (a first report's fill, once)",
             t_facts, "s", None, mb_facts),
         Row("integrity.speed.players", f"hh report players, {what}, counts cached", t_players,
             "s", None, mb_players),
