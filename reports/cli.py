@@ -185,7 +185,9 @@ def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str
 
 def _with_progress(call: Callable[[Any], T]) -> T:
     """``call(progress)`` with a progress bar on the terminal (standard error)
-    while hands not cached yet have their all-in equity computed."""
+    while a report computes what the cache lacks (``progress(stage, done,
+    total)``: a bar per stage, such as the all-in equity or the integrity
+    report's standings and facts)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 

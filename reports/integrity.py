@@ -858,10 +858,12 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
     """Every pair of players who shared a hand (``filters.min_hands``: at
     least that many together), most suspicious first. ``cache``: the
     reports' cache (hh.reports.cache; None keeps it in memory for this
-    call), where the seats' standings and the per-hand facts are read (the
-    import stores them; the hands it lacks are computed first:
-    hh.reports.standings, hh.reports.integrity_facts). ``progress(stage,
-    done, total)`` hears of the facts computed, a batch of hands at a time."""
+    call), where the seats' standings and the per-hand facts are read: the
+    hands it lacks (every hand, at a database's first integrity report;
+    after it, the import keeps them) are computed first, within
+    ``facts.FILL_MEMORY_LIMIT`` (hh.reports.standings,
+    hh.reports.integrity_facts). ``progress(stage, done, total)`` hears of
+    the standings and facts computed, a batch of hands at a time."""
     # hundreds of thousands of small objects (a signal per pair and signal, their
     # details): the cyclic collector would walk them again and again, for
     # nothing (they hold no cycles); it runs again once the report is made

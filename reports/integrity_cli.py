@@ -15,7 +15,7 @@ def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[
     """Compute the pairs and write them in ``fmt`` (table, json, csv, html);
     ``cache``: the reports' cache file (None: in memory), where the seats'
     standings are read; ``with_progress(call)``: runs ``call(progress)``
-    with a progress bar (the per-hand facts a first report computes)."""
+    with a progress bar (the standings and facts a first report computes)."""
     from hh.reports import integrity_out
     from hh.reports.integrity import integrity
 

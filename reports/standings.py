@@ -79,7 +79,7 @@ def rows_of(hands: pa.Table, seats: pa.Table) -> pa.Table:
     return pa.table([ords, players, rounds, values], schema=_SCHEMA)
 
 
-def rows(con: duckdb.DuckDBPyConnection, todo: str = "_todo") -> pa.Table:
+def rows(con: duckdb.DuckDBPyConnection, todo: str) -> pa.Table:
     """The standing rows (:data:`COLUMNS`) of the hands of the temporary
     table ``todo`` (``hk``, ``site``, ``hand_id``: hh.reports.cache's
     ``Cache.todo``), read from ``hands`` and ``seats``."""
