@@ -1,42 +1,30 @@
 """Help that speaks the user's words: a parameter's value named as a user
-reads it (``N``, ``TEXT``, ``PATH``), never as a Python type (``<bool>``,
-``<list[str]>``), and flags with no value word at all.
+reads it (``N``, ``TEXT``, ``PATH``), never as a Python type (``<str>``,
+``<int range>``), and flags with no value word at all.
 
-typer labels a parameter in ``--help`` with its annotation's Python name
-unless the parameter has a ``metavar``. :class:`App` is a ``typer.Typer``
-whose commands (and groups) give every option without one the metavar
+typer labels a parameter in ``--help`` with its type's name unless the
+parameter has a ``metavar``. :class:`App` is a ``typer.Typer`` whose
+commands (and groups) give every option without one the metavar
 :func:`word` names (an argument, its type column), through typer's public
-command classes: the ``hh`` app
-(hh.cli) and the command groups of the plugins are :class:`App`\\ s, and
-``tests/test_report_cli.py`` checks every command's help."""
+command classes: the ``hh`` app (hh.cli) and the command groups of the
+plugins are :class:`App`\\ s, and ``tests/test_report_cli.py`` checks
+every command's help."""
 
 from __future__ import annotations
 
-import types
-import typing
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import typer
 import typer.core
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# what a value is called in help, by its type
-_WORDS: dict[object, str] = {int: "N", float: "X", str: "TEXT", Path: "PATH", bool: ""}
-
-
-def annotation_word(annotation: object) -> str | None:
-    """The help word for an annotation ("" for a flag), None if unknown."""
-    origin = typing.get_origin(annotation)
-    if origin in (list, tuple):
-        args = typing.get_args(annotation)
-        return annotation_word(args[0]) if args else None
-    if origin in (typing.Union, types.UnionType):
-        kinds = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return annotation_word(kinds[0]) if len(kinds) == 1 else None
-    return _WORDS.get(annotation)
+# what a value is called in help, by the name of its parameter type
+_WORDS: dict[str, str] = {
+    "str": "TEXT", "int": "N", "int range": "N", "float": "X", "float range": "X",
+    "path": "PATH", "file": "PATH", "directory": "PATH", "boolean": "",
+}  # fmt: skip
 
 
 def word(param: Any) -> str | None:
@@ -44,26 +32,38 @@ def word(param: Any) -> str | None:
     typer's own (a choice lists its values)."""
     if getattr(param, "is_flag", False):
         return ""
-    descriptor = getattr(param, "type_descriptor", None)
-    if descriptor is None or getattr(descriptor, "is_choice", False):
-        return None
-    return annotation_word(getattr(descriptor, "annotation", None))
+    return _WORDS.get(getattr(param.type, "name", ""))
 
 
-def _saying(found: str) -> Callable[[Any], str]:
-    return lambda ctx: found
+class _Said:
+    """A parameter type that says ``word`` as its metavar, and is otherwise
+    the type it wraps (its conversion, its name)."""
+
+    def __init__(self, kind: Any, found: str) -> None:
+        self._kind = kind
+        self._found = found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._kind, name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._kind(*args, **kwargs)
+
+    def get_metavar(self, param: Any, ctx: Any) -> str:
+        return self._found
 
 
 def _plain(params: list[Any]) -> list[Any]:
     """An option's value word is its metavar; an argument keeps its name as
-    the label, and its type column (typer's ``display_type_rich``, which
-    ignores an argument's metavar) says the word instead."""
+    the label, and its type (whose metavar typer's help shows in the type
+    column) says the word instead."""
     for param in params:
         found = word(param)
         if found is None:
             continue
         if isinstance(param, typer.core.TyperArgument):
-            param.display_type_rich = _saying(found)  # type: ignore[method-assign,assignment]
+            if not isinstance(param.type, _Said):
+                cast(Any, param).type = _Said(param.type, found)
         elif param.metavar is None:
             param.metavar = found
     return params
