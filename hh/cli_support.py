@@ -67,14 +67,32 @@ class Output:
     """What a command writes to. Its write errors are told apart from every
     other error of the command: an OSError raised while judging (a file gone
     missing, no file descriptors left) is not "cannot write standard
-    output", and the output stays open for the message."""
+    output", and the output stays open for the message.
 
-    __slots__ = ("_stream",)
+    Texts are gathered and written :data:`BLOCK` characters at a time: a
+    command writes a line or so per hand, and a stream without a buffer of
+    its own (``PYTHONUNBUFFERED``, set in many containers) would otherwise
+    cost a system call for each."""
+
+    __slots__ = ("_pending", "_size", "_stream")
+
+    BLOCK = 1 << 16
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self._pending: list[str] = []
+        self._size = 0
 
     def write(self, text: str) -> None:
+        self._pending.append(text)
+        self._size += len(text)
+        if self._size >= self.BLOCK:
+            self._drain()
+
+    def _drain(self) -> None:
+        text = "".join(self._pending)
+        self._pending.clear()
+        self._size = 0
         try:
             self._stream.write(text)
         except BrokenPipeError:
@@ -83,6 +101,8 @@ class Output:
             raise _WriteFailed(error) from None
 
     def flush(self) -> None:
+        """Write what is gathered, and flush the stream."""
+        self._drain()
         try:
             self._stream.flush()
         except BrokenPipeError:
@@ -114,10 +134,14 @@ def writing(stream: TextIO | None = None, name: str = "standard output") -> Iter
         error = failed.args[0]
         fail(f"cannot write {name}: {error.strerror or error}")
     except OSError as error:
-        with contextlib.suppress(OSError):
-            out.flush()  # what was judged before it stays written
+        with contextlib.suppress(OSError, _WriteFailed):
+            output.flush()  # what was judged before it stays written
         where = f": {error.filename}" if error.filename else ""
         fail(f"{error.strerror or error}{where}")
+    except BaseException:  # an exit, an interrupt: what was written stays
+        with contextlib.suppress(OSError, _WriteFailed):
+            output.flush()
+        raise
 
 
 @contextmanager

@@ -3,6 +3,7 @@ in a traceback; untrusted text is escaped; messages read well."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hh.cli import app
+from hh.cli_support import writing
 from hh.output import quote, render
 from hh.validate import Verdict, Violation
 
@@ -402,3 +404,34 @@ def test_the_installed_command_gives_what_the_app_gives(tmp_path: Path) -> None:
     # help, usage errors
     assert "Usage: " in _hh("validate", "--workers", "0", str(good)).stderr
     assert "--workers" in _hh("validate", "--help").stdout
+
+
+class _Recording(io.StringIO):
+    """A stream that counts the writes that reach it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def test_output_reaches_the_stream_in_blocks_and_stays_on_an_interrupt() -> None:
+    """A line per hand, gathered: a stream without its own buffer
+    (PYTHONUNBUFFERED) gets a few large writes, not one per line; what was
+    written before an interrupt is all there."""
+    lines = [f"hand {k:06d} " + "x" * 90 + "\n" for k in range(2_000)]  # 200,000 characters
+    stream = _Recording()
+    with writing(stream) as out:
+        for line in lines:
+            out.write(line)
+    assert stream.getvalue() == "".join(lines)
+    assert stream.writes <= 4
+    stream = _Recording()
+    with pytest.raises(KeyboardInterrupt), writing(stream) as out:
+        for line in lines[:10]:
+            out.write(line)
+        raise KeyboardInterrupt
+    assert stream.getvalue() == "".join(lines[:10])
