@@ -63,33 +63,44 @@ class _WriteFailed(Exception):
     """A write to the command's output failed: ``args[0]`` is the OSError."""
 
 
+def _terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, OSError, ValueError):  # a closed or a stand-in stream
+        return False
+
+
 class Output:
     """What a command writes to. Its write errors are told apart from every
     other error of the command: an OSError raised while judging (a file gone
     missing, no file descriptors left) is not "cannot write standard
     output", and the output stays open for the message.
 
-    Texts are gathered and written :data:`BLOCK` characters at a time: a
-    command writes a line or so per hand, and a stream without a buffer of
-    its own (``PYTHONUNBUFFERED``, set in many containers) would otherwise
-    cost a system call for each."""
+    Texts for a file or a pipe are gathered and written :attr:`BLOCK`
+    characters at a time: a command writes a line or so per hand, and a
+    stream without a buffer of its own (``PYTHONUNBUFFERED``, set in many
+    containers) would otherwise cost a system call for each. A terminal
+    gets each text at once, as the hands are judged."""
 
-    __slots__ = ("_pending", "_size", "_stream")
+    __slots__ = ("_block", "_pending", "_size", "_stream")
 
     BLOCK = 1 << 16
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self._block = 0 if _terminal(stream) else self.BLOCK
         self._pending: list[str] = []
         self._size = 0
 
     def write(self, text: str) -> None:
         self._pending.append(text)
         self._size += len(text)
-        if self._size >= self.BLOCK:
+        if self._size >= self._block:
             self._drain()
 
     def _drain(self) -> None:
+        if not self._pending:
+            return
         text = "".join(self._pending)
         self._pending.clear()
         self._size = 0

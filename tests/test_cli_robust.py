@@ -435,3 +435,16 @@ def test_output_reaches_the_stream_in_blocks_and_stays_on_an_interrupt() -> None
             out.write(line)
         raise KeyboardInterrupt
     assert stream.getvalue() == "".join(lines[:10])
+
+
+def test_a_terminal_gets_each_line_as_it_is_written() -> None:
+    class Terminal(_Recording):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Terminal()
+    with writing(stream) as out:
+        for k in range(5):
+            out.write(f"hand {k}\n")
+            assert stream.writes == k + 1
+    assert stream.getvalue() == "".join(f"hand {k}\n" for k in range(5))

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hh.cli import validate_command
+from hh.cli_support import Output
 from hh.crosshand import CrossChecker, Summary
 from hh.model import Game
 from hh.parse import parse_file, parse_text
@@ -177,6 +178,7 @@ def test_validate_memory_is_flat_in_the_number_of_hands(
             pass
 
     monkeypatch.setattr(sys, "stdout", Sink())
+    monkeypatch.setattr(Output, "BLOCK", 1)  # each verdict reaches the sink as it is written
 
     def most(path: Path) -> int:
         held.clear()
@@ -236,6 +238,7 @@ def test_each_hand_is_printed_as_soon_as_it_is_judged(
 
     monkeypatch.setattr(hh.parallel, "judge", counting)
     monkeypatch.setattr(sys, "stdout", Sink())
+    monkeypatch.setattr(Output, "BLOCK", 1)  # as a terminal gets them
     validate_command([str(path)], as_json=True, workers=1)
     # the k-th verdict is written right after the k-th hand is judged
     assert seen == list(range(1, 13))
