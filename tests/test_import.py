@@ -45,6 +45,15 @@ def test_every_hand_is_counted_once_and_lands_somewhere(mixed: tuple[Path, Path,
     assert s["code"] == 1  # rejected and invalid hands
 
 
+def test_hand_text_is_stored_with_zstd(mixed: tuple[Path, Path, dict]) -> None:
+    """The raw text, the largest column, with zstd (docs/schema.md); the
+    text reads back exactly (above)."""
+    _, db, _ = mixed
+    kinds = query(db, "SELECT DISTINCT compression FROM pragma_storage_info('hand_text') "
+                      "WHERE column_name = 'raw_text' AND segment_type = 'VARCHAR'")  # fmt: skip
+    assert kinds == [("ZSTD",)]
+
+
 def test_rows_are_the_referees_verdicts(mixed: tuple[Path, Path, dict]) -> None:
     folder, db, s = mixed
     verdicts = [v for v in referee([str(folder)]) if v.pots is not None]
