@@ -109,10 +109,10 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _import(paths: list[str], db: Path, workers: int) -> tuple[dict[str, Any], float, float]:
+def _import(paths: list[str], db: Path, workers: int) -> tuple[dict[str, Any], float, float, Any]:
     """One ``hh import`` run: (summary, wall seconds, CPU seconds of the
-    process tree). The pool's workers are joined before it returns, so
-    their CPU time is counted."""
+    process tree, where the reading went: ``Importer.busy``). The pool's
+    workers are joined before it returns, so their CPU time is counted."""
     from hh.pipelines.importer import Importer, connect, find_files
 
     cpu = _cpu()
@@ -125,7 +125,7 @@ def _import(paths: list[str], db: Path, workers: int) -> tuple[dict[str, Any], f
     finally:
         importer.close()
         con.close()
-    return summary, time.perf_counter() - start, _cpu() - cpu
+    return summary, time.perf_counter() - start, _cpu() - cpu, importer.busy
 
 
 def _mib(n: int) -> float:
@@ -151,7 +151,7 @@ def run(quick: bool = False, hands: int | None = None, workers: int = WORKERS) -
               f"(simulated in {time.perf_counter() - t:,.0f} s)", file=sys.stderr)  # fmt: skip
         db = tmp / "bench.duckdb"
         with PeakMemory() as peak, ProcessPeaks() as peaks:
-            summary, wall, cpu = _import([str(folder)], db, workers)
+            summary, wall, cpu, busy = _import([str(folder)], db, workers)
         assert summary["imported"] == n, summary
         key = f"import.w{workers}"
         rows.append(Row(key, f"import, {workers} workers, {n:,} hands, 3 games ({build} "
@@ -162,12 +162,18 @@ def run(quick: bool = False, hands: int | None = None, workers: int = WORKERS) -
                         _mib(peaks.parent), "MiB", None, None))  # fmt: skip
         rows.append(Row("import.peak.worker", "import: peak RSS of its largest worker",
                         _mib(peaks.worker), "MiB", None, None))  # fmt: skip
+        rows.append(Row("import.busy.writer", "import: the writer's busy share of the reading "
+                        "(inserts, commits, derived rows kept)", 100 * busy.writer_share, "%",
+                        None, None))  # fmt: skip
+        rows.append(Row("import.busy.workers", "import: the workers' busy share of the reading "
+                        "(the rest they waited)", 100 * busy.workers_share, "%", None,
+                        None))  # fmt: skip
         print(f"import: {n / wall:,.0f} hands/s ({wall:,.1f} s, {n / cpu:,.0f} hands per "
               f"CPU-second, {n / wall / pk:,.2f}x pokerkit), "
               f"{_mib(db.stat().st_size):,.0f} MiB of DuckDB", file=sys.stderr)  # fmt: skip
 
         with PeakMemory() as peak:
-            summary, wall, _ = _import([str(folder)], db, workers)
+            summary, wall, _, _ = _import([str(folder)], db, workers)
         assert summary["duplicates"] == n and summary["imported"] == 0, summary
         rows.append(Row("import.again.files", "re-import, files unchanged (a SHA-256 per file)",
                         n / wall, "hands/s", key, peak.mb))  # fmt: skip
@@ -178,7 +184,7 @@ def run(quick: bool = False, hands: int | None = None, workers: int = WORKERS) -
         con.execute("DELETE FROM files")  # forget the files: every hand is looked at
         con.close()
         with PeakMemory() as peak:
-            summary, wall, _ = _import([str(folder)], db, workers)
+            summary, wall, _, _ = _import([str(folder)], db, workers)
         assert summary["duplicates"] == n and summary["imported"] == 0, summary
         rows.append(Row("import.again.hands", "re-import, files table cleared (a hash a hand, "
                         "no parse)", n / wall, "hands/s", key, peak.mb))  # fmt: skip
@@ -205,7 +211,7 @@ def big(megabytes: int, workers: int = WORKERS) -> None:
                 f.write(("\n" if k else "") + renamed.replace("Table '", f"Table 'r{k} "))
         n = session.count("Hand #") * copies
         with ProcessPeaks() as peaks:
-            summary, wall, cpu = _import([str(log)], tmp / "big.duckdb", workers)
+            summary, wall, cpu, _ = _import([str(log)], tmp / "big.duckdb", workers)
         assert summary["imported"] == n, summary
         print(f"{_mib(log.stat().st_size):,.0f} MiB log, {n:,} hands: {n / wall:,.0f} hands/s, "
               f"{n / cpu:,.0f} hands per CPU-second; peak RSS: import process "

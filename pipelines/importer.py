@@ -184,6 +184,31 @@ class _Plan:
 ProgressFn = Callable[[int, int, int], None]  # (bytes done, files done, hands done)
 
 
+@dataclass
+class Busy:
+    """Where an importer's reading went, in seconds, summed over its calls
+    (``make bench`` reports them): the wall time of the reading (``reading``:
+    from the first task handed out to the last batch written), the
+    writer's part of it (``writing``: inserts, commits and what the hooks
+    keep), and the workers' (``working``: each task's time where it ran,
+    summed). The writer is on the critical path for ``writing / reading``
+    of the reading; the workers idled for the rest of
+    ``workers * reading - working``."""
+
+    workers: int
+    reading: float = 0.0
+    writing: float = 0.0
+    working: float = 0.0
+
+    @property
+    def writer_share(self) -> float:
+        return self.writing / self.reading if self.reading else 0.0
+
+    @property
+    def workers_share(self) -> float:
+        return self.working / (self.workers * self.reading) if self.reading else 0.0
+
+
 class Importer:
     """Runs imports against one open database (several, for --watch)."""
 
@@ -215,6 +240,7 @@ class Importer:
         self.errors: list[str] = []
         self.notes: list[str] = []  # for the user, not failures (exit 0)
         self.counts = Counts()
+        self.busy = Busy(self.workers)
 
     def use(self, con: Any) -> None:
         """Go on with another connection to the same database (a watch lets
@@ -388,14 +414,20 @@ class Importer:
         done_bytes = 0
         done_files = 0
 
+        busy = self.busy
+        began = time.perf_counter()
+
         def flush() -> None:
             nonlocal group, files, hands
             if group or files:
+                start = time.perf_counter()
                 self.counts.add(self.writer.write(group, _last_per_path(files)))
                 keep(self.con, group)
+                busy.writing += time.perf_counter() - start
             group, files, hands = [], [], 0
 
         for r in self._results(self._tasks(plans, tail), size):
+            busy.working += r.seconds
             plan = by_name[r.task.name]
             if r.error is not None:
                 self.errors.append(r.error)
@@ -423,6 +455,7 @@ class Importer:
             if progress is not None:
                 progress(done_bytes, done_files, self.counts.hands + sum(x.runs for x in group))
         flush()
+        busy.reading += time.perf_counter() - began
 
     def _file_row(self, plan: _Plan, r: Result, runs: int) -> FileRow:
         hands = plan.before + runs

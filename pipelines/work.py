@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
@@ -95,6 +96,7 @@ class Result:
     lines: int = 0  # tail: lines read (else the cut counts them, hh.sources.Cut.lines)
     error: str | None = None  # the file could not be read
     derived: dict[str, dict[str, pa.Table]] = field(default_factory=dict)  # by hook
+    seconds: float = 0.0  # the time the task took where it ran (the import's busy figures)
 
 
 def derive_hooks() -> tuple[tuple[str, Any], ...]:
@@ -183,7 +185,15 @@ def _runs(task: Task, offsets: list[int] | None, result: Result, long: list[int]
 
 
 def process(task: Task) -> Result:
-    """Read one chunk and build its batch (see the module's docstring)."""
+    """Read one chunk and build its batch (see the module's docstring); the
+    result says how long that took (:attr:`Result.seconds`)."""
+    start = time.perf_counter()
+    result = _process(task)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _process(task: Task) -> Result:
     from hh.parallel import failed_verdict as _failed  # as hh validate judges it
 
     result = Result(task)

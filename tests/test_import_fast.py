@@ -112,3 +112,28 @@ def test_known_hands_are_skipped_unparsed_when_the_files_table_is_cleared(
     assert {t: rows for t, rows in after.items() if t != "files"} == {
         t: rows for t, rows in before.items() if t != "files"
     }
+
+
+def test_the_import_tells_where_its_reading_went(tmp_path: Path) -> None:
+    """The writer's and the workers' parts of the reading (make bench
+    reports them): each task's time where it ran and the writer's time are
+    parts of the reading's wall time."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for k, game in enumerate(Game):
+        (folder / f"{game.value}.txt").write_text(session(game, 30, 40 + k), encoding="utf-8")
+    con = connect(str(tmp_path / "h.duckdb"))
+    imp = Importer(con, 2, chunk_bytes=8192)
+    imp.pool_min_bytes = 0  # a pool, however small the files
+    try:
+        imp.import_files(find_files([str(folder)]))
+        assert imp.finish()["imported"] == 90
+        busy = imp.busy
+    finally:
+        imp.close()
+        con.close()
+    assert busy.workers == 2
+    assert 0 < busy.writing < busy.reading
+    assert 0 < busy.working < 2 * busy.reading
+    assert busy.writer_share == busy.writing / busy.reading
+    assert 0 < busy.workers_share < 1
