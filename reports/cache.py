@@ -27,7 +27,7 @@ actions and seats get it through an exact join on ``(site, hand_id)``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import duckdb
@@ -140,6 +140,27 @@ class Cache:
             for table in (kind, f"{kind}_hands"):
                 self.con.execute(f"DELETE FROM {db}.{table} WHERE hk NOT IN "
                                  "(SELECT hk FROM _want)")  # fmt: skip
+
+    def batches(self, size: int | None, order: str) -> Iterator[int]:
+        """The ``_todo`` hands (:meth:`todo`) ``size`` at a time, in
+        ``order`` (SQL over its columns): for each batch ``_todo`` holds only
+        its hands, and the number of hands before it is yielded; after the
+        last, ``_todo`` holds them all again (for :meth:`done`). A fill's
+        statements then need memory for a batch, not for every hand the
+        cache lacks. ``size`` None, or no more hands than that: one batch,
+        ``_todo`` as it is."""
+        todo = _one(self.con, "SELECT count(*) FROM _todo")
+        if size is None or todo <= size:
+            yield 0
+            return
+        self.con.execute("CREATE OR REPLACE TEMP TABLE _todo_all AS SELECT * FROM _todo")
+        for lo in range(0, todo, size):
+            self.con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all "
+                             f"ORDER BY {order} LIMIT {size} OFFSET {lo}")  # fmt: skip
+            yield lo
+        # (a fill that failed has its own cleanup, and may have rolled these back)
+        self.con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all; "
+                         "DROP TABLE _todo_all")  # fmt: skip
 
     def complete(self, kind: str) -> bool:
         """Whether the cache of ``kind`` holds exactly the wanted hands, all

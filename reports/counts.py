@@ -203,22 +203,14 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
     if progress:
         progress("per-hand counts", 0, todo)
     target = cache.table("counts")
-    if batch is None or todo <= batch:
+    # every wanted hand in one statement: it reads all of actions, with no join to _todo
+    every = not cache.filtered and todo == cache.wanted and (batch is None or todo <= batch)
+    # in key order, so that each batch reads a narrow range of ``actions``
+    for lo in cache.batches(batch, "site, hand_id"):
         card_counts(con)  # the temp table _cards, for the hands in _todo
-        every = not cache.filtered and todo == cache.wanted
         con.execute(f"INSERT INTO {target} {COUNTS_SQL[every]}")
-    else:
-        con.execute("CREATE OR REPLACE TEMP TABLE _todo_all AS "
-                    "SELECT * FROM _todo ORDER BY site, hand_id")  # fmt: skip
-        for lo in range(0, todo, batch):
-            con.execute("CREATE OR REPLACE TEMP TABLE _todo AS "
-                        f"SELECT * FROM _todo_all LIMIT {batch} OFFSET {lo}")  # fmt: skip
-            card_counts(con)
-            con.execute(f"INSERT INTO {target} {COUNTS_SQL[False]}")
-            if progress:
-                progress("per-hand counts", min(todo, lo + batch), todo)
-        con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all")
-        con.execute("DROP TABLE _todo_all")
+        if progress and batch is not None and todo > batch:
+            progress("per-hand counts", min(todo, lo + batch), todo)
     cache.done("counts", ", ".join(f"{expr} AS {n}" for n, expr, _ in HAND_IDENTITY))
     if progress:
         progress("per-hand counts", todo, todo)

@@ -338,24 +338,21 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
     if not todo:
         return 0
     events = EVENTS_SQL.format(standing=store.table(standings.KIND))
-    step = batch or todo
     con.execute("BEGIN TRANSACTION")
     try:
         # numbered in the order of _want: the order the hands are stored in
         con.execute(f"""
-            CREATE OR REPLACE TEMP TABLE _todo_all AS
+            CREATE OR REPLACE TEMP TABLE _todo AS
             SELECT t.*, ((SELECT coalesce(max(n), 0) FROM {pairs_hands})
                          + row_number() OVER (ORDER BY w.rowid))::INTEGER AS n
             FROM _todo t JOIN _want w ON w.hk = t.hk""")  # fmt: skip
         for kind in KINDS:
-            con.execute(f"DELETE FROM {store.table(kind)} WHERE hk IN (SELECT hk FROM _todo_all)")
+            con.execute(f"DELETE FROM {store.table(kind)} WHERE hk IN (SELECT hk FROM _todo)")
         con.execute(f"CREATE OR REPLACE TEMP TABLE _seq AS SELECT * FROM {seqs} "
                     f"WHERE EXISTS (SELECT 1 FROM {pairs_hands})")  # fmt: skip
-        for lo in range(0, todo, step):
+        for lo in store.batches(batch, "n"):
             if progress:
                 progress("integrity facts", lo, todo)
-            con.execute("CREATE OR REPLACE TEMP TABLE _todo AS "
-                        f"SELECT * FROM _todo_all ORDER BY n LIMIT {step} OFFSET {lo}")  # fmt: skip
             con.execute(_PREPARE)
             con.execute(_NAMES.format(players=players))
             for kind, sql, names in ((SEATS, SEATS_SQL, ("player",)),
@@ -373,7 +370,6 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
                     SELECT * FROM _seq UNION ALL
                     SELECT game, a, b, max(seq) + 1 FROM _ipairs WHERE soft GROUP BY ALL)
                 GROUP BY ALL""")
-        con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all")
         gone = 0 if store.filtered else int(con.execute(
             f"SELECT count(*) FROM {pairs} WHERE soft AND hk NOT IN (SELECT hk FROM _want)"
         ).fetchall()[0][0])  # fmt: skip

@@ -120,18 +120,11 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int = BATCH,
         return 0
     target = store.table(KIND)
     con.execute(f"DELETE FROM {target} WHERE hk IN (SELECT hk FROM _todo)")
-    con.execute("CREATE OR REPLACE TEMP TABLE _st_todo AS "
-                "SELECT hk, site, hand_id, row_number() OVER () AS k FROM _todo")  # fmt: skip
-    try:
-        for lo in range(0, todo, batch):
-            if progress:
-                progress("standings", lo, todo)
-            con.execute("CREATE OR REPLACE TEMP TABLE _st_part AS SELECT * FROM _st_todo "
-                        f"WHERE k > {lo} AND k <= {lo + batch}")  # fmt: skip
-            found = rows(con, "_st_part")  # noqa: F841 (read by the SQL below)
-            con.execute(f"INSERT INTO {target} SELECT hk, player, round, standing FROM found")
-    finally:
-        con.execute("DROP TABLE IF EXISTS _st_todo; DROP TABLE IF EXISTS _st_part")
+    for lo in store.batches(batch, "site, hand_id"):
+        if progress:
+            progress("standings", lo, todo)
+        found = rows(con, "_todo")  # noqa: F841 (read by the SQL below)
+        con.execute(f"INSERT INTO {target} SELECT hk, player, round, standing FROM found")
     if progress:
         progress("standings", todo, todo)
     store.done(KIND)
