@@ -183,7 +183,8 @@ def rank_multisets(lowest: int, sizes: range, most: int = 4) -> Iterator[tuple[i
 class LazyTable(dict[int, int]):
     """A lookup table whose entries are computed on their first lookup and
     kept: a run pays only for the hands it meets, and no table is built on
-    the first hand's path (the whole French table took 0.5 to 1.5 s).
+    the first hand's path (a whole table costs more to build than most runs
+    spend judging).
 
     ``entry(key)`` raises KeyError (IndexError for a list-like table) for a
     key that is no entry, exactly where the table built whole had none, so
