@@ -181,6 +181,8 @@ Machine: {_machine()}.
 Peak MiB: peak resident memory of the benchmark process and every process it
 started (workers, a Dask LocalCluster) while that figure was measured,
 sampled every 20 ms; the interpreter and the benchmark's inputs included.
+A row of a command run as a user runs it (`hh validate`, `hh import`) gives
+that command's own processes only, the benchmark's excluded.
 
 {_markdown(cells)}
 """

@@ -14,6 +14,10 @@ one-worker runs at once (what two independent processes get of this
 machine: the ceiling of that speed-up here); and, when ``make ref`` has
 built it (``.venv-ref``: the build of an earlier commit, ``REF``), the same
 commands of that build, run interleaved with this one's in the same rounds.
+
+A command's memory is that of its own processes (itself and its workers),
+not this benchmark's: the import's is given both as resident sizes summed
+and with each shared page counted once (proportional set sizes).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.rows import PeakMemory, Row
+from benchmarks.rows import Row, command_peak
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hands
@@ -58,9 +62,8 @@ def _imported(argv: list[str], db: Path) -> float:
 
 
 def _peak(argv: list[str]) -> float:
-    with PeakMemory() as peak:
-        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/")
-    return peak.mb
+    """The command's peak memory: its own processes, not this benchmark's."""
+    return command_peak(argv).rss
 
 
 def _pair(argv: list[str]) -> float:
@@ -159,10 +162,15 @@ def run(quick: bool = False) -> list[Row]:
                         "hands/s", BASELINE, None))
         for leftover in db.parent.glob(db.name + "*"):
             leftover.unlink()
+        memory = command_peak([hh, "import", str(mixed), "--db", str(db)])
         rows.append(Row("cli.import", f"hh import, the same {total:,} hands, default workers, "
                         f"into a new database ({build})", total / best["this", "import"],
-                        "hands/s", "cli.import.validate",
-                        _peak([hh, "import", str(mixed), "--db", str(db)])))
+                        "hands/s", "cli.import.validate", memory.rss))  # fmt: skip
+        rows.append(Row("cli.import.rss", "  its peak memory: the resident sizes of all its "
+                        "processes, summed", memory.rss, "MiB", None, None))  # fmt: skip
+        rows.append(Row("cli.import.pss", "  the same, each shared page counted once "
+                        "(proportional set sizes, summed)", memory.pss, "MiB", None,
+                        None))  # fmt: skip
         rows.append(Row("cli.import.pokerkit", "  the same import against pokerkit",
                         total / best["this", "import"], "hands/s", BASELINE, None))
         if ref:

@@ -21,25 +21,21 @@ the import process and of its largest worker.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import resource
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 try:
     from benchmarks.bench_validate import PHH_HANDS, _pokerkit_rate, phh_corpus
-    from benchmarks.rows import PeakMemory, Row
+    from benchmarks.rows import CommandPeak, PeakMemory, Row, command_peak
 except ModuleNotFoundError:  # run as a script by the compiled build's interpreter
     from bench_validate import PHH_HANDS, _pokerkit_rate, phh_corpus  # type: ignore[no-redef]
-    from rows import PeakMemory, Row  # type: ignore[no-redef]
+    from rows import CommandPeak, PeakMemory, Row, command_peak  # type: ignore[no-redef]
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hand
@@ -66,41 +62,17 @@ def write_inputs(folder: Path, hands: int) -> int:
     return n
 
 
-class ProcessPeaks:
-    """Peak RSS of this process and of its largest child, sampled every
-    50 ms while the block runs (``ru_maxrss`` cannot tell one import's
-    workers from an earlier one's)."""
-
-    def __init__(self) -> None:
-        self.me = psutil.Process()
-        self.parent = 0
-        self.worker = 0
-        self.timeline: list[int] = []  # the import process's RSS, once a second
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-
-    def _sample(self) -> None:
-        k = 0
-        while True:
-            with contextlib.suppress(psutil.Error):
-                rss = self.me.memory_info().rss
-                self.parent = max(self.parent, rss)
-                if k % 20 == 0:
-                    self.timeline.append(rss)
-                k += 1
-                for child in self.me.children(recursive=True):
-                    with contextlib.suppress(psutil.Error):
-                        self.worker = max(self.worker, child.memory_info().rss)
-            if self._stop.wait(0.05):
-                return
-
-    def __enter__(self) -> ProcessPeaks:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
+def _command_import(paths: list[str], db: Path, workers: int) -> CommandPeak:
+    """``hh import`` as a user runs it (the ``hh`` installed beside this
+    interpreter), into a new database: its processes' memory, this
+    benchmark's own excluded (the in-process runs share it)."""
+    for leftover in db.parent.glob(db.name + "*"):
+        leftover.unlink()
+    hh = str(Path(sys.executable).parent / "hh")
+    argv = [hh, "import", *paths, "--db", str(db), "--workers", str(workers)]
+    peak = command_peak(argv)
+    assert peak.returncode == 0, (argv, peak.returncode)
+    return peak
 
 
 def _cpu() -> float:
@@ -150,7 +122,7 @@ def run(quick: bool = False, hands: int | None = None, workers: int = WORKERS) -
         print(f"inputs: {n:,} hands, {_mib(size):,.0f} MiB in {3 * FILES_PER_GAME} files "
               f"(simulated in {time.perf_counter() - t:,.0f} s)", file=sys.stderr)  # fmt: skip
         db = tmp / "bench.duckdb"
-        with PeakMemory() as peak, ProcessPeaks() as peaks:
+        with PeakMemory() as peak:
             summary, wall, cpu, busy = _import([str(folder)], db, workers)
         assert summary["imported"] == n, summary
         key = f"import.w{workers}"
@@ -158,10 +130,17 @@ def run(quick: bool = False, hands: int | None = None, workers: int = WORKERS) -
                         f"referee)", n / wall, "hands/s", BASELINE, peak.mb))  # fmt: skip
         rows.append(Row("import.cpu", "import: hands per CPU-second of all its processes",
                         n / cpu, "hands/cpu-s", None, None))  # fmt: skip
-        rows.append(Row("import.peak.parent", "import: peak RSS of the import process",
-                        _mib(peaks.parent), "MiB", None, None))  # fmt: skip
-        rows.append(Row("import.peak.worker", "import: peak RSS of its largest worker",
-                        _mib(peaks.worker), "MiB", None, None))  # fmt: skip
+        memory = _command_import([str(folder)], tmp / "command.duckdb", workers)
+        rows.append(Row("import.peak.all", f"hh import of the same {n:,} hands, as a command: "
+                        "peak of its processes' resident sizes, summed", memory.rss, "MiB",
+                        None, None))  # fmt: skip
+        rows.append(Row("import.peak.pss", "  the same, each shared page counted once "
+                        "(proportional set sizes, summed)", memory.pss, "MiB", None,
+                        None))  # fmt: skip
+        rows.append(Row("import.peak.parent", "  its import process's peak resident size",
+                        memory.parent, "MiB", None, None))  # fmt: skip
+        rows.append(Row("import.peak.worker", "  its largest worker's peak resident size",
+                        memory.worker, "MiB", None, None))  # fmt: skip
         rows.append(Row("import.busy.writer", "import: the writer's busy share of the reading "
                         "(inserts, commits, derived rows kept)", 100 * busy.writer_share, "%",
                         None, None))  # fmt: skip
@@ -210,15 +189,16 @@ def big(megabytes: int, workers: int = WORKERS) -> None:
                 renamed = session.replace("Hand #", f"Hand #r{k}-")
                 f.write(("\n" if k else "") + renamed.replace("Table '", f"Table 'r{k} "))
         n = session.count("Hand #") * copies
-        with ProcessPeaks() as peaks:
-            summary, wall, cpu, _ = _import([str(log)], tmp / "big.duckdb", workers)
-        assert summary["imported"] == n, summary
-        print(f"{_mib(log.stat().st_size):,.0f} MiB log, {n:,} hands: {n / wall:,.0f} hands/s, "
-              f"{n / cpu:,.0f} hands per CPU-second; peak RSS: import process "
-              f"{_mib(peaks.parent):,.0f} MiB, largest worker {_mib(peaks.worker):,.0f} MiB")
-        tenths = [peaks.timeline[len(peaks.timeline) * k // 10 :][:1] for k in range(10)]
-        print("import process RSS at each tenth of the run (MiB): "
-              + " ".join(f"{_mib(t[0]):,.0f}" for t in tenths if t))  # fmt: skip
+        start = time.perf_counter()
+        peak = _command_import([str(log)], tmp / "big.duckdb", workers)
+        wall = time.perf_counter() - start
+        print(f"{_mib(log.stat().st_size):,.0f} MiB log, {n:,} hands: {n / wall:,.0f} hands/s; "
+              f"peak memory of all its processes {peak.rss:,.0f} MiB (resident sizes summed), "
+              f"{peak.pss:,.0f} MiB (proportional); the import process {peak.parent:,.0f} MiB, "
+              f"its largest worker {peak.worker:,.0f} MiB")  # fmt: skip
+        tenths = [peak.timeline[len(peak.timeline) * k // 10 :][:1] for k in range(10)]
+        print("import process resident size at each tenth of the run (MiB): "
+              + " ".join(f"{t[0]:,.0f}" for t in tenths if t))  # fmt: skip
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -11,7 +11,9 @@ Peak memory is the peak resident set size of the whole process tree (the
 benchmark process and any worker processes it started: pools, a Dask
 LocalCluster) while the figure was measured, sampled every 20 ms by a thread.
 It includes the interpreter and the benchmark's own inputs, so it is an upper
-bound of what the measured code needs.
+bound of what the measured code needs. A command run as a subprocess (the
+CLI rows) is measured alone: :func:`command_peak` samples its process tree,
+not the benchmark's.
 """
 
 from __future__ import annotations
@@ -61,6 +63,70 @@ def _tree_rss(root: psutil.Process) -> int:
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             continue
     return total
+
+
+def _tree_pss(root: psutil.Process) -> int:
+    """The proportional set size of a process tree: each shared page (a
+    library's code, mapped by every worker) counted once in all, where a
+    sum of resident sizes counts it once per process."""
+    total = 0
+    try:
+        procs = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return 0
+    for p in procs:
+        try:
+            total += p.memory_full_info().pss
+        except (psutil.NoSuchProcess, psutil.AccessDenied, AttributeError):
+            continue
+    return total
+
+
+@dataclass
+class CommandPeak:
+    """What :func:`command_peak` measured, in MiB."""
+
+    rss: float  # the peak of the sum of the tree's resident sizes
+    pss: float  # the peak of the sum of their proportional sizes
+    parent: float  # the peak resident size of the command's own process
+    worker: float  # the peak resident size of its largest child
+    timeline: list[float]  # the command's own resident size, once a second
+    returncode: int
+
+
+def command_peak(argv: list[str], cwd: str = "/") -> CommandPeak:
+    """Run ``argv`` (output discarded) and sample the memory of its own
+    process tree (the command and the workers it starts, not this process)
+    every 20 ms until it ends."""
+    import subprocess
+
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               cwd=cwd)  # fmt: skip
+    root = psutil.Process(process.pid)
+    rss = pss = parent = worker = 0
+    timeline: list[float] = []
+    k = 0
+    while process.poll() is None:
+        rss = max(rss, _tree_rss(root))
+        pss = max(pss, _tree_pss(root))
+        try:
+            own = root.memory_info().rss
+            children = root.children(recursive=True)
+        except psutil.NoSuchProcess:
+            break
+        parent = max(parent, own)
+        if k % 50 == 0:
+            timeline.append(own / 2**20)
+        k += 1
+        for child in children:
+            try:
+                worker = max(worker, child.memory_info().rss)
+            except psutil.NoSuchProcess:
+                continue
+        time.sleep(_SAMPLE_SECONDS)
+    mib = 2**20
+    return CommandPeak(rss / mib, pss / mib, parent / mib, worker / mib, timeline,
+                       process.wait())  # fmt: skip
 
 
 class PeakMemory:
