@@ -29,6 +29,12 @@ from typing import Any
 DEFAULT_WAIT = 30.0
 WANTED_FOR = 2.0  # a wait file touched this recently means someone is waiting
 _PID = re.compile(r"PID (\d+)")
+# Rows per row group of a database that hh writes (DuckDB's default: 122,880).
+# Each commit's checkpoint rewrites a table's last, partly filled row group
+# whole; with one row per hand and a commit per write group, a row group of
+# the default size was compressed again by every commit until it was full.
+ROW_GROUP_SIZE = 32_768
+WRITTEN_AS = "hh_db"  # the name of a database that hh writes, in its connections
 
 
 class DatabaseBusy(Exception):
@@ -52,8 +58,10 @@ def is_lock_error(error: BaseException) -> bool:
     """Whether DuckDB refused the file because another connection holds it
     (another process, or this one with another read/write mode)."""
     text = str(error)
-    return "Could not set lock" in text or "Conflicting lock" in text or (
-        "different configuration" in text
+    return (
+        "Could not set lock" in text
+        or "Conflicting lock" in text
+        or ("different configuration" in text or "Unique file handle conflict" in text)
     )
 
 
@@ -86,7 +94,7 @@ def open_db(
     timeout: float | None = None,
     say: Callable[[str], None] | None = None,
 ) -> Any:
-    """``duckdb.connect(db, read_only)``, waiting while another process holds
+    """A connection to ``db`` (:func:`_connect`), waiting while another process holds
     the file: up to ``timeout`` seconds (None: :func:`default_wait`; a
     negative number: forever), then :class:`DatabaseBusy`. ``say`` hears
     once, after a second, that we are waiting and for whom. A file whose
@@ -102,8 +110,10 @@ def open_db(
     told = False
     while True:
         try:
-            con = duckdb.connect(db, read_only=read_only)
-        except (duckdb.IOException, duckdb.ConnectionException) as error:
+            con = _connect(db, read_only)
+        except duckdb.Error as error:
+            if "Corrupt database file" in str(error):
+                raise DatabaseDamaged(damaged(db, str(error))) from None
             if not is_lock_error(error):
                 raise
             _touch(wait_file(db))  # the holder hears that someone waits
@@ -121,13 +131,45 @@ def open_db(
             time.sleep(delay)
             delay = min(delay * 1.5, 0.2)
             continue
-        except duckdb.Error as error:
-            if "Corrupt database file" in str(error):
-                raise DatabaseDamaged(damaged(db, str(error))) from None
-            raise
         try:
             check(con, db)
         except BaseException:
             con.close()
             raise
         return con
+
+
+def _connect(db: str, read_only: bool) -> Any:
+    """``duckdb.connect(db, read_only)``; a file opened to be written is
+    attached with rows per row group :data:`ROW_GROUP_SIZE` (an option of
+    ATTACH only, not kept in the file) under the name :data:`WRITTEN_AS`.
+
+    The file is attached in an in-memory DuckDB named after it, whose own
+    empty database is then detached: every connection and cursor of this
+    process to the file shares one database and reads the file's tables by
+    their plain names, as with ``duckdb.connect(db)``, and the file is let
+    go when the last of them is closed. Its temporary files go beside it,
+    as DuckDB puts those of a file it opens itself."""
+    import hashlib
+
+    import duckdb
+
+    if read_only or db == ":memory:":
+        return duckdb.connect(db, read_only=read_only)
+    path = os.path.realpath(db)
+    name = ":memory:hh_" + hashlib.sha256(path.encode()).hexdigest()[:16]
+    con = duckdb.connect(name, config={"temp_directory": path + ".tmp"})
+    try:
+        held = con.execute(
+            "SELECT count(*) FROM duckdb_databases() WHERE database_name = ?", [WRITTEN_AS]
+        ).fetchall()[0][0]
+        if not held:
+            quoted = "'" + path.replace("'", "''") + "'"
+            con.execute(f"ATTACH {quoted} AS {WRITTEN_AS} (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
+            con.execute(f"USE {WRITTEN_AS}")
+            # the file is then every connection's and cursor's default database
+            con.execute("DETACH memory")
+    except BaseException:
+        con.close()
+        raise
+    return con

@@ -129,8 +129,15 @@ def test_a_report_waits_for_a_long_writer_and_says_so(tmp_path: Path) -> None:
     db = tmp_path / "held.duckdb"
     duckdb.connect(str(db)).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
-         "print('held', flush=True); time.sleep(60)", str(db)], stdout=subprocess.PIPE)
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+            "print('held', flush=True); time.sleep(60)",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
         env = {**ENV, "HH_DB_WAIT": "1"}
@@ -181,3 +188,49 @@ def test_an_import_beside_a_busy_server_without_watch(tmp_path: Path) -> None:
         assert json.loads(second.stdout)["imported"] == 8
         assert codes and set(codes) == {200}
         _wait_for(lambda: total() == before + 8)
+
+
+def test_connections_of_one_process_share_a_written_database(tmp_path: Path) -> None:
+    """A database hh writes is attached with its own row-group size; two
+    read-write connections of one process (``hh serve --watch``: the pages'
+    and the watch's) still share it, another process waits while either is
+    open, and the file is let go once both are closed."""
+    from hh.pipelines.dblock import ROW_GROUP_SIZE, open_db
+
+    db = tmp_path / "shared.duckdb"
+    first = open_db(str(db))
+    second = open_db(str(db))
+    first.execute("CREATE TABLE t AS SELECT range AS i FROM range(100000)")
+    assert second.execute("SELECT count(*) FROM t").fetchall() == [(100_000,)]
+    assert first.cursor().execute("SELECT count(*) FROM t").fetchall() == [(100_000,)]
+    first.execute("CHECKPOINT")
+    sizes = second.execute(
+        "SELECT max(count) FROM pragma_storage_info('t') GROUP BY row_group_id"
+    ).fetchall()
+    assert len(sizes) == -(-100_000 // ROW_GROUP_SIZE)
+    assert max(s for (s,) in sizes) == ROW_GROUP_SIZE
+    # DuckDB's temporary files go beside the file, as for a file it opens itself
+    assert first.execute("SELECT current_setting('temp_directory')").fetchall() == [
+        (os.path.realpath(db) + ".tmp",)
+    ]
+    probe = [
+        sys.executable,
+        "-c",
+        "import duckdb, sys; duckdb.connect(sys.argv[1]).close()",
+        str(db),
+    ]
+    first.close()
+    held = subprocess.run(probe, capture_output=True, text=True, timeout=60)
+    assert held.returncode != 0 and "lock" in held.stderr
+    second.close()
+    subprocess.run(probe, check=True, capture_output=True, timeout=60)
+    # a read-only connection in the same process while it is written: told
+    # apart as the file being held, so open_db waits, then says who holds it
+    writer = open_db(str(db))
+    try:
+        from hh.pipelines.dblock import DatabaseBusy
+
+        with pytest.raises(DatabaseBusy, match="in use by another process"):
+            open_db(str(db), read_only=True, timeout=0.2)
+    finally:
+        writer.close()
