@@ -51,35 +51,30 @@ class Row:
         return cls(**data)
 
 
-def _tree_rss(root: psutil.Process) -> int:
-    total = 0
+def _tree(root: psutil.Process, size: Callable[[psutil.Process], int]) -> int:
+    """``size`` summed over a process tree (a process gone meanwhile counts 0)."""
     try:
         procs = [root, *root.children(recursive=True)]
     except psutil.NoSuchProcess:
         return 0
+    total = 0
     for p in procs:
         try:
-            total += p.memory_info().rss
+            total += size(p)
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             continue
     return total
+
+
+def _tree_rss(root: psutil.Process) -> int:
+    return _tree(root, lambda p: p.memory_info().rss)
 
 
 def _tree_pss(root: psutil.Process) -> int:
     """The proportional set size of a process tree: each shared page (a
     library's code, mapped by every worker) counted once in all, where a
     sum of resident sizes counts it once per process."""
-    total = 0
-    try:
-        procs = [root, *root.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return 0
-    for p in procs:
-        try:
-            total += p.memory_full_info().pss
-        except (psutil.NoSuchProcess, psutil.AccessDenied, AttributeError):
-            continue
-    return total
+    return _tree(root, lambda p: p.memory_full_info().pss)
 
 
 @dataclass
