@@ -20,9 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
 
 DEFAULT_DB = "hands.duckdb"
 
@@ -130,7 +133,11 @@ class Filters:
 
 def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[object] | None = None
           ) -> pl.DataFrame:  # fmt: skip
-    """Run a query and take its result as a polars frame through Arrow."""
+    """Run a query and take its result as a polars frame through Arrow
+    (polars is imported here, when a frame is made: an import, which loads
+    this module for its hooks, holds it only once they need one)."""
+    import polars as pl
+
     return pl.from_arrow(con.sql(sql, params=params or None).to_arrow_table())  # type: ignore[return-value]
 
 
