@@ -160,16 +160,26 @@ def _connect(db: str, read_only: bool) -> Any:
     name = ":memory:hh_" + hashlib.sha256(path.encode()).hexdigest()[:16]
     con = duckdb.connect(name, config={"temp_directory": path + ".tmp"})
     try:
-        held = con.execute(
-            "SELECT count(*) FROM duckdb_databases() WHERE database_name = ?", [WRITTEN_AS]
-        ).fetchall()[0][0]
-        if not held:
+        if not _attached(con):
             quoted = "'" + path.replace("'", "''") + "'"
-            con.execute(f"ATTACH {quoted} AS {WRITTEN_AS} (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
-            con.execute(f"USE {WRITTEN_AS}")
-            # the file is then every connection's and cursor's default database
-            con.execute("DETACH memory")
+            try:
+                con.execute(f"ATTACH {quoted} AS {WRITTEN_AS} (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
+            except duckdb.Error:
+                if not _attached(con):  # (else another thread of this process just did)
+                    raise
+            else:
+                con.execute(f"USE {WRITTEN_AS}")
+                # the file is then every connection's and cursor's default database
+                con.execute("DETACH memory")
+        con.execute(f"USE {WRITTEN_AS}")
     except BaseException:
         con.close()
         raise
     return con
+
+
+def _attached(con: Any) -> bool:
+    rows = con.execute(
+        "SELECT count(*) FROM duckdb_databases() WHERE database_name = ?", [WRITTEN_AS]
+    ).fetchall()
+    return bool(rows[0][0])

@@ -15,6 +15,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -234,3 +235,40 @@ def test_connections_of_one_process_share_a_written_database(tmp_path: Path) -> 
             open_db(str(db), read_only=True, timeout=0.2)
     finally:
         writer.close()
+
+
+def test_threads_of_one_process_open_a_written_database_at_once(tmp_path: Path) -> None:
+    """Connections opened at the same moment by threads of one process (the
+    pages and the watch of ``hh serve --watch``) each get the file's tables
+    by their plain names, whichever of them attached it."""
+    import threading
+
+    from hh.pipelines.dblock import open_db
+
+    db = str(tmp_path / "raced.duckdb")
+
+    def open_one(start: threading.Barrier, opened: list[Any], errors: list[BaseException]) -> None:
+        try:
+            start.wait()
+            opened.append(open_db(db, timeout=10))
+        except BaseException as error:
+            errors.append(error)
+
+    for trial in range(10):
+        start = threading.Barrier(4)
+        opened: list[Any] = []
+        errors: list[BaseException] = []
+        threads = [
+            threading.Thread(target=open_one, args=(start, opened, errors)) for _ in range(4)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+        opened[0].execute("CREATE TABLE IF NOT EXISTS t (i INTEGER)")
+        opened[0].execute(f"INSERT INTO t VALUES ({trial})")
+        for con in opened:
+            assert con.execute("SELECT count(*) FROM t").fetchall() == [(trial + 1,)]
+        for con in opened:
+            con.close()
