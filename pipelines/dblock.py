@@ -29,6 +29,14 @@ from typing import Any
 DEFAULT_WAIT = 30.0
 WANTED_FOR = 2.0  # a wait file touched this recently means someone is waiting
 _PID = re.compile(r"PID (\d+)")
+# what DuckDB says when another connection holds the file: another process,
+# or this one (another read/write mode, or the file attached elsewhere)
+_HELD = (
+    "Could not set lock",
+    "Conflicting lock",
+    "different configuration",
+    "Unique file handle conflict",
+)
 # Rows per row group of a database that hh writes (DuckDB's default: 122,880).
 # Each commit's checkpoint rewrites a table's last, partly filled row group
 # whole; with one row per hand and a commit per write group, a row group of
@@ -58,11 +66,7 @@ def is_lock_error(error: BaseException) -> bool:
     """Whether DuckDB refused the file because another connection holds it
     (another process, or this one with another read/write mode)."""
     text = str(error)
-    return (
-        "Could not set lock" in text
-        or "Conflicting lock" in text
-        or ("different configuration" in text or "Unique file handle conflict" in text)
-    )
+    return any(says in text for says in _HELD)
 
 
 def holder(error: BaseException) -> str:
@@ -167,11 +171,9 @@ def _connect(db: str, read_only: bool) -> Any:
             except duckdb.Error:
                 if not _attached(con):  # (else another thread of this process just did)
                     raise
-            else:
-                con.execute(f"USE {WRITTEN_AS}")
-                # the file is then every connection's and cursor's default database
-                con.execute("DETACH memory")
         con.execute(f"USE {WRITTEN_AS}")
+        # the file is then every connection's and cursor's default database
+        con.execute("DETACH DATABASE IF EXISTS memory")
     except BaseException:
         con.close()
         raise
