@@ -100,6 +100,104 @@ def _import(paths: list[str], db: Path, workers: int) -> tuple[dict[str, Any], f
     return summary, time.perf_counter() - start, _cpu() - cpu, importer.busy
 
 
+def _process_cpu(argv: list[str]) -> float:
+    """CPU seconds of a command and every process it started (``wait4``)."""
+    import os
+    import subprocess
+
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode in (0, 1), (argv, child.returncode)
+    return usage.ru_utime + usage.ru_stime
+
+
+def budget(paths: list[str], db: Path) -> list[Row]:
+    """Where an import's CPU goes, part by part, against ``hh validate``'s
+    on the same files (a file per game). Each part runs alone, so that no
+    part's time hides in another's: the workers' work on each file in this
+    process (read, parse, judge, rows, derived rows), the writer storing
+    those results (one DuckDB thread, as while workers read, a file a
+    transaction) and the end (the cross-hand pass, the reports' counts).
+    On cores that every part keeps busy the import's speed against
+    validate's can be at most ``1 / (sum over the parts of validate's
+    hands per CPU-second over the part's)``: the last row."""
+    from hh.pipelines.importer import Importer, connect, keep
+    from hh.pipelines.work import Task, process, wanted
+
+    from hh.sources import Chunk
+
+    hh = str(Path(sys.executable).parent / "hh")
+    validate = _process_cpu([hh, "validate", "--json", "--workers", "1", *paths])
+    con = connect(str(db))
+    importer = Importer(con, 1)
+    try:
+        derive = wanted(con)
+        start = time.process_time()
+        results = [process(Task(Chunk(p), p, derive=derive)) for p in paths]
+        work = time.process_time() - start
+        n = sum(r.tables["hands"].num_rows for r in results)
+        con.execute("SET threads = 1")
+        start = time.process_time()
+        for r in results:
+            importer.counts.add(importer.writer.write([r]))
+            keep(con, [r])
+        writer = time.process_time() - start
+        con.execute("RESET threads")
+        start = time.process_time()
+        importer.finish()
+        end = time.process_time() - start
+    finally:
+        importer.close()
+        con.close()
+    rate = n / validate
+    parts = [
+        (
+            "workers",
+            "the workers' work on each file (read, parse, judge, rows, derived "
+            "rows), in one process",
+            work,
+        ),
+        ("writer", "the writer storing those rows (inserts, commits; one DuckDB thread)", writer),
+        ("end", "the end of the import (cross-hand pass, the reports' counts)", end),
+    ]
+    rows = [
+        Row(
+            "import.part.validate",
+            f"hh validate --json --workers 1, {n:,} hands (a file per game): hands per CPU-second",
+            rate,
+            "hands/cpu-s",
+            None,
+            None,
+        )
+    ]
+    for key, what, cpu in parts:
+        rows.append(
+            Row(
+                f"import.part.{key}",
+                f"  {what}: hands per CPU-second",
+                n / cpu,
+                "hands/cpu-s",
+                "import.part.validate",
+                None,
+            )
+        )
+    ceiling = 1 / sum(rate / (n / cpu) for _, _, cpu in parts)
+    rows.append(
+        Row(
+            "import.part.ceiling",
+            "  the most an import can be against hh validate "
+            "on cores these parts keep busy (1 / the sum of validate's rate over each "
+            "part's)",
+            ceiling,
+            "x",
+            None,
+            None,
+        )
+    )
+    return rows
+
+
 def _mib(n: int) -> float:
     return n / 2**20
 
@@ -156,6 +254,8 @@ def run(quick: bool = False, hands: int | None = None, workers: int = WORKERS) -
         assert summary["duplicates"] == n and summary["imported"] == 0, summary
         rows.append(Row("import.again.files", "re-import, files unchanged (a SHA-256 per file)",
                         n / wall, "hands/s", key, peak.mb))  # fmt: skip
+
+        rows += budget(sorted(str(p) for p in folder.glob("*-0.txt")), tmp / "parts.duckdb")
 
         import duckdb
 
