@@ -298,15 +298,6 @@ class Engine:
         opener = self.rules.opener(self)
         return None if opener is None else self._first_needing(opener)
 
-    def needs_to_act(self, p: Player) -> bool:
-        if p.folded or p.all_in:
-            return False
-        if p.bet < self.current_bet:
-            return True
-        if p.acted or p.waiting:
-            return False
-        return self.actors >= 2
-
     def _first_needing(self, start: int) -> int | None:
         players = self.players
         n = len(players)
@@ -314,7 +305,7 @@ class Engine:
         many = self.actors >= 2
         for k in range(n):
             p = players[(start + k) % n]
-            # needs_to_act, inlined: this runs after every action
+            # owes a call, or has not acted while two or more can
             if p.folded or p.all_in:
                 continue
             if p.bet < current or (many and not p.acted and not p.waiting):
@@ -630,11 +621,6 @@ class Engine:
         ):
             self.ended = "checked"
         return back
-
-    @property
-    def betting_over(self) -> bool:
-        """No more betting this hand: all but one folded, or fewer than two can act."""
-        return self.ended is not None or self.actors < 2
 
     # ------------------------------------------------------------------ pots
 
