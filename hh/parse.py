@@ -66,7 +66,7 @@ from hh.model import (
     TotalPot,
     Uncalled,
 )
-from hh.sources import GZIP_MAGIC, LOOKS_LIKE_HEADER
+from hh.sources import LOOKS_LIKE_HEADER, gzipped
 
 __all__ = [
     "HandSyntaxError",
@@ -1180,16 +1180,15 @@ def parse_stream(
 
 
 def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
-    """Parse a file, plain or gzip-compressed (by its magic bytes, as
-    :func:`hh.sources.is_compressed` decides), streaming. A file that
+    """Parse a file, plain or gzip-compressed (by its magic bytes:
+    :func:`hh.sources.gzipped`), streaming. A file that
     cannot be opened raises OSError."""
     name = os.fspath(path)
     f = open(name, "rb")  # noqa: SIM115 - closed by the generator below
 
     def records() -> Iterator[Record]:
         with f:
-            compressed = f.peek(2)[:2] == GZIP_MAGIC  # by the bytes, not the name
-            if compressed:
+            if gzipped(f):
                 import gzip  # only for a compressed file
 
                 with gzip.GzipFile(fileobj=f) as z:

@@ -13,7 +13,7 @@ cut of files into chunks for the workers.
   order of the run's tables (which tables come out of time order, for
   :class:`hh.crosshand.CrossChecker`) and, for the import, the file's
   SHA-256: each file is read once for all of it. Whether a file is gzip
-  is decided here, by its magic bytes (:func:`is_compressed`), whatever its
+  is decided here, by its magic bytes (:func:`gzipped`), whatever its
   name.
 * Reading a chunk's hands (:func:`runs`, :func:`records`).
 """
@@ -259,10 +259,18 @@ GZIP_MAGIC = b"\x1f\x8b"  # how a compressed file begins, whatever its name
 
 
 def is_compressed(path: str) -> bool:
-    """Whether the file is gzip, by its first bytes (the magic number), not
-    its name: a ``.gz`` that is text is read as the text it is."""
+    """Whether the file is gzip (see :func:`gzipped`)."""
     with open(path, "rb") as f:
-        return f.read(2) == GZIP_MAGIC
+        return gzipped(f)
+
+
+def gzipped(f: BinaryIO) -> bool:
+    """Whether the file open at its start is gzip, by its first bytes (the
+    magic number), not its name: a ``.gz`` that is text is read as the text
+    it is. The file is left at its start."""
+    compressed = f.read(2) == GZIP_MAGIC
+    f.seek(0)
+    return compressed
 
 
 # ------------------------------------------------------------ the cut
@@ -469,8 +477,7 @@ def _cut(
     figures are appended to ``done`` at its end."""
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
-        compressed = f.read(2) == GZIP_MAGIC
-        f.seek(0)
+        compressed = gzipped(f)
         # the file as it is now: a client may append to it while it is read
         reader = _Reader(f, digest, start, size)
         whole = compressed or size - start <= target
@@ -512,8 +519,7 @@ def marks(path: str) -> Iterator[Mark]:
     """Every hand of a file with its place, in file order (the pass
     :func:`cut` makes); a compressed file is read up to where it breaks."""
     with open(path, "rb") as f:
-        compressed = f.read(2) == GZIP_MAGIC
-        f.seek(0)
+        compressed = gzipped(f)
         reader = _Reader(f, False, 0)
         try:
             yield from _marks_gzip(reader) if compressed else _marks_plain(reader)
