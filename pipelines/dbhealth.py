@@ -12,7 +12,8 @@ A damaged file (bytes changed on disk) is found by DuckDB only when it
 reads the damaged block, which a report or an import may never do while
 it writes beside it. So every hh command checks the file when it opens it
 (:func:`check`, called by ``hh.pipelines.dblock.open_db``): a scan that
-reads every block of every table once, its checksums verified by DuckDB.
+reads every block of every table once, its checksums verified by DuckDB,
+within :data:`CHECK_MEMORY` (what it read is not kept).
 A scan costs a read of the whole file; it is made only when the file is
 not as hh last left or checked it: a stamp beside the file
 (``<db>.checked``: the size, time and inode of the file and of its WAL)
@@ -29,6 +30,11 @@ import os
 from typing import Any
 
 NO_SPACE = os.strerror(errno.ENOSPC)  # "No space left on device"
+# DuckDB's memory while :func:`check` scans: the scan streams, and DuckDB keeps
+# every block it reads while under its limit (by default most of the
+# machine's memory), so without this the process would grow to the size of
+# the file it opened.
+CHECK_MEMORY = "128MB"
 
 
 def rollback(con: Any) -> None:
@@ -119,6 +125,8 @@ def check(con: Any, db: str) -> None:
 
     if db == ":memory:" or _stamped(db):
         return
+    limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    con.execute(f"SET memory_limit = '{CHECK_MEMORY}'")
     try:
         tables = con.execute(
             "SELECT schema_name, table_name FROM duckdb_tables() "
@@ -137,7 +145,18 @@ def check(con: Any, db: str) -> None:
             con.fetchall()
     except duckdb.Error as error:  # a scan of sound tables does not fail
         raise DatabaseDamaged(damaged(db, str(error))) from None
+    finally:
+        with contextlib.suppress(duckdb.Error):  # (a broken connection: its error stands)
+            _limit(con, limit)
     stamp(db)
+
+
+def _limit(con: Any, limit: str) -> None:
+    """DuckDB's memory limit back to ``limit``, as ``current_setting`` wrote
+    it: its default exactly (the text is rounded), another one as written."""
+    con.execute("RESET memory_limit")
+    if con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] != limit:
+        con.execute(f"SET memory_limit = '{limit}'")
 
 
 def _quote(name: str) -> str:

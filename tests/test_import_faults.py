@@ -421,3 +421,32 @@ def test_an_identical_copy_of_a_file_stores_its_rejected_hand_once(tmp_path: Pat
     code, s, _ = hh_import(str(copy), "--db", str(db))
     assert s is not None and (s["rejected"], s["duplicates"]) == (0, 2)
     assert query(db, "SELECT count(*) FROM rejects") == [(3,)]
+
+
+def test_the_check_of_a_database_hh_did_not_leave_keeps_no_more_than_its_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening a file hh did not stamp scans every block; DuckDB keeps the
+    blocks it reads while under its limit, so the scan runs within
+    CHECK_MEMORY and the limit is what it was after."""
+    import duckdb
+    from hh.pipelines import dbhealth
+    from hh.pipelines.dblock import open_db
+
+    db = tmp_path / "copied.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE t AS SELECT i, md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS s "
+                "FROM range(800000) r(i)")  # fmt: skip
+    con.close()
+    assert db.stat().st_size > 16 * 2**20
+    default = duckdb.connect().execute("SELECT current_setting('memory_limit')").fetchall()
+    monkeypatch.setattr(dbhealth, "CHECK_MEMORY", "8MB")
+    con = open_db(str(db))  # no stamp beside it: scanned
+    try:
+        used = con.execute("SELECT sum(memory_usage_bytes) FROM duckdb_memory()").fetchall()
+        assert used[0][0] <= 8 * 2**20
+        assert con.execute("SELECT current_setting('memory_limit')").fetchall() == default
+        assert con.execute("SELECT count(*) FROM t").fetchall() == [(800_000,)]
+    finally:
+        con.close()
+    assert Path(dbhealth.stamp_file(str(db))).exists()
