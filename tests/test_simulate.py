@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from situations import situations, under_declared
 
 from hh.cards import UNKNOWN
 from hh.evaluate import evaluator_for
@@ -18,7 +19,6 @@ from hh.model import SHOWDOWN, Deal, Game, Hand, Show
 from hh.parse import HandSyntaxError, parse_hand, parse_text
 from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
-from hh.testing.situations import situations, under_declared
 from hh.validate import Verdict, cross_check, validate
 from hh.write import write_hand, write_hands
 

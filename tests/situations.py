@@ -1,6 +1,7 @@
 """Which notable situations a hand contains, read from the record alone.
 
-The simulator must cover the situations the referee has to judge (folds in
+A test oracle (tests/test_simulate.py). The simulator must cover the
+situations the referee has to judge (folds in
 every round, capped raising, short all-ins, several side pots, odd chips,
 La Perla, five aces...). This module names them from the written record,
 with arithmetic of its own, so that a coverage test does not take the
