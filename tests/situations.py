@@ -1,11 +1,10 @@
 """Which notable situations a hand contains, read from the record alone.
 
 A test oracle (tests/test_simulate.py). The simulator must cover the
-situations the referee has to judge (folds in
-every round, capped raising, short all-ins, several side pots, odd chips,
-La Perla, five aces...). This module names them from the written record,
-with arithmetic of its own, so that a coverage test does not take the
-engine's word for what happened.
+situations the referee has to judge (folds in every round, capped raising,
+short all-ins, several side pots, odd chips, La Perla, five aces...). This
+module names them from the written record, with arithmetic of its own, so
+that a coverage test does not take the engine's word for what happened.
 """
 
 from __future__ import annotations
