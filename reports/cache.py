@@ -153,14 +153,18 @@ class Cache:
         if size is None or todo <= size:
             yield 0
             return
-        self.con.execute("CREATE OR REPLACE TEMP TABLE _todo_all AS SELECT * FROM _todo")
+        # numbered once in ``order``: each batch is then a range, not a sort of them all
+        self.con.execute("CREATE OR REPLACE TEMP TABLE _todo_all AS SELECT *, "
+                         f"row_number() OVER (ORDER BY {order}) - 1 AS _batch_at "
+                         "FROM _todo")  # fmt: skip
         for lo in range(0, todo, size):
-            self.con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all "
-                             f"ORDER BY {order} LIMIT {size} OFFSET {lo}")  # fmt: skip
+            self.con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * EXCLUDE (_batch_at) "
+                             f"FROM _todo_all WHERE _batch_at >= {lo} AND _batch_at < {lo + size} "
+                             "ORDER BY _batch_at")  # fmt: skip
             yield lo
         # (a fill that failed has its own cleanup, and may have rolled these back)
-        self.con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * FROM _todo_all; "
-                         "DROP TABLE _todo_all")  # fmt: skip
+        self.con.execute("CREATE OR REPLACE TEMP TABLE _todo AS SELECT * EXCLUDE (_batch_at) "
+                         "FROM _todo_all; DROP TABLE _todo_all")  # fmt: skip
 
     def complete(self, kind: str) -> bool:
         """Whether the cache of ``kind`` holds exactly the wanted hands, all
