@@ -578,19 +578,37 @@ WHERE t.showdown AND EXISTS (SELECT 1 FROM seats s WHERE s.site = t.site
 """
 
 
-def candidates(con: duckdb.DuckDBPyConnection) -> list[dict]:
+# With a limit, the hands that may be candidates are read this many at a time,
+# and the reading stops once more than the limit are found: a limit exceeded
+# costs a slice, not the rows of every all-in hand.
+LIMITED_SLICE = 1_000
+
+
+def candidates(con: duckdb.DuckDBPyConnection, limit: int | None = None) -> list[dict]:
     """The all-in hands among the cache's ``_todo`` hands (hh.reports.cache:
     ``Cache.todo``), each as the task :func:`hand_equity` computes
-    (:func:`candidates_of` over their stored rows)."""
+    (:func:`candidates_of` over their stored rows). With ``limit``, the
+    list stops once it holds more than ``limit`` (enough to say so)."""
     con.execute(_TODO_ALL_IN)
     try:
-        def rows(table: str, names: Sequence[str]) -> pa.Table:
-            cols = ", ".join(f"x.{c}" for c in names if c != "_ord")
-            return con.sql(f"SELECT a._ord, {cols} FROM _all_in a JOIN {table} x "
-                           "ON x.site = a.site AND x.hand_id = a.hand_id").to_arrow_table()
-        hands = con.sql("SELECT * FROM _all_in").to_arrow_table()
-        return candidates_of(hands, rows("seats", SEAT_COLUMNS), rows("actions", ACTION_COLUMNS),
-                             rows("pots", POT_COLUMNS))  # fmt: skip
+        n = int(con.execute("SELECT count(*) FROM _all_in").fetchall()[0][0])
+        step = n if limit is None else max(limit + 1, LIMITED_SLICE)
+        tasks: list[dict] = []
+        for lo in range(0, n, max(step, 1)):
+            part = f"a._ord > {lo} AND a._ord <= {lo + step}"  # (_ord counts from 1)
+
+            def rows(table: str, names: Sequence[str], part: str = part) -> pa.Table:
+                cols = ", ".join(f"x.{c}" for c in names if c != "_ord")
+                return con.sql(f"SELECT a._ord, {cols} FROM _all_in a JOIN {table} x "
+                               "ON x.site = a.site AND x.hand_id = a.hand_id "
+                               f"WHERE {part}").to_arrow_table()  # fmt: skip
+
+            hands = con.sql(f"SELECT * FROM _all_in a WHERE {part}").to_arrow_table()
+            tasks += candidates_of(hands, rows("seats", SEAT_COLUMNS),
+                                   rows("actions", ACTION_COLUMNS), rows("pots", POT_COLUMNS))
+            if limit is not None and len(tasks) > limit:
+                break
+        return tasks
     finally:
         con.execute("DROP TABLE IF EXISTS _all_in")
 
@@ -608,7 +626,7 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
     cache.ensure("equity", VERSION, EQUITY_COLUMNS)
     if not cache.todo("equity"):
         return 0
-    tasks = candidates(con)
+    tasks = candidates(con, limit)
     if limit is not None and len(tasks) > limit:
         return -1
     rows = _compute(tasks, progress, parallel)

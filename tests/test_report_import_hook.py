@@ -182,3 +182,45 @@ def test_what_the_workers_derive_is_what_a_pass_over_the_database_gives(
     hh.reports.counts.after_import(con)  # every hand, by SQL over the database
     con.close()
     assert _cache_tables(db) == derived
+
+
+def test_the_hooks_equity_limit_stops_at_a_slice_and_a_fill_within_it_is_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over its limit, the hook reads the all-in hands a slice at a time and
+    stops once the limit is passed (nothing kept); within it, the equity
+    kept is the one a fill without a limit keeps."""
+    from hh.reports.cache import Cache, default_path
+    from hh.reports.equity import EQUITY_COLUMNS, VERSION, candidates, fill_equity
+
+    db = tmp_path / "h.duckdb"
+    _import(db, _logs(tmp_path, seed=3))
+    con = duckdb.connect(str(db))
+
+    def todo() -> Cache:
+        Path(default_path(db)).unlink(missing_ok=True)
+        store = Cache(con, default_path(db))
+        store.want("TRUE", [])
+        store.ensure("equity", VERSION, EQUITY_COLUMNS)
+        store.todo("equity")
+        return store
+
+    def fill(limit: int | None) -> tuple[int, list[tuple[object, ...]]]:
+        store = todo()
+        got = fill_equity(con, store, limit=limit, parallel=False)
+        kept = sorted(con.execute(f"SELECT * FROM {store.table('equity')}").fetchall())
+        store.close()
+        return got, kept
+
+    store = todo()
+    every = candidates(con)
+    monkeypatch.setattr(hh.reports.equity, "LIMITED_SLICE", 1)
+    first = candidates(con, limit=1)  # slices of 2 hands until more than 1 is found
+    store.close()
+    assert len(every) > 3 and 2 <= len(first) <= 3
+    assert first == every[: len(first)]
+    whole = fill(None)
+    assert whole[0] == len(every) and whole[1]
+    assert fill(len(every)) == whole
+    assert fill(len(every) - 1) == (-1, [])
+    con.close()
