@@ -578,9 +578,11 @@ WHERE t.showdown AND EXISTS (SELECT 1 FROM seats s WHERE s.site = t.site
 """
 
 
-# With a limit, the hands that may be candidates are read this many at a time,
-# and the reading stops once more than the limit are found: a limit exceeded
-# costs a slice, not the rows of every all-in hand.
+# With a limit, the hands that may be candidates are read a slice at a time,
+# this many first and twice as many in each next slice, and the reading stops
+# once more than the limit are found: a limit exceeded costs a slice, not the
+# rows of every all-in hand, and few candidates among many all-in hands cost
+# a few passes, not one per slice.
 LIMITED_SLICE = 1_000
 
 
@@ -589,25 +591,28 @@ def candidates(con: duckdb.DuckDBPyConnection, limit: int | None = None) -> list
     ``Cache.todo``), each as the task :func:`hand_equity` computes
     (:func:`candidates_of` over their stored rows). With ``limit``, the
     list stops once it holds more than ``limit`` (enough to say so)."""
+
+    def rows(table: str, names: Sequence[str], part: str) -> pa.Table:
+        cols = ", ".join(f"x.{c}" for c in names if c != "_ord")
+        return con.sql(f"SELECT a._ord, {cols} FROM _all_in a JOIN {table} x "
+                       f"ON x.site = a.site AND x.hand_id = a.hand_id WHERE {part}"
+                       ).to_arrow_table()  # fmt: skip
+
     con.execute(_TODO_ALL_IN)
     try:
         n = int(con.execute("SELECT count(*) FROM _all_in").fetchall()[0][0])
-        step = n if limit is None else max(limit + 1, LIMITED_SLICE)
+        size = n if limit is None else max(limit + 1, LIMITED_SLICE)
         tasks: list[dict] = []
-        for lo in range(0, n, max(step, 1)):
-            part = f"a._ord > {lo} AND a._ord <= {lo + step}"  # (_ord counts from 1)
-
-            def rows(table: str, names: Sequence[str], part: str = part) -> pa.Table:
-                cols = ", ".join(f"x.{c}" for c in names if c != "_ord")
-                return con.sql(f"SELECT a._ord, {cols} FROM _all_in a JOIN {table} x "
-                               "ON x.site = a.site AND x.hand_id = a.hand_id "
-                               f"WHERE {part}").to_arrow_table()  # fmt: skip
-
+        lo = 0
+        while lo < n:
+            part = f"a._ord > {lo} AND a._ord <= {lo + size}"  # (_ord counts from 1)
             hands = con.sql(f"SELECT * FROM _all_in a WHERE {part}").to_arrow_table()
-            tasks += candidates_of(hands, rows("seats", SEAT_COLUMNS),
-                                   rows("actions", ACTION_COLUMNS), rows("pots", POT_COLUMNS))
+            tasks += candidates_of(hands, rows("seats", SEAT_COLUMNS, part),
+                                   rows("actions", ACTION_COLUMNS, part),
+                                   rows("pots", POT_COLUMNS, part))  # fmt: skip
             if limit is not None and len(tasks) > limit:
                 break
+            lo, size = lo + size, 2 * size
         return tasks
     finally:
         con.execute("DROP TABLE IF EXISTS _all_in")
