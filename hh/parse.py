@@ -223,7 +223,7 @@ class LineMemo:
         "SEAT_OUTCOME_LINE": SeatOutcome,
     }
 
-    def __init__(self, bound: int = 1 << 14) -> None:
+    def __init__(self, bound: int = 1 << 12) -> None:
         self.bound = bound
         # line text -> (kind, record class, fields but the line number)
         self.lines: dict[str, tuple[str, Callable[..., Any], tuple[Any, ...]]] = {}
