@@ -146,49 +146,20 @@ def budget(paths: list[str], db: Path) -> list[Row]:
         con.close()
     rate = n / validate
     parts = [
-        (
-            "workers",
-            "the workers' work on each file (read, parse, judge, rows, derived "
-            "rows), in one process",
-            work,
-        ),
+        ("workers", "the workers' work on each file (read, parse, judge, rows, derived rows), "
+                    "in one process", work),
         ("writer", "the writer storing those rows (inserts, commits; one DuckDB thread)", writer),
         ("end", "the end of the import (cross-hand pass, the reports' counts)", end),
-    ]
-    rows = [
-        Row(
-            "import.part.validate",
-            f"hh validate --json --workers 1, {n:,} hands (a file per game): hands per CPU-second",
-            rate,
-            "hands/cpu-s",
-            None,
-            None,
-        )
-    ]
+    ]  # fmt: skip
+    rows = [Row("import.part.validate", f"hh validate --json --workers 1, {n:,} hands (a file "
+                "per game): hands per CPU-second", rate, "hands/cpu-s", None, None)]  # fmt: skip
     for key, what, cpu in parts:
-        rows.append(
-            Row(
-                f"import.part.{key}",
-                f"  {what}: hands per CPU-second",
-                n / cpu,
-                "hands/cpu-s",
-                "import.part.validate",
-                None,
-            )
-        )
+        rows.append(Row(f"import.part.{key}", f"  {what}: hands per CPU-second", n / cpu,
+                        "hands/cpu-s", "import.part.validate", None))  # fmt: skip
     ceiling = 1 / sum(rate / (n / cpu) for _, _, cpu in parts)
-    rows.append(
-        Row(
-            "import.part.ceiling",
-            "  the most an import can be against hh validate "
-            "on cores these parts keep busy (1 / the sum of validate's rate over each "
-            "part's)",
-            ceiling,
-            "x",
-            None,
-            None,
-        )
-    )
+    rows.append(Row("import.part.ceiling", "  the most an import can be against hh validate on "
+                    "cores these parts keep busy (1 / the sum of validate's rate over each "
+                    "part's)", ceiling, "x", None, None))  # fmt: skip
     return rows
 
 
