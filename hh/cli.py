@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 import typer
 
 from hh import __version__
-from hh.cli_support import default_workers, fail, find, stdin_copied, writing
+from hh.cli_support import default_workers, fail, find, say, stdin_copied, writing
 from hh.helptext import App
 
 if TYPE_CHECKING:
@@ -435,7 +435,7 @@ def main() -> None:
         message = missing_extra(error)
         if message is None:
             raise
-        print(f"hh: {message}", file=sys.stderr)
+        say(message)
         sys.exit(2)
 
 

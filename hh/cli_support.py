@@ -20,10 +20,24 @@ import typer
 from hh.sources import MissingPath, Unreadable, find_inputs
 
 
-def fail(message: str) -> NoReturn:
-    """A command that cannot run: the reason on stderr, exit 2."""
+def shown(text: object) -> str:
+    """Untrusted text (paths, names, a hook's error) as every command shows
+    it on a terminal: each line escaped by :func:`hh.output.safe`, the line
+    ends kept."""
+    from hh.output import safe  # the referee's output: loaded when there is something to say
+
+    return "\n".join(safe(line) for line in str(text).split("\n"))
+
+
+def say(message: object, command: str = "hh") -> None:
+    """``command: message`` on stderr, escaped (:func:`shown`)."""
     if sys.stderr is not None:
-        print(f"hh: {message}", file=sys.stderr)
+        print(f"{command}: {shown(message)}", file=sys.stderr)
+
+
+def fail(message: object, command: str = "hh") -> NoReturn:
+    """A command that cannot run: the reason on stderr (:func:`say`), exit 2."""
+    say(message, command)
     raise typer.Exit(2)
 
 

@@ -26,8 +26,12 @@ from hh.model import ModelRecord
 from hh.validate import Verdict, Violation
 
 # C0 and C1 controls, DEL, line and paragraph separators, the byte-order mark
-# and the bidirectional controls (which reorder what a terminal shows).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+# and the bidirectional controls (which reorder what a terminal shows): every
+# command that shows untrusted text on a terminal escapes these (hh validate,
+# hh show, hh report)
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]"
+)
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029]")
 

@@ -13,6 +13,8 @@ from typing import Any
 
 import typer
 
+from hh.cli_support import fail, say, shown
+
 DEFAULT_DB = "hands.duckdb"
 KEYS = ("files", "hands", "imported", "duplicates", "invalid", "rejected", "conflicts", "seconds")
 
@@ -92,7 +94,7 @@ def import_command(
                 from hh.pipelines.lake_cli import dask_import
 
                 for problem in problems:
-                    typer.echo(f"hh: {_safe(problem)}", err=True)
+                    say(problem)
                 summary = dask_import(files, lake, scheduler, workers, sys.stderr.isatty())
                 if problems:
                     summary["_errors"] = problems
@@ -100,32 +102,25 @@ def import_command(
                 if "-" in files:
                     raise ImportFailure("--watch cannot watch standard input")
                 for problem in problems:  # once: the watch goes on without them
-                    typer.echo(f"hh: {_safe(problem)}", err=True)
+                    say(problem)
                 summary = _watch(path, paths, n, quiet, as_json)
             else:
                 summary = _import(path, files, n, as_json, problems)
     except ImportFailure as e:
-        typer.echo(f"hh: {_safe(str(e))}", err=True)
-        raise typer.Exit(2) from None
+        fail(e)
     except Exception as e:  # a full disk, an I/O error: one line, not a traceback
         from hh.pipelines.dbhealth import failure
 
         message = failure(e, path) if engine == "local" else None
         if message is None:
             raise
-        typer.echo(f"hh: {_safe(message)}", err=True)
-        raise typer.Exit(2) from None
+        fail(message)
     _report(summary, as_json, "revalidated" if revalidate else "imported")
     errors = summary.pop("_errors", None)
     if errors:
         raise typer.Exit(2)
     if summary.get("rejected") or summary.get("invalid") or summary.get("conflicts"):
         raise typer.Exit(1)
-
-
-def _safe(text: str) -> str:
-    """Untrusted text (paths, names) without terminal control characters."""
-    return "".join(c if c.isprintable() or c == "\n" else repr(c)[1:-1] for c in text)
 
 
 def _import(
@@ -152,9 +147,9 @@ def _import(
     importer.close()
     closed(con, db)
     for note in importer.notes:
-        typer.echo(f"hh: {_safe(note)}", err=True)
+        say(note)
     for e in importer.errors:
-        typer.echo(f"hh: {_safe(e)}", err=True)
+        say(e)
     if importer.errors:
         summary["_errors"] = importer.errors
     return summary
@@ -163,7 +158,7 @@ def _import(
 def _watch(db: str, paths: list[str], workers: int, quiet: float, as_json: bool) -> dict[str, Any]:
     from hh.pipelines.watch import watch
 
-    return watch(db, paths, workers, quiet, say=lambda s: typer.echo(_safe(s), err=True))
+    return watch(db, paths, workers, quiet, say=lambda s: typer.echo(shown(s), err=True))
 
 
 def _revalidate(db: str, workers: int) -> dict[str, Any]:

@@ -29,6 +29,8 @@ import json
 import os
 from typing import Any
 
+from hh.pipelines.dblock import DatabaseUnusable
+
 NO_SPACE = os.strerror(errno.ENOSPC)  # "No space left on device"
 # DuckDB's memory while :func:`check` scans: the scan streams, and DuckDB keeps
 # every block it reads while under its limit (by default most of the
@@ -75,7 +77,7 @@ def damaged(db: str, why: str) -> str:
     )
 
 
-class DatabaseDamaged(Exception):
+class DatabaseDamaged(DatabaseUnusable):
     """The database file does not read back (a block's checksum does not
     match): no command reads or writes it (exit 2). The message is for users."""
 

@@ -45,7 +45,12 @@ ROW_GROUP_SIZE = 32_768
 WRITTEN_AS = "hh_db"  # the name of a database that hh writes, in its connections
 
 
-class DatabaseBusy(Exception):
+class DatabaseUnusable(Exception):
+    """The database cannot be opened (not a DuckDB file, held too long,
+    damaged): the message is for users, the same in every command."""
+
+
+class DatabaseBusy(DatabaseUnusable):
     """The database stayed held by another process for the whole wait."""
 
 
@@ -103,8 +108,8 @@ def open_db(
     negative number: forever), then :class:`DatabaseBusy`. ``say`` hears
     once, after a second, that we are waiting and for whom. A file whose
     blocks do not read back raises DatabaseDamaged (checked at each open:
-    hh.pipelines.dbhealth). Other errors (not a database, no such folder)
-    are DuckDB's own, raised at once."""
+    hh.pipelines.dbhealth). Any other refusal (not a database, no such
+    folder) raises :class:`DatabaseUnusable` at once, with DuckDB's reason."""
     import duckdb
     from hh.pipelines.dbhealth import DatabaseDamaged, check, damaged
 
@@ -119,7 +124,7 @@ def open_db(
             if "Corrupt database file" in str(error):
                 raise DatabaseDamaged(damaged(db, str(error))) from None
             if not is_lock_error(error):
-                raise
+                raise DatabaseUnusable(f"cannot open the database {db}: {error}") from None
             _touch(wait_file(db))  # the holder hears that someone waits
             waited = time.monotonic() - start
             who = holder(error)

@@ -40,6 +40,7 @@ from hh.pipelines.work import (
     arrow_memory,
     derive_hooks,
     hh_version,
+    hook_failed,
     process,
     wanted,
     worker_init,
@@ -110,20 +111,14 @@ def connect(db: str, wait: float | None = None, say: Callable[[str], None] | Non
     hh.pipelines.dblock), then fail with a message. A damaged file fails
     before anything is written (hh.pipelines.dbhealth). Whoever closes the
     connection after writing calls :func:`closed`."""
-    import duckdb
-    from hh.pipelines.dbhealth import DatabaseDamaged
-    from hh.pipelines.dblock import DatabaseBusy, open_db
+    from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable, open_db
 
     try:
         con = open_db(db, timeout=wait, say=say)
-    except DatabaseDamaged as e:
-        raise ImportFailure(str(e)) from None
     except DatabaseBusy as e:
         raise ImportFailure(f"{e}, or import into another file with --db") from None
-    except duckdb.IOException as e:
-        raise ImportFailure(f"cannot open the database {db}: {e}") from None
-    except duckdb.Error as e:
-        raise ImportFailure(f"cannot open the database {db}: {e}") from None
+    except DatabaseUnusable as e:
+        raise ImportFailure(str(e)) from None
     try:
         schema.ensure(con)
     except schema.SchemaError as e:
@@ -528,7 +523,7 @@ def keep(con: Any, results: Sequence[Result]) -> None:
         try:
             hook.keep(con, derived)
         except Exception as error:
-            print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
+            hook_failed(name, error)
 
 
 def after_import(con: Any, cache: str | None = None) -> None:
@@ -551,7 +546,7 @@ def after_import(con: Any, cache: str | None = None) -> None:
         try:
             ep.load()(con, cache)
         except Exception as error:  # a hook never fails the import
-            print(f"hh: import hook {ep.name} failed: {error}", file=sys.stderr)
+            hook_failed(ep.name, error)
 
 
 def _describe(task: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import typer
 
+from hh.cli_support import fail, say, shown
 from hh.helptext import App
 
 lake_app = App(help="The Delta Lake written by `hh import --engine dask`.",
@@ -38,11 +39,9 @@ def dask_import(
                          progress=show).to_json()
     left = summary.pop("left")
     if left:
-        from hh.pipelines.cli import _safe
-
         summary["_errors"] = [f"not imported (run the same command again): {x}" for x in left]
         for e in summary["_errors"]:
-            typer.echo(f"hh: {_safe(e)}", err=True)
+            say(e)
     return summary
 
 
@@ -52,20 +51,17 @@ def load_command(
     db: str = typer.Option(..., "--db", help="A new DuckDB file to fill."),
 ) -> None:
     """Load a lake into a DuckDB file: the same tables a direct import gives."""
-    from hh.pipelines.cli import _safe
     from hh.pipelines.lake import Lake, LakeError, load
 
     if not Lake(lake).exists():
-        typer.echo(f"hh: {_safe(lake)} is not a lake (no Delta tables)", err=True)
-        raise typer.Exit(2)
+        fail(f"{lake} is not a lake (no Delta tables)")
     try:
         rows = load(lake, db)
     except LakeError as e:
-        typer.echo(f"hh: {_safe(str(e))}", err=True)
-        raise typer.Exit(2) from None
+        fail(e)
     for table, n in rows.items():
         typer.echo(f"{table:<18}{n:>12,}")
-    typer.echo(f"loaded into {_safe(os.path.abspath(db))}")
+    typer.echo(f"loaded into {shown(os.path.abspath(db))}")
 
 
 @lake_app.command("optimize")
@@ -79,12 +75,10 @@ def optimize_command(
     """Compact the lake's small files and vacuum the files no table uses any
     more: those replaced by the compaction and those of attempts that never
     committed (a killed worker or client)."""
-    from hh.pipelines.cli import _safe
     from hh.pipelines.lake import Lake, optimize
 
     if not Lake(lake).exists():
-        typer.echo(f"hh: {_safe(lake)} is not a lake (no Delta tables)", err=True)
-        raise typer.Exit(2)
+        fail(f"{lake} is not a lake (no Delta tables)")
     done = optimize(lake, retention_hours)
     typer.echo(f"{'table':<18}{'compacted':>10}{'into':>8}{'vacuumed':>10}")
     for table, n in done.items():

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -125,8 +124,16 @@ def wanted(con: Any) -> tuple[tuple[str, Any], ...]:
         try:
             out.append((name, hook.wants(con) if hasattr(hook, "wants") else None))
         except Exception as error:  # derived later, as when its derive fails
-            print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
+            hook_failed(name, error)
     return tuple(out)
+
+
+def hook_failed(name: str, error: BaseException) -> None:
+    """A hook that failed, said on standard error as every command says a
+    problem (escaped: the error may quote a name); it never fails the import."""
+    from hh.cli_support import say
+
+    say(f"import hook {name} failed: {error}")
 
 
 @functools.cache
@@ -149,7 +156,7 @@ def _derive(result: Result) -> None:
         try:
             result.derived[name] = hook.derive(result.tables, wants)
         except Exception as error:
-            print(f"hh: import hook {name} failed: {error}", file=sys.stderr)
+            hook_failed(name, error)
 
 
 def _byte_lines(

@@ -13,10 +13,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
 
+from hh.cli_support import fail
 from hh.helptext import App
 
 if TYPE_CHECKING:
@@ -57,9 +58,8 @@ _SORT = typer.Option(None, "--sort", help="Sort by this column, named as the tab
                      "- for lowest first (--sort=-VPIP). Default: hands.")
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"hh report: {message}", err=True)
-    raise typer.Exit(2)
+def _fail(message: str) -> NoReturn:
+    fail(message, "hh report")
 
 
 def _time(value: str | None, option: str) -> datetime | None:

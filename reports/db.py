@@ -45,17 +45,12 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
     p = Path(path)
     if not p.exists():
         raise ReportError(f"no database at {p} (run `hh import` first, or pass --db FILE)")
-    from hh.pipelines.dbhealth import DatabaseDamaged
-    from hh.pipelines.dblock import DatabaseBusy, open_db
+    from hh.pipelines.dblock import DatabaseUnusable, open_db
 
     try:  # waits while an import writes it (hh.pipelines.dblock)
         con = open_db(str(p), read_only=True)
-    except DatabaseDamaged as error:
+    except DatabaseUnusable as error:
         raise ReportError(str(error)) from None
-    except DatabaseBusy as error:
-        raise ReportError(str(error)) from None
-    except duckdb.Error as error:
-        raise ReportError(f"cannot open {p} as a DuckDB database: {error}") from error
     con.execute("SET enable_progress_bar = false")  # the report draws its own
     missing = {"hands", "seats", "actions", "pots"} - {
         row[0] for row in con.sql("SELECT table_name FROM information_schema.tables").fetchall()

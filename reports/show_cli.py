@@ -13,6 +13,8 @@ from pathlib import Path
 
 import typer
 
+from hh.cli_support import fail
+
 
 def register(app: typer.Typer) -> None:
     """Add ``hh show`` to the ``hh`` command line."""
@@ -50,25 +52,21 @@ def register(app: typer.Typer) -> None:
         hand_id = hand_id.strip().removeprefix("#").removesuffix(":")
 
         if as_json and html:
-            typer.echo("hh: --json and --html: choose one", err=True)
-            raise typer.Exit(2)
+            fail("--json and --html: choose one")
         if files and db:
-            typer.echo("hh: give files or --db, not both", err=True)
-            raise typer.Exit(2)
+            fail("give files or --db, not both")
         try:
             if files:
                 found = from_files(files, hand_id, site)
             else:
                 found = from_db(db or os.environ.get("HH_DB") or "hands.duckdb", hand_id, site)
         except ShowError as error:
-            typer.echo(f"hh: {error}", err=True)
-            raise typer.Exit(2) from None
+            fail(error)
         judged = judge(found)
         try:
             sink = out.open("w", encoding="utf-8", newline="\n") if out else sys.stdout
         except OSError as error:
-            typer.echo(f"hh: cannot write {out}: {error.strerror or error}", err=True)
-            raise typer.Exit(2) from None
+            fail(f"cannot write {out}: {error.strerror or error}")
         try:
             _write(judged, sink, as_json, html, to_terminal=out is None and sink.isatty())
         finally:

@@ -132,21 +132,15 @@ def _cross(records: list[Any], target: Any) -> tuple[Violation, ...]:
 def from_db(db: str, hand_id: str, site: str | None = None) -> Found:
     """The hand from an imported database: its stored text re-parsed with the
     line numbers of its file, plus the cross-hand violations stored for it."""
-    import duckdb
 
     if not Path(db).exists():
-        raise ShowError(f"no database {db}: import hands first (hh import) or give files")
-    from hh.pipelines.dbhealth import DatabaseDamaged
-    from hh.pipelines.dblock import DatabaseBusy, open_db
+        raise ShowError(f"no database at {db} (run `hh import` first, or give files)")
+    from hh.pipelines.dblock import DatabaseUnusable, open_db
 
     try:  # waits while an import writes it (hh.pipelines.dblock)
         con = open_db(db, read_only=True)
-    except DatabaseDamaged as error:
+    except DatabaseUnusable as error:
         raise ShowError(str(error)) from None
-    except DatabaseBusy as error:
-        raise ShowError(str(error)) from None
-    except duckdb.Error as error:
-        raise ShowError(f"cannot open the database {db}: {error}") from None
     try:
         return from_con(con, hand_id, site, db)
     finally:

@@ -4,35 +4,20 @@ woven in under each line.
 Everything shown comes from :func:`hh.reports.explain.explain`. Names, chat and
 table names are untrusted: they are put into rich ``Text`` objects (never
 markup strings, so ``[bold]`` in a name stays literal) after
-:func:`safe` has made control characters and bidirectional overrides
-visible, so a name cannot move the cursor, recolour the terminal or reverse
-the line it sits in.
+:func:`hh.output.safe` (the one escaping every command uses) has made
+control characters and bidirectional overrides visible, so a name cannot
+move the cursor, recolour the terminal or reverse the line it sits in.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-# bidirectional controls that could make a line read differently from its bytes
-_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
-
-
-def safe(text: str) -> str:
-    """``text`` with every control character (C0, DEL, C1) and bidi control
-    replaced by a visible escape such as ``\\x1b`` or ``\\u202e``."""
-    out = []
-    for ch in text:
-        if ch in _BIDI or unicodedata.category(ch) == "Cc":
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
+from hh.output import safe
 
 
 def _t(text: str, style: str = "") -> Text:

@@ -7,7 +7,6 @@ visible, so a name cannot restyle or move the terminal.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
@@ -18,7 +17,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+from hh.output import safe as escape
 
 # the columns shown in percent, or as a ratio (``af``)
 RATES = PERCENT | RATIOS
@@ -26,14 +25,8 @@ RATES = PERCENT | RATIOS
 
 def safe(text: object) -> Text:
     """Untrusted text as a rich Text: no markup, control characters shown
-    as their code (``\\x1b``)."""
-    s = "" if text is None else str(text)
-    return Text(_CONTROL.sub(_escape, s))
-
-
-def _escape(m: re.Match[str]) -> str:
-    code = ord(m.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    as their code (``\\x1b``, :func:`hh.output.safe`)."""
+    return Text(escape("" if text is None else str(text)))
 
 
 def _cell(column: str, value: object, rates: AbstractSet[str]) -> Text:

@@ -112,6 +112,23 @@ def _three_players() -> dict:
     return merge(data, ace)
 
 
+# the characters every command shows escaped (hh.output.safe): a bidi mark, the
+# Arabic letter mark, a byte-order mark and an override, allowed in a name
+_HIDDEN = "\u200f\u061c\ufeff\u202e"
+
+
+def test_report_escapes_what_hh_show_and_validate_escape(tmp_path: Path) -> None:
+    data = _three_players()
+    for table in ("seats", "actions"):
+        for row in data[table]:
+            row["player"] = row["player"].replace("Zoé", "Zo" + _HIDDEN + "é")
+    db = build(tmp_path / "h.duckdb", **data)
+    out = hh("report", "players", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "Zo\\u200f\\u061c\\ufeff\\u202eé" in out.stdout
+    assert not any(c in out.stdout for c in _HIDDEN)
+
+
 def test_sort_by_header_names_and_descending_or_ascending(tmp_path: Path) -> None:
     db = build(tmp_path / "h.duckdb", **_three_players())
 

@@ -17,11 +17,12 @@ from handtext import CA_ODD, CH_ODD, EX_ACES, EX_CALATONE, EX_CHIRIBITO, HandTex
 from hh.reports.explain import explain, hand_meta
 from hh.reports.replayer import page, script_json, write_pages
 from hh.reports.show_cli import register
-from hh.reports.show_terminal import render, safe
+from hh.reports.show_terminal import render
 from rich.console import Console
 from typer.testing import CliRunner
 
 from hh.model import Game
+from hh.output import safe
 from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.validate import validate
@@ -235,7 +236,8 @@ def test_cross_hand_violations_from_files(tmp_path: Path) -> None:
 
 def test_terminal_escapes_markup_and_control_characters() -> None:
     text = EX_CHIRIBITO.insert_after(
-        "Paco: posts blind 20", 'Paco: says "[bold red]boo[/bold red] \x1b[2J\u202egnp"'
+        "Paco: posts blind 20",
+        'Paco: says "[bold red]boo[/bold red] \x1b[2J\u202egnp \u200f\u061c\ufeff"',
     ).replace("Table 'Mérida 2' 6-max Seat #3 is the dealer",
               "Table '[blink]Mérida[/blink]' 6-max Seat #3 is the dealer")
     hand = parse_hand(text.text)
@@ -247,7 +249,8 @@ def test_terminal_escapes_markup_and_control_characters() -> None:
     out = buf.getvalue()
     assert "[bold red]boo[/bold red]" in out and "[blink]Mérida[/blink]" in out
     assert "\\x1b[2J" in out and "\\u202e" in out
-    assert "\x1b[2J" not in out and "\u202e" not in out
+    assert "\\u200f\\u061c\\ufeff" in out  # as hh report and hh validate show them
+    assert "\x1b[2J" not in out and not any(c in out for c in "\u202e\u200f\u061c\ufeff")
     assert safe("a\x07b\x9bc") == "a\\x07b\\x9bc"
 
 

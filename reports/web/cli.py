@@ -13,15 +13,17 @@ import os
 import secrets
 import socket
 import sys
+from typing import NoReturn
 
 import typer
+
+from hh.cli_support import fail, say
 
 DEFAULT_PORT = 8765
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"hh serve: {message}", err=True)
-    raise typer.Exit(2)
+def _fail(message: str) -> NoReturn:
+    fail(message, "hh serve")
 
 
 def is_loopback(host: str) -> bool:
@@ -87,18 +89,15 @@ def register(app: typer.Typer) -> None:
                 connect(path).close()
             except ImportFailure as failure:
                 _fail(str(failure))
-        elif path is not None:  # a damaged file says so now, not on every page
-            from hh.pipelines.dbhealth import DatabaseDamaged
-            from hh.pipelines.dblock import DatabaseBusy, open_db
+        elif path is not None:  # a file that cannot be read says so now, not on every page
+            from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable, open_db
 
             try:
                 open_db(path, read_only=True, timeout=0).close()
-            except DatabaseDamaged as damaged:
-                _fail(str(damaged))
             except DatabaseBusy:  # an import writes it: the pages wait their turn
                 pass
-            except Exception:  # not a database...: the pages say so, as before
-                pass
+            except DatabaseUnusable as unusable:  # damaged, not a database
+                _fail(str(unusable))
         if lake is not None and not ("://" in lake or os.path.isdir(lake)):
             _fail(f"no lake at {lake} (run `hh import --engine dask --lake DIR` first)")
         if not is_loopback(host) and not token:
@@ -113,10 +112,10 @@ def register(app: typer.Typer) -> None:
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
         what = f"the lake {lake}" if lake else path
-        typer.echo(f"hh serve: {what} at {url}", err=True)
+        say(f"{what} at {url}", "hh serve")
         if folders:
-            typer.echo(f"hh serve: watching {', '.join(folders)}", err=True)
-        typer.echo("hh serve: Ctrl-C stops", err=True)
+            say(f"watching {', '.join(folders)}", "hh serve")
+        say("Ctrl-C stops", "hh serve")
         sys.stderr.flush()
         uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
                     timeout_graceful_shutdown=2, access_log=False)  # fmt: skip

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from hh.pipelines.dblock import DatabaseBusy, open_db, wanted
+from hh.pipelines.dblock import DatabaseUnusable, open_db, wanted
 
 T = TypeVar("T")
 
@@ -346,7 +346,6 @@ class Source:
                 self._used = time.monotonic()
 
     def _open(self) -> Any:
-        import duckdb
 
         if self.lake is not None:
             from hh.reports.db import connect_lake
@@ -355,14 +354,10 @@ class Source:
         assert self.db is not None
         if wanted(self.db):  # let whoever waits in first
             time.sleep(0.3)
-        from hh.pipelines.dbhealth import DatabaseDamaged
-
         try:
             con = open_db(self.db, read_only=not self.writes, timeout=READ_WAIT)
-        except (DatabaseBusy, DatabaseDamaged) as error:
+        except DatabaseUnusable as error:
             raise Busy(str(error)) from None
-        except duckdb.Error as error:
-            raise Busy(f"cannot open {self.db}: {error}") from None
         con.execute("SET enable_progress_bar = false")
         return con
 
