@@ -315,24 +315,6 @@ def test_every_command_says_a_missing_path_alike_and_escaped(
     assert result.stderr == f"hh: no such file or folder: {tmp_path}/no{shown}.txt\n"
 
 
-@pytest.mark.parametrize(
-    "command",
-    [["import", "--db", "{db}", "{db}"], ["show", "CH-1", "--db", "{db}"],
-     ["report", "players", "--db", "{db}"]],
-)  # fmt: skip
-def test_every_command_says_a_file_that_is_no_database_alike(
-    tmp_path: Path, command: list[str]
-) -> None:
-    db = tmp_path / "hands.duckdb"
-    db.write_text(CH, "utf-8")  # a hand history where the database should be
-    result = _hh(*(a.format(db=db) for a in command))
-    assert result.returncode == 2
-    prefix = "hh report" if command[0] == "report" else "hh"
-    assert result.stderr.startswith(f"{prefix}: cannot open the database {db}: ")
-    assert "not a valid DuckDB database file" in result.stderr
-    assert len(result.stderr.splitlines()) == 1
-
-
 def test_the_caret_follows_escapes(tmp_path: Path) -> None:
     assert quote("ab\x1bcd", 4) == "      ab\\x1bcd\n" + "      " + " " * 6 + "^\n"
     path = tmp_path / "p.txt"

@@ -275,6 +275,28 @@ def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Pa
     assert not Path(f"{db}.wal").exists()
 
 
+def test_a_file_that_is_no_database_is_refused_alike_by_every_command(tmp_path: Path) -> None:
+    db = tmp_path / "h.duckdb"
+    db.write_text(session(Game.CHIRIBITO, 2, 61), encoding="utf-8")  # a log, not a database
+    commands = {
+        "hh": [["import", str(db)], ["import", "--revalidate"], ["show", "CH-1"]],
+        "hh report": [["report", "players"], ["hands"]],
+        "hh serve": [["serve", "--port", "0"]],
+    }
+    for who, runs in commands.items():
+        for args in runs:
+            done = subprocess.run(
+                [sys.executable, "-m", "hh", *args, "--db", str(db)],
+                env=ENV, capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert done.returncode == 2, (args, done.stderr)
+            assert done.stdout == "", args
+            assert done.stderr == (
+                f"{who}: cannot open the database {db}: IO Error: The file \"{db}\" exists, "
+                "but it is not a valid DuckDB database file!\n"
+            ), args
+
+
 def test_a_line_too_long_is_a_reject_with_its_beginning_and_the_run_goes_on(
     tmp_path: Path,
 ) -> None:
