@@ -262,6 +262,15 @@ class Lake:
         """The lake holds its tables (an import has started it)."""
         return DeltaTable.is_deltatable(self.uri("hands"), self.storage_options)
 
+    def require(self) -> None:
+        """:class:`NoLake` unless the lake :meth:`exists`: what every command
+        says of a lake that is not there."""
+        if not self.exists():
+            raise NoLake(
+                f"no lake at {self.url} (no Delta tables: run "
+                "`hh import --engine dask --lake DIR` first)"
+            )
+
     def table(self, name: str) -> DeltaTable:
         try:
             return DeltaTable(self.uri(name), storage_options=self.storage_options)
@@ -961,8 +970,7 @@ def connect(
     ``hands.valid`` and ``n_violations`` include the cross-hand violations,
     as the database's do."""
     lake = Lake(url, storage_options)
-    if not lake.exists():
-        raise LakeError(f"no lake at {url} (no Delta tables)")
+    lake.require()
     con = duckdb.connect()
     schema.ensure(con)
     prune = _pruning(games, since, until)
@@ -1230,6 +1238,10 @@ def load(url: str, db: str, storage_options: dict[str, str] | None = None) -> di
 
 class LakeError(Exception):
     """The lake cannot be used as asked (a message for the user)."""
+
+
+class NoLake(LakeError):
+    """No lake where one was named (:meth:`Lake.require`)."""
 
 
 def _fresh_rejects(tabs: Sequence[pa.Table], stored: pa.Table) -> list[pa.Table]:

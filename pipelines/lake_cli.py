@@ -53,9 +53,8 @@ def load_command(
     """Load a lake into a DuckDB file: the same tables a direct import gives."""
     from hh.pipelines.lake import Lake, LakeError, load
 
-    if not Lake(lake).exists():
-        fail(f"{lake} is not a lake (no Delta tables)")
     try:
+        Lake(lake).require()
         rows = load(lake, db)
     except LakeError as e:
         fail(e)
@@ -75,10 +74,12 @@ def optimize_command(
     """Compact the lake's small files and vacuum the files no table uses any
     more: those replaced by the compaction and those of attempts that never
     committed (a killed worker or client)."""
-    from hh.pipelines.lake import Lake, optimize
+    from hh.pipelines.lake import Lake, NoLake, optimize
 
-    if not Lake(lake).exists():
-        fail(f"{lake} is not a lake (no Delta tables)")
+    try:
+        Lake(lake).require()
+    except NoLake as e:
+        fail(e)
     done = optimize(lake, retention_hours)
     typer.echo(f"{'table':<18}{'compacted':>10}{'into':>8}{'vacuumed':>10}")
     for table, n in done.items():

@@ -71,17 +71,17 @@ def connect_lake(url: str, filters: Filters | None = None) -> duckdb.DuckDBPyCon
     filters' exact conditions still apply in SQL)."""
     import datetime as dt
 
-    from hh.pipelines.lake import LakeError
+    from hh.pipelines.lake import LakeError, NoLake
     from hh.pipelines.lake import connect as lake_connect
 
     f = filters or Filters()
-    if "://" not in url and not Path(url).is_dir():
-        raise ReportError(f"no lake at {url} (run `hh import --engine dask --lake DIR` first)")
     since = f.since.date() if f.since else None
     # ``until`` excludes its instant; the lake's date bound includes its day
     until = (f.until - dt.timedelta(microseconds=1)).date() if f.until else None
     try:
         con = lake_connect(url, games=f.games or None, since=since, until=until)
+    except NoLake as error:
+        raise ReportError(str(error)) from None
     except (LakeError, duckdb.Error, OSError) as error:
         raise ReportError(f"cannot read the lake at {url}: {error}") from error
     con.execute("SET enable_progress_bar = false")

@@ -295,7 +295,7 @@ def test_optimize_compacts_and_vacuums_uncommitted_files(client, data, tmp_path)
     for args in (["optimize", str(tmp_path / "none")],
                  ["load", str(tmp_path / "none"), "--db", str(tmp_path / "x.duckdb")]):
         bad = CliRunner().invoke(lake_app, args)
-        assert bad.exit_code == 2 and "not a lake" in bad.output
+        assert bad.exit_code == 2 and "no lake at" in bad.output
 
 
 def test_a_files_facts_come_from_the_clients_cut(tmp_path) -> None:

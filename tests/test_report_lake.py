@@ -94,8 +94,29 @@ def test_cli_reads_the_lake(stores: tuple[str, str], tmp_path: Path) -> None:
 
     assert run("--lake", lake, "--game", "chiribito") == run("--db", db, "--game", "chiribito")
     assert (Path(lake) / "_reports.duckdb").exists()  # the lake's cache, beside its tables
-    bad = CliRunner().invoke(app, ["report", "players", "--lake", str(tmp_path / "none")])
-    assert bad.exit_code == 2 and "no lake" in bad.stderr
+
+
+def test_every_command_says_a_missing_lake_alike(tmp_path: Path) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from hh.cli import load_plugins
+
+    app = typer.Typer()
+    load_plugins(app)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for where in (str(empty), str(tmp_path / "none")):
+        said = (f"no lake at {where} (no Delta tables: "
+                "run `hh import --engine dask --lake DIR` first)")  # fmt: skip
+        for who, args in (
+            ("hh report", ["report", "players", "--lake", where]),
+            ("hh serve", ["serve", "--lake", where, "--port", "0"]),
+            ("hh", ["lake", "load", where, "--db", str(tmp_path / "x.duckdb")]),
+            ("hh", ["lake", "optimize", where]),
+        ):
+            out = CliRunner().invoke(app, args)
+            assert (out.exit_code, out.stderr) == (2, f"{who}: {said}\n"), args
 
 
 def test_the_lake_import_fills_the_report_counts(

@@ -98,8 +98,13 @@ def register(app: typer.Typer) -> None:
                 pass
             except DatabaseUnusable as unusable:  # damaged, not a database
                 _fail(str(unusable))
-        if lake is not None and not ("://" in lake or os.path.isdir(lake)):
-            _fail(f"no lake at {lake} (run `hh import --engine dask --lake DIR` first)")
+        if lake is not None:
+            from hh.pipelines.lake import Lake, NoLake
+
+            try:
+                Lake(lake).require()
+            except NoLake as no:
+                _fail(str(no))
         if not is_loopback(host) and not token:
             token = secrets.token_urlsafe(18)
         try:  # a port in use says so now, not in a traceback
