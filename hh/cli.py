@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 import typer
 
 from hh import __version__
-from hh.cli_support import default_workers, fail, find, say, stdin_copied, writing
+from hh.cli_support import fail, find, say, stdin_copied, writing
 from hh.helptext import App
 
 if TYPE_CHECKING:
@@ -154,11 +154,13 @@ def validate_command(
     as_json: bool = typer.Option(
         False, "--json", help="One JSON object per hand and line (FORMAT.md, Validation results)."
     ),
-    workers: int | None = typer.Option(
-        None,
+    workers: int = typer.Option(
+        0,
         "--workers",
-        min=1,
-        help="Processes judging hands in parallel (default: the cores). Output is the same.",
+        min=0,
+        show_default=False,
+        help="Processes judging hands in parallel (0 or left out: the cores). "
+        "Output is the same.",
     ),
     errors_only: bool = typer.Option(
         False, "--errors-only", "-q", help="Print only the invalid hands and the closing line."
@@ -178,7 +180,7 @@ def validate_command(
 
 
 def validate_files(
-    files: list[str], as_json: bool, workers: int | None, errors_only: bool = False
+    files: list[str], as_json: bool, workers: int = 0, errors_only: bool = False
 ) -> int:
     """``hh validate``'s work: the exit status (0 every hand valid, 1 not).
     ``errors_only``: print only the invalid hands (and the closing line).
@@ -189,9 +191,10 @@ def validate_files(
     from hh.crosshand import CrossChecker
     from hh.output import Rendered, finish
     from hh.parallel import WorkerDied, judged
+    from hh.pool import default_workers
     from hh.sources import Plan
 
-    n = default_workers() if workers is None else workers
+    n = workers or default_workers()
     total = invalid = 0
     with stdin_copied(find(files)) as (inputs, names), writing() as out:
 

@@ -53,14 +53,6 @@ def find(paths: list[str]) -> list[str | Unreadable]:
     return found
 
 
-def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
-
-
 def _silence(stream: TextIO) -> None:
     """After a failed write, point the stream's descriptor at /dev/null, so
     that the flush at exit does not fail again with a traceback."""

@@ -38,6 +38,15 @@ AHEAD = 2  # tasks in flight per worker
 WATCH_SECONDS = 0.2  # how often a worker looks whether its parent is still there
 
 
+def default_workers() -> int:
+    """The cores this process may run on: every command's workers when
+    none are asked for (``--workers 0`` or left out)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
 class WorkerDied(RuntimeError):
     """A worker process ended without its results (killed, out of memory):
     the run cannot be completed, which no input can cause."""

@@ -36,7 +36,7 @@ def import_command(
     ),
     workers: int = typer.Option(
         0, "--workers", min=0, show_default=False,
-        help="Processes that parse and validate (default: the cores).",
+        help="Processes that parse and validate (0 or left out: the cores).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as one JSON object."),
     watch: bool = typer.Option(
@@ -65,10 +65,11 @@ def import_command(
     """
     from hh.pipelines.importer import ImportFailure, find_files
 
+    from hh.pool import default_workers
     from hh.sources import SUFFIXES
 
     path = db or os.environ.get("HH_DB") or DEFAULT_DB
-    n = workers or os.cpu_count() or 1
+    n = workers or default_workers()
     try:
         if revalidate:
             if paths:

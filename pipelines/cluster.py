@@ -50,6 +50,7 @@ from hh.pipelines.lake import (
 from hh.pipelines.work import Task, hh_version, worker_init
 from hh.pipelines.writer import Counts
 
+from hh.pool import default_workers
 from hh.sources import CHUNK_BYTES
 
 
@@ -183,7 +184,7 @@ def local_cluster(workers: int | None = None) -> Any:
     """A LocalCluster sized to the machine: one single-threaded process per core."""
     from distributed import LocalCluster
 
-    n = workers or os.cpu_count() or 1
+    n = workers or default_workers()
     return LocalCluster(
         n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
         silence_logs=40,

@@ -675,16 +675,13 @@ def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None
             if progress:
                 progress("all-in equity", k + 1, total)
         return out
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor
+    from hh.pool import Pool, default_workers
 
     batches = [tasks[i : i + _BATCH] for i in range(0, total, _BATCH)]
     out = []
     done = 0
-    workers = min(len(batches), os.cpu_count() or 1)
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+    # spawned: the parent holds DuckDB's threads
+    with Pool(min(len(batches), default_workers()), start="spawn") as pool:
         for part, batch in zip(pool.map(_batch, batches), batches, strict=True):
             out += part
             done += len(batch)

@@ -415,7 +415,7 @@ def test_the_installed_command_gives_what_the_app_gives(tmp_path: Path) -> None:
         typed = runner.invoke(app, args)
         assert (run.returncode, run.stdout) == (typed.exit_code, typed.output), args
     # help, usage errors
-    assert "Usage: " in _hh("validate", "--workers", "0", str(good)).stderr
+    assert "Usage: " in _hh("validate", "--workers", "-1", str(good)).stderr
     assert "--workers" in _hh("validate", "--help").stdout
 
 

@@ -50,11 +50,11 @@ def test_workers_give_the_same_bytes(
     monkeypatch.setattr(hh.sources, "MIN_CHUNK_BYTES", 2048)
     args = ["validate", *(["--json"] if as_json else []), str(tmp_path), "-"]
     outputs = {}
-    for workers in ("1", "2", "3"):
+    for workers in ("1", "2", "3", "0"):  # 0: the cores, as when left out
         result = runner.invoke(app, [*args, "--workers", workers], input=stdin)
         assert result.exit_code == 1, result.output  # the broken hand and link
         outputs[workers] = result.output
-    assert outputs["1"] == outputs["2"] == outputs["3"]
+    assert outputs["1"] == outputs["2"] == outputs["3"] == outputs["0"]
     # the work really was cut: b.txt alone is several tasks
     assert len(list(hh.sources.Plan([str(tmp_path / "b.txt")], 2))) > 3
 

@@ -18,6 +18,7 @@ from typing import NoReturn
 import typer
 
 from hh.cli_support import fail, say
+from hh.pool import default_workers
 
 DEFAULT_PORT = 8765
 
@@ -112,7 +113,7 @@ def register(app: typer.Typer) -> None:
                 pass
         except OSError as error:
             _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
-        config = Config(db=path, lake=lake, watch=folders, workers=workers or os.cpu_count() or 1,
+        config = Config(db=path, lake=lake, watch=folders, workers=workers or default_workers(),
                         quiet=quiet, token=token)  # fmt: skip
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
