@@ -26,7 +26,7 @@ from hh.output import Rendered, render
 from hh.parse import Record
 from hh.pool import Ordered, Pool, WorkerDied
 from hh.sources import Chunk, Place, Unreadable, placement, records
-from hh.validate import Verdict, Violation, parse_failure, validate
+from hh.validate import Verdict, internal_failure, parse_failure, validate
 
 __all__ = ["POOL_MIN_BYTES", "Judged", "WorkerDied", "judge", "judge_chunk", "judged"]
 
@@ -44,7 +44,7 @@ def judge(record: Record, as_json: bool) -> Judged:
         v = validate(hand, record.file) if hand is not None else _failed(record, place)
         return summarize(v, place), render(v, record.raw, as_json)
     except Exception as exc:  # a bug in hh must not stop the run
-        v = _internal(record, exc)
+        v = internal_failure(record.file, record.line, record.hand_id, record.site, exc)
         return summarize(v, place), render(v, record.raw, as_json)
 
 
@@ -74,27 +74,6 @@ def _failed(record: Record, place: Place) -> Verdict:
         table=place.table,
         when=place.when,
         zone=place.zone,
-    )
-
-
-def _internal(record: Record, exc: Exception) -> Verdict:
-    return Verdict(
-        file=record.file,
-        line=record.line,
-        hand_id=record.hand_id,
-        site=record.site,
-        game=None,
-        violations=(
-            Violation(
-                "INTERNAL_ERROR",
-                record.line,
-                f"hh could not judge this hand ({type(exc).__name__}: {exc}); "
-                f"this is a bug in hh, please report it with the hand",
-            ),
-        ),
-        pots=None,
-        payouts=None,
-        net=None,
     )
 
 

@@ -33,6 +33,7 @@ from hh.verdict import (
     SeatStack,
     Verdict,
     Violation,
+    internal_failure,
     parse_failure,
 )
 
@@ -46,6 +47,7 @@ __all__ = [
     "Violation",
     "cross_check",
     "description_category",
+    "internal_failure",
     "parse_failure",
     "validate",
 ]
@@ -80,24 +82,8 @@ def validate(
         verdict = replay.run()
     except Exception as exc:
         h = hand.header
-        return Verdict(
-            file=file,
-            line=hand.line,
-            hand_id=h.hand_id,
-            site=h.site,
-            game=hand.game.value,
-            violations=(
-                Violation(
-                    "INTERNAL_ERROR",
-                    hand.line,
-                    f"hh could not judge this hand ({type(exc).__name__}: {exc}); "
-                    f"this is a bug in hh, please report it with the hand",
-                ),
-            ),
-            pots=None,
-            payouts=None,
-            net=None,
-            table=hand.table.name,
+        return internal_failure(
+            file, hand.line, h.hand_id, h.site, exc, hand.game.value, hand.table.name
         )
     repairs = replay.st.repairs
     if repairs:  # an invalid hand with a repairable fault: what follows from it

@@ -241,3 +241,36 @@ def parse_failure(
         when=when,
         zone=zone,
     )
+
+
+def internal_failure(
+    file: str | None,
+    line: int,
+    hand_id: str | None,
+    site: str | None,
+    exc: Exception,
+    game: str | None = None,
+    table: str | None = None,
+) -> Verdict:
+    """The verdict of a hand hh failed to judge (a bug in hh, never a
+    judgement on the log): one INTERNAL_ERROR, no pots, so that one such
+    hand does not stop a run of thousands."""
+    return Verdict(
+        file=file,
+        line=line,
+        hand_id=hand_id,
+        site=site,
+        game=game,
+        violations=(
+            Violation(
+                "INTERNAL_ERROR",
+                line,
+                f"hh could not judge this hand ({type(exc).__name__}: {exc}); "
+                f"this is a bug in hh, please report it with the hand",
+            ),
+        ),
+        pots=None,
+        payouts=None,
+        net=None,
+        table=table,
+    )
