@@ -159,7 +159,7 @@ def validate_command(
         "--workers",
         min=0,
         show_default=False,
-        help="Processes judging hands in parallel (0 or left out: the cores). "
+        help="Processes judging hands in parallel (default, or 0: the cores). "
         "Output is the same.",
     ),
     errors_only: bool = typer.Option(

@@ -12,10 +12,10 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
+from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail, say, shown
 
-DEFAULT_DB = "hands.duckdb"
 KEYS = ("files", "hands", "imported", "duplicates", "invalid", "rejected", "conflicts", "seconds")
 
 
@@ -32,11 +32,11 @@ def import_command(
         None, help="Files or folders of hand histories (.gz allowed); - reads stdin."
     ),
     db: str = typer.Option(
-        None, "--db", help=f"The DuckDB file (default: $HH_DB, else {DEFAULT_DB})."
+        None, "--db", help=DB_HELP
     ),
     workers: int = typer.Option(
         0, "--workers", min=0, show_default=False,
-        help="Processes that parse and validate (0 or left out: the cores).",
+        help="Processes that parse and validate (default, or 0: the cores).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as one JSON object."),
     watch: bool = typer.Option(
@@ -68,7 +68,7 @@ def import_command(
     from hh.pool import default_workers
     from hh.sources import SUFFIXES
 
-    path = db or os.environ.get("HH_DB") or DEFAULT_DB
+    path = db_path(db)
     n = workers or default_workers()
     try:
         if revalidate:

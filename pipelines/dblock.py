@@ -24,6 +24,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+# The database a command uses when --db is not given: $HH_DB, else this file
+# in the current folder (:func:`db_path`); every command's --db says so.
+DEFAULT_DB = "hands.duckdb"
+DB_HELP = f"The DuckDB file (default: $HH_DB, else {DEFAULT_DB})."
+
 # How long a command waits for a database another process holds, by default
 # (``$HH_DB_WAIT`` seconds overrides it; the watch of a server waits forever).
 DEFAULT_WAIT = 30.0
@@ -52,6 +57,12 @@ class DatabaseUnusable(Exception):
 
 class DatabaseBusy(DatabaseUnusable):
     """The database stayed held by another process for the whole wait."""
+
+
+def db_path(given: str | None = None) -> str:
+    """The database a command uses: ``given`` (its --db), else ``$HH_DB``,
+    else :data:`DEFAULT_DB` in the current folder."""
+    return given or os.environ.get("HH_DB") or DEFAULT_DB
 
 
 def default_wait() -> float:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
+from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail
 from hh.helptext import App
@@ -30,7 +31,7 @@ T = TypeVar("T")
 report = App(help="Player statistics and the referee's findings, from the database.",
                      no_args_is_help=True)  # fmt: skip
 
-_DB = typer.Option(None, "--db", help="The database (default: $HH_DB or hands.duckdb).")
+_DB = typer.Option(None, "--db", help=DB_HELP)
 _LAKE = typer.Option(None, "--lake", help="Read this lake (hh import --engine dask) instead "
                      "of a database; --game, --since and --until prune its partitions.")
 _CACHE = typer.Option(None, "--cache", help="The per-hand cache file (default: beside the "
@@ -97,7 +98,7 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
     file to use (None: in memory)."""
     from hh.pipelines.lake import derived_path
     from hh.reports.cache import default_path
-    from hh.reports.db import ReportError, connect, connect_lake, default_db
+    from hh.reports.db import ReportError, connect, connect_lake
 
     if db is not None and lake is not None:
         _fail("--db and --lake: give one of them")
@@ -106,7 +107,7 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
             con = connect_lake(lake, filters)
             where = derived_path(lake)
         else:
-            path = db or default_db()
+            path = db_path(db)
             con = connect(path)
             where = default_path(path)
     except ReportError as error:

@@ -14,7 +14,6 @@ keyed on the strings.
 from __future__ import annotations
 
 import difflib
-import os
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,16 +26,10 @@ import duckdb
 if TYPE_CHECKING:
     import polars as pl
 
-DEFAULT_DB = "hands.duckdb"
 
 
 class ReportError(Exception):
     """A report that cannot be made (no database, wrong schema): exit 2."""
-
-
-def default_db() -> str:
-    """``$HH_DB`` if set, else ``hands.duckdb`` in the current folder."""
-    return os.environ.get("HH_DB") or DEFAULT_DB
 
 
 def connect(path: str | Path) -> duckdb.DuckDBPyConnection:

@@ -7,11 +7,11 @@ the command.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import typer
+from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail
 
@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
             None, help="Files or folders to find it in; none: the database."
         ),
         db: str | None = typer.Option(
-            None, "--db", help="The database (default $HH_DB, else hands.duckdb)."
+            None, "--db", help=DB_HELP
         ),
         site: str | None = typer.Option(None, "--site", help="The site, when ids collide."),
         as_json: bool = typer.Option(
@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
             if files:
                 found = from_files(files, hand_id, site)
             else:
-                found = from_db(db or os.environ.get("HH_DB") or "hands.duckdb", hand_id, site)
+                found = from_db(db_path(db), hand_id, site)
         except ShowError as error:
             fail(error)
         judged = judge(found)

@@ -16,6 +16,7 @@ import sys
 from typing import NoReturn
 
 import typer
+from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail, say
 from hh.pool import default_workers
@@ -43,7 +44,7 @@ def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
         db: str | None = typer.Option(
-            None, "--db", help="The database (default: $HH_DB, else hands.duckdb)."
+            None, "--db", help=DB_HELP
         ),
         lake: str | None = typer.Option(None, "--lake", help="Serve this lake, read-only."),
         watch: list[str] = typer.Option(  # noqa: B008
@@ -75,7 +76,7 @@ def register(app: typer.Typer) -> None:
             _fail("--db and --lake: give one of them")
         if lake is not None and watch:
             _fail("--watch imports into a database: it cannot be used with --lake")
-        path = None if lake is not None else (db or os.environ.get("HH_DB") or "hands.duckdb")
+        path = None if lake is not None else db_path(db)
         folders = [os.path.abspath(w) for w in watch]
         for w in folders:
             if not os.path.exists(w):
