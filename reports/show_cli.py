@@ -25,11 +25,9 @@ def register(app: typer.Typer) -> None:
             ..., metavar="HAND", help="The hand's id, as the log header writes it (# optional)."
         ),
         files: list[str] = typer.Argument(  # noqa: B008
-            None, help="Files or folders to find it in; none: the database."
+            None, help="Files or folders to find it in (- reads stdin); none: the database."
         ),
-        db: str | None = typer.Option(
-            None, "--db", help=DB_HELP
-        ),
+        db: str | None = typer.Option(None, "--db", help=DB_HELP),
         site: str | None = typer.Option(None, "--site", help="The site, when ids collide."),
         as_json: bool = typer.Option(
             False, "--json", help="One JSON object per line of the hand, as a JSON list."

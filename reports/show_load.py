@@ -12,13 +12,14 @@ same table, from the database from its ``violations`` view.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from hh.model import Hand
-from hh.sources import SUFFIXES
+from hh.sources import MissingPath, Unreadable, find_inputs
 from hh.validate import LineState, Verdict, Violation, cross_check, validate
 
 
@@ -61,26 +62,27 @@ def judge(found: Found) -> Judged:
 
 
 def expand(paths: Iterable[str]) -> list[str]:
-    """Files as given; a folder gives its *.txt, *.log, *.gz, recursively, sorted."""
+    """The files to read, found as every command finds them
+    (:func:`hh.sources.find_inputs`: a folder gives its *.txt, *.log and
+    *.gz files recursively, sorted; ``-`` is standard input)."""
+    try:
+        found = find_inputs(paths)
+    except MissingPath as missing:
+        raise ShowError(f"no such file or folder: {missing}") from None
     out: list[str] = []
-    for name in paths:
-        p = Path(name)
-        if p.is_dir():
-            found = (q for q in p.rglob("*") if q.is_file() and q.name.endswith(SUFFIXES))
-            out.extend(str(q) for q in sorted(found))
-        elif p.exists():
-            out.append(name)
-        else:
-            raise ShowError(f"no such file or folder: {name}")
+    for item in found:
+        if isinstance(item, Unreadable):
+            raise ShowError(f"cannot read {item.path}: {item.reason}")
+        out.append(item)
     return out
 
 
 def _records(files: list[str]) -> Iterator[Any]:
-    from hh.parse import parse_file
+    from hh.parse import parse_file, parse_stream
 
     for name in files:
         try:
-            yield from parse_file(name)
+            yield from parse_stream(sys.stdin.buffer, file="-") if name == "-" else parse_file(name)
         except OSError as error:
             raise ShowError(f"cannot read {name}: {error.strerror or error}") from None
 

@@ -195,6 +195,22 @@ def test_not_found_and_ambiguous(tmp_path: Path) -> None:
     assert code == 2 and "no database" in out
 
 
+def test_files_are_found_as_hh_validate_finds_them(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    (logs / "deep").mkdir(parents=True)
+    (logs / "deep" / "a.log").write_text(EX_CHIRIBITO.text, encoding="utf-8")
+    (logs / "notes.md").write_text(EX_CHIRIBITO.text, encoding="utf-8")  # not a hand history
+    code, out = _show("CH-1", str(logs), "--json")
+    assert code == 0 and json.loads(out)[0]["text"].startswith("chiribito.com Hand #CH-1")
+    result = runner.invoke(app, ["show", "CH-1", "-", "--json"], input=EX_CHIRIBITO.text)
+    assert result.exit_code == 0 and json.loads(result.output)[0]["line"] == 1
+    (logs / "gone.txt").symlink_to(tmp_path / "nowhere.txt")
+    code, out = _show("CH-1", str(logs))
+    assert code == 2
+    assert out == f"hh: cannot read {logs}/gone.txt: a broken symbolic link (to " \
+        f"{tmp_path}/nowhere.txt, no such file or directory)\n"
+
+
 def test_from_the_database(tmp_path: Path) -> None:
     db = tmp_path / "hands.duckdb"
     con = duckdb.connect(str(db))
