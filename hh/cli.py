@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 import typer
 
 from hh import __version__
-from hh.cli_support import fail, find, say, stdin_copied, writing
+from hh.cli_support import cannot_write, fail, find, say, stdin_copied, writing
 from hh.helptext import App
 
 if TYPE_CHECKING:
@@ -314,7 +314,7 @@ def simulate(
         try:
             sink = out.open("w", encoding="utf-8", newline="\n")
         except OSError as error:
-            fail(f"cannot write {out}: {error.strerror or error}")
+            cannot_write(out, error)
     progress = hands >= 2000 and sys.stderr is not None and sys.stderr.isatty()
     name = str(out) if out else "standard output"
     try:
@@ -326,7 +326,7 @@ def simulate(
             try:
                 sink.close()
             except OSError as error:
-                fail(f"cannot write {name}: {error.strerror or error}")
+                cannot_write(name, error)
     finally:
         if sink is not None and not sink.closed:
             with suppress(OSError):

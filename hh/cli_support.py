@@ -41,6 +41,12 @@ def fail(message: object, command: str = "hh") -> NoReturn:
     raise typer.Exit(2)
 
 
+def cannot_write(name: object, error: OSError, command: str = "hh") -> NoReturn:
+    """A file the command cannot write (a missing folder, a full disk), said
+    alike by every command: ``cannot write NAME: reason``, exit 2."""
+    fail(f"cannot write {name}: {error.strerror or error}", command)
+
+
 def find(paths: list[str]) -> list[str | Unreadable]:
     """The inputs of a run (see :func:`hh.sources.find_inputs`); a missing
     path is a usage error (exit 2), found before anything is printed."""
@@ -148,8 +154,7 @@ def writing(stream: TextIO | None = None, name: str = "standard output") -> Iter
         raise typer.Exit(141) from None
     except _WriteFailed as failed:
         _silence(out)
-        error = failed.args[0]
-        fail(f"cannot write {name}: {error.strerror or error}")
+        cannot_write(name, failed.args[0])
     except OSError as error:
         with contextlib.suppress(OSError, _WriteFailed):
             output.flush()  # what was judged before it stays written

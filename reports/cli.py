@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import typer
 from hh.pipelines.dblock import DB_HELP, db_path
 
-from hh.cli_support import fail
+from hh.cli_support import cannot_write, fail
 from hh.helptext import App
 
 if TYPE_CHECKING:
@@ -144,8 +144,11 @@ def _emit(text: str | None, out: Path | None) -> None:
         return
     if out is None:
         sys.stdout.write(text)
-    else:
+        return
+    try:
         out.write_text(text, "utf-8")
+    except OSError as error:
+        cannot_write(out, error, "hh report")
 
 
 @contextmanager
@@ -160,7 +163,7 @@ def _console(out: Path | None) -> Iterator[Console]:
     try:
         sink = out.open("w", encoding="utf-8", newline="\n")
     except OSError as error:
-        _fail(f"cannot write {out}: {error.strerror or error}")
+        cannot_write(out, error, "hh report")
     with sink:
         yield Console(file=sink, color_system=None, force_terminal=False)
 
@@ -170,7 +173,9 @@ def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
 
     try:
         _emit(write(df, fmt, out), None)
-    except (ValueError, OSError) as error:
+    except OSError as error:
+        cannot_write(out, error, "hh report")
+    except ValueError as error:
         _fail(str(error))
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 from hh.pipelines.dblock import DB_HELP, db_path
 
-from hh.cli_support import fail
+from hh.cli_support import cannot_write, fail
 
 
 def register(app: typer.Typer) -> None:
@@ -64,7 +64,7 @@ def register(app: typer.Typer) -> None:
         try:
             sink = out.open("w", encoding="utf-8", newline="\n") if out else sys.stdout
         except OSError as error:
-            fail(f"cannot write {out}: {error.strerror or error}")
+            cannot_write(out, error)
         try:
             _write(judged, sink, as_json, html, to_terminal=out is None and sink.isatty())
         finally:

@@ -315,6 +315,24 @@ def test_every_command_says_a_missing_path_alike_and_escaped(
     assert result.stderr == f"hh: no such file or folder: {tmp_path}/no{shown}.txt\n"
 
 
+def test_every_command_says_an_output_it_cannot_write_alike(tmp_path: Path) -> None:
+    logs, db = tmp_path / "ch.txt", tmp_path / "h.duckdb"
+    logs.write_text(CH, "utf-8")
+    assert _hh("import", str(logs), "--db", str(db)).returncode == 0
+    out = tmp_path / "missing" / "out"
+    for who, args in (
+        ("hh", ["show", "CH-1", str(logs), "--html"]),
+        ("hh", ["simulate", "--game", "ch", "--hands", "2"]),
+        ("hh report", ["report", "players", "--db", str(db)]),
+        ("hh report", ["report", "players", "--db", str(db), "--format", "html"]),
+        ("hh report", ["report", "violations", "--db", str(db), "--format", "json"]),
+        ("hh report", ["hands", "--db", str(db), "--format", "csv"]),
+    ):
+        done = _hh(*args, "--out", str(out))
+        assert (done.returncode, done.stderr) == (
+            2, f"{who}: cannot write {out}: No such file or directory\n"), args
+
+
 def test_the_caret_follows_escapes(tmp_path: Path) -> None:
     assert quote("ab\x1bcd", 4) == "      ab\\x1bcd\n" + "      " + " " * 6 + "^\n"
     path = tmp_path / "p.txt"
