@@ -333,6 +333,12 @@ def test_every_command_says_an_output_it_cannot_write_alike(tmp_path: Path) -> N
             2, f"{who}: cannot write {out}: No such file or directory\n"), args
 
 
+def test_a_port_out_of_range_is_a_usage_error_not_a_traceback(tmp_path: Path) -> None:
+    done = _hh("serve", "--port", "99999", "--db", str(tmp_path / "h.duckdb"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "Invalid value for '--port': 99999 is not in the range 0<=x<=65535." in done.stderr
+
+
 def test_the_caret_follows_escapes(tmp_path: Path) -> None:
     assert quote("ab\x1bcd", 4) == "      ab\\x1bcd\n" + "      " + " " * 6 + "^\n"
     path = tmp_path / "p.txt"

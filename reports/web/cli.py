@@ -51,7 +51,9 @@ def register(app: typer.Typer) -> None:
             [], "--watch", help="Import this folder (or file) as it is written (repeatable)."
         ),
         host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
-        port: int = typer.Option(DEFAULT_PORT, "--port", help="Port to listen on."),
+        port: int = typer.Option(
+            DEFAULT_PORT, "--port", min=0, max=65535, help="Port to listen on."
+        ),
         token: str | None = typer.Option(
             None, "--token", help="Require this token (made up and printed when --host is "
             "not loopback and none is given)."
