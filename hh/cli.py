@@ -246,11 +246,11 @@ def _exit(code: int) -> None:
 # ------------------------------------------------------------- simulate
 
 def _game(name: str) -> Game:
-    from hh.games.names import game_named, known_names
+    from hh.games.names import game_named, unknown_game
 
     game = game_named(name)
     if game is None:
-        fail(f"unknown game {name!r}: the games are {known_names()}")
+        fail(unknown_game(name))
     return game
 
 

@@ -78,13 +78,13 @@ def _filters(game: list[str], player: list[str], site: list[str], table: list[st
              position: list[int]) -> Filters:  # fmt: skip
     from hh.reports.db import Filters
 
-    from hh.games.names import game_named, known_names
+    from hh.games.names import game_named, unknown_game
 
     games = []
     for g in game:
         which = game_named(g)
         if which is None:
-            _fail(f"--game {g!r}: unknown game; the games are {known_names()}")
+            _fail(unknown_game(g))
         games.append(str(which))
     return Filters(games=tuple(games), players=tuple(player), sites=tuple(site),
                    tables=tuple(table), since=_time(since, "--since"),

@@ -415,7 +415,7 @@ def test_simulate_takes_short_game_names(typed: str, title: str) -> None:
 def test_an_unknown_game_lists_the_valid_names() -> None:
     result = runner.invoke(app, ["simulate", "--game", "poker"])
     assert result.exit_code == 2
-    assert "unknown game 'poker'" in result.output
+    assert "--game 'poker': unknown game; the games are chiribito (or ch); " in result.output
     for name in ("chiribito", "aces-straights-flushes", "aces", "asf", "calatone"):
         assert name in result.output
 

@@ -31,3 +31,9 @@ def game_named(name: str) -> Game | None:
 def known_names() -> str:
     """The games and their short names, for an error message."""
     return "; ".join(f"{names[0]} (or {', '.join(names[1:3])})" for names in NAMES.values())
+
+
+def unknown_game(name: str, where: str = "--game ") -> str:
+    """What every command says of a game it does not know (``where``: the
+    option, or the query parameter, ``game=``, that named it)."""
+    return f"{where}{name!r}: unknown game; the games are {known_names()}"

@@ -19,7 +19,7 @@ from typing import Any
 
 from hh.reports.db import Filters
 
-from hh.games.names import game_named, known_names
+from hh.games.names import game_named, unknown_game
 
 MAX_PAGE = 100_000  # a page number past this is refused (400)
 MAX_PER = 500  # rows per page at most
@@ -186,7 +186,7 @@ def _game(name: str) -> str:
     """The game a parameter names (any of the names the CLI takes), or 400."""
     game = game_named(name)
     if game is None:
-        raise BadRequest(f"game={name!r}: expected one of {known_names()}")
+        raise BadRequest(unknown_game(name, "game="))
     return game.value
 
 
