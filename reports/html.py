@@ -12,12 +12,12 @@ reads a few HTML tags in text) are entity-escaped first.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import polars as pl
 from hh.reports.columns import PLAYER_COLUMNS, for_display, number_format
 from hh.reports.files import to_records
+from hh.reports.replayer import script_json
 from hh.reports.stats.aggression import ROUNDS
 
 TABLE_COLUMNS = [c for c, _ in PLAYER_COLUMNS]
@@ -29,17 +29,6 @@ DEFAULT_SHOWN = 8
 MAX_SERIES = 2000  # (player, game) series embedded, most hands first
 MAX_POINTS = 400  # points per line; longer series are thinned evenly
 TOTAL_POINTS = 200_000  # points in all: more series, fewer points each (at least 50)
-
-
-def embed_json(data: Any) -> str:
-    """JSON safe inside a <script> element: no ``<``, ``>``, ``&`` or line
-    separator survives literally, so nothing can end the block or start a
-    tag; ``JSON.parse`` restores the exact strings."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
-                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):  # fmt: skip
-        text = text.replace(char, escape)
-    return text
 
 
 # what the cumulative series read of the per-hand rows
@@ -171,7 +160,7 @@ def render(data: dict) -> str:
     from plotly.offline import get_plotlyjs
 
     return (_PAGE.replace("%%PLOTLY%%", get_plotlyjs().replace("</script", "<\\/script"))
-            .replace("%%DATA%%", embed_json(data)))  # fmt: skip
+            .replace("%%DATA%%", script_json(data)))  # fmt: skip
 
 
 _PAGE = """<!DOCTYPE html>

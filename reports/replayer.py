@@ -44,10 +44,11 @@ _JSON_UNSAFE = re.compile("[<>&\u2028\u2029]")
 
 
 def script_json(data: object) -> str:
-    """JSON safe to put inside a ``<script>`` element: no ``<``, ``>``, ``&``
-    or line separators left (each is a ``\\uXXXX`` escape, which JSON.parse
-    reads back as the same character)."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """JSON safe to put inside a ``<script>`` element, for every page hh
+    writes (this replayer, the HTML report): no ``<``, ``>``, ``&`` or line
+    separators left (each is a ``\\uXXXX`` escape, which JSON.parse reads
+    back as the same character), and no NaN, which JSON.parse refuses."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return _JSON_UNSAFE.sub(lambda m: _JSON_ESCAPES[m.group(0)], text)
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hh.reports.html import embed_json
+from hh.reports.replayer import script_json
 
 from tests.reportdb import build, hand, merge
 
@@ -66,7 +66,7 @@ def test_hh_command_is_registered() -> None:
 
 
 def test_embedded_json_cannot_close_its_script_block() -> None:
-    text = embed_json({"p": EVIL, "q": "a\u2028b & c > d"})
+    text = script_json({"p": EVIL, "q": "a\u2028b & c > d"})
     assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
     assert json.loads(text) == {"p": EVIL, "q": "a\u2028b & c > d"}
 
