@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from hh.model import Hand
+from hh.output import safe
 
 _CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -52,6 +53,22 @@ def script_json(data: object) -> str:
     return _JSON_UNSAFE.sub(lambda m: _JSON_ESCAPES[m.group(0)], text)
 
 
+def shown(data: Any) -> Any:
+    """``data`` with every string (mapping keys too) as every command shows
+    untrusted text (:func:`hh.output.safe`): a page, like the terminal, shows
+    a name's control characters and bidirectional overrides as escapes, so
+    that no name reads as another (``Pa\\u202eco``). For the pages hh
+    writes whole (this replayer, the HTML report); ``hh serve``'s script
+    does the same to what its API gives."""
+    if isinstance(data, str):
+        return safe(data)
+    if isinstance(data, dict):
+        return {shown(k): shown(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [shown(x) for x in data]
+    return data
+
+
 @cache
 def _asset(name: str) -> str:
     return files("hh.reports").joinpath(name).read_text(encoding="utf-8")
@@ -59,8 +76,9 @@ def _asset(name: str) -> str:
 
 def page(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
     """The replayer page for one explained hand."""
+    meta, rows = shown(meta), shown(rows)
     title = html.escape(f"hh · hand #{meta['hand_id']} · {meta['table']}")
-    data = script_json({"meta": meta, "rows": list(rows)})
+    data = script_json({"meta": meta, "rows": rows})
     return f"""<!doctype html>
 <html lang="en">
 <head>

@@ -189,3 +189,45 @@ def test_a_hand_appended_shows_live(browser: object, served: tuple[str, Path, Pa
     assert after != before
     hud.wait_for_selector("section.live tbody tr td:nth-child(5)")
     assert problems == [] and problems2 == []
+
+
+def test_hidden_characters_in_a_name_are_shown_as_every_command_shows_them(
+    browser: object, tmp_path: Path
+) -> None:
+    """A name with a right-to-left override reads as another on a page; the
+    pages show it escaped, as the terminal does (hh.output.safe), in the
+    players table, the player's title and the replayer; the page's script
+    escapes exactly the characters hh.output.safe does."""
+    from import_helpers import hh_import
+    from serve_helpers import first_player
+
+    from hh.output import safe
+
+    text = session(Game.CHIRIBITO, 6, 91, tables=1)
+    sneaky = "Pa\u202eoc\u200f"  # reads "Paco" followed by an invisible mark
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "ch.txt").write_text(text.replace(first_player(text), sneaky), encoding="utf-8")
+    db = tmp_path / "hands.duckdb"
+    assert hh_import(str(folder), "--db", str(db), "--workers", "1")[0] == 0
+    with running(create_app(Config(db=str(db)))) as url:
+        pg, problems = _open(browser, url + "/players")
+        pg.wait_for_selector("#players tbody tr")
+        names = pg.eval_on_selector_all("#players tbody tr td:nth-child(2)",
+                                        "tds => tds.map(t => t.textContent)")  # fmt: skip
+        assert safe(sneaky) == "Pa\\u202eoc\\u200f" and safe(sneaky) in names
+        pg.click(f"#players a[href='/player?name={_q(sneaky)}']")  # the link keeps the name
+        pg.wait_for_selector("#section-overall tbody tr")
+        assert pg.text_content("#title") == safe(sneaky)
+        pg.click("#hands tbody tr:first-child td:nth-child(2) a")
+        pg.wait_for_selector("#text li")
+        page_text = pg.inner_text("body")
+        assert safe(sneaky) in page_text and "\u202e" not in page_text
+        pg.goto(url + "/players")
+        pg.wait_for_selector("#players tbody tr")
+        escaped = pg.evaluate(
+            "Array.from({length: 0x10000}, (_, i) => i)"
+            ".filter(i => new RegExp(UNSAFE.source).test(String.fromCharCode(i)))"
+        )
+        assert escaped == [i for i in range(0x10000) if safe(chr(i)) != chr(i)]
+        assert problems == []

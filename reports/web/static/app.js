@@ -1,18 +1,28 @@
 // hh serve: every page fills itself from the JSON API (/api/...). Every
 // string from a log is put into the page with textContent or as an
-// attribute value, never as HTML; Plotly gets labels entity-escaped.
+// attribute value, never as HTML; Plotly gets labels entity-escaped. What
+// a page shows of such a string goes through shown(): its control
+// characters and bidirectional overrides as escapes (Pa\u202eco), as
+// every hh command shows them, so that no name reads as another.
 "use strict";
+
+// the characters hh.output.safe escapes (a test holds the two equal)
+const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"};
+const hex = (c, width) => c.charCodeAt(0).toString(16).padStart(width, "0");
+const shown = s => String(s).replace(UNSAFE,
+  c => NAMED[c] || (c.charCodeAt(0) < 0x100 ? "\\x" + hex(c, 2) : "\\u" + hex(c, 4)));
 
 const RATES = new Set(["vpip", "pfr", "three_bet", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
   "wwsr2"]);
-const esc = s => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const esc = s => shown(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const $ = id => document.getElementById(id);
 const params = () => new URLSearchParams(location.search);
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) e.setAttribute(k, v);
-  if (text !== undefined && text !== null) e.textContent = text;
+  if (text !== undefined && text !== null) e.textContent = shown(text);
   return e;
 }
 
@@ -21,8 +31,8 @@ function fmt(col, v) {
   if (RATES.has(col) || col === "vpip" || col === "pfr" || col === "wtsd") return (100 * v).toFixed(1) + "%";
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2);
-  if (typeof v === "object") return JSON.stringify(v);
-  return String(v);
+  if (typeof v === "object") return shown(JSON.stringify(v));
+  return shown(v);
 }
 
 async function api(url) {
@@ -30,7 +40,7 @@ async function api(url) {
   const body = await r.json().catch(() => null);
   if (!r.ok) {
     const box = $("error");
-    box.textContent = (body && body.error) || ("HTTP " + r.status);
+    box.textContent = shown((body && body.error) || ("HTTP " + r.status));
     box.hidden = false;
     throw new Error("api " + r.status);
   }
@@ -182,11 +192,11 @@ PAGES.players = async () => {
 PAGES.player = async () => {
   const name = params().get("name") || "";
   document.title = "hh · " + name;
-  $("title").textContent = name;
+  $("title").textContent = shown(name);
   const d = await api("/api/player?" + params());
-  const shown = d.series.map(s => [{...s, player: s.player + " net", y: s.net},
+  const drawn = d.series.map(s => [{...s, player: s.player + " net", y: s.net},
     {...s, player: s.player + " all-in adjusted", y: s.adjusted}]).flat();
-  lines($("chart-net"), shown, "y", "net and all-in adjusted net over hands");
+  lines($("chart-net"), drawn, "y", "net and all-in adjusted net over hands");
   const box = $("sections");
   box.replaceChildren();
   const labels = {overall: "Overall", by_position: "By position", by_round: "By round",
@@ -217,7 +227,7 @@ PAGES.tables = async () => {
 
 PAGES.table = async () => {
   const d = await api("/api/table?" + params());
-  $("title").textContent = d.table + (d.site ? " · " + d.site : "") + " · " + d.game;
+  $("title").textContent = shown(d.table + (d.site ? " · " + d.site : "") + " · " + d.game);
   lines($("chart-stacks"), d.stacks.map(s => ({...s, hand: s.hand.map((_, i) => i + 1)})), "stack",
     "stacks at the start of each hand");
   fill($("sessions"), [["first", "from"], ["last", "to"], ["hands", "hands"]], d.sessions);
@@ -236,7 +246,7 @@ PAGES.hands = async () => {
   form.onsubmit = e => { e.preventDefault(); location.search = filterQuery(form).toString(); };
   const r = await fetch("/api/hands?" + q);
   const rows = await r.json();
-  if (!r.ok) { $("error").textContent = rows.error; $("error").hidden = false; return; }
+  if (!r.ok) { $("error").textContent = shown(rows.error); $("error").hidden = false; return; }
   const total = +r.headers.get("X-Total-Count");
   const page = +(q.get("page") || 1), per = +(q.get("per") || 50);
   $("count").textContent = `${total.toLocaleString("en")} hands, newest first`;
@@ -251,7 +261,7 @@ PAGES.live = async () => {
   const d = await api("/api/live");
   const w = d.watch;
   $("watch").textContent = w.state === "off" ? "this server watches no folder (hh serve --watch DIR)"
-    : `watch ${w.state}: ${w.folders.join(", ")} · ${w.imported.toLocaleString("en")} hands imported`;
+    : shown(`watch ${w.state}: ${w.folders.join(", ")} · ${w.imported.toLocaleString("en")} hands imported`);
   const box = $("live-tables");
   box.replaceChildren();
   for (const t of d.tables) {
