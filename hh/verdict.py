@@ -211,6 +211,34 @@ class Verdict:
         return out
 
 
+def _unjudged(
+    file: str | None,
+    line: int,
+    hand_id: str | None,
+    site: str | None,
+    violation: Violation,
+    game: str | None,
+    table: str | None,
+    when: str | None = None,
+    zone: str | None = None,
+) -> Verdict:
+    """The verdict of a hand with no replay behind it: one violation, no pots."""
+    return Verdict(
+        file=file,
+        line=line,
+        hand_id=hand_id,
+        site=site,
+        game=game,
+        violations=(violation,),
+        pots=None,
+        payouts=None,
+        net=None,
+        table=table,
+        when=when,
+        zone=zone,
+    )
+
+
 def parse_failure(
     file: str | None,
     line: int,
@@ -227,20 +255,8 @@ def parse_failure(
     """The verdict of a hand that does not parse: one PARSE_ERROR, no pots.
     Its table and time, when they can be read, place it in its table's chain,
     which it breaks."""
-    return Verdict(
-        file=file,
-        line=line,
-        hand_id=hand_id,
-        site=site,
-        game=game,
-        violations=(Violation("PARSE_ERROR", error_line, message, column),),
-        pots=None,
-        payouts=None,
-        net=None,
-        table=table,
-        when=when,
-        zone=zone,
-    )
+    error = Violation("PARSE_ERROR", error_line, message, column)
+    return _unjudged(file, line, hand_id, site, error, game, table, when, zone)
 
 
 def internal_failure(
@@ -255,22 +271,9 @@ def internal_failure(
     """The verdict of a hand hh failed to judge (a bug in hh, never a
     judgement on the log): one INTERNAL_ERROR, no pots, so that one such
     hand does not stop a run of thousands."""
-    return Verdict(
-        file=file,
-        line=line,
-        hand_id=hand_id,
-        site=site,
-        game=game,
-        violations=(
-            Violation(
-                "INTERNAL_ERROR",
-                line,
-                f"hh could not judge this hand ({type(exc).__name__}: {exc}); "
-                f"this is a bug in hh, please report it with the hand",
-            ),
-        ),
-        pots=None,
-        payouts=None,
-        net=None,
-        table=table,
+    message = (
+        f"hh could not judge this hand ({type(exc).__name__}: {exc}); "
+        f"this is a bug in hh, please report it with the hand"
     )
+    return _unjudged(file, line, hand_id, site, Violation("INTERNAL_ERROR", line, message),
+                     game, table)  # fmt: skip

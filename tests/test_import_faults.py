@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -257,20 +258,13 @@ def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Pa
         "hh report": [["report", "players"], ["report", "violations"], ["hands"]],
         "hh serve": [["serve", "--port", "0"]],
     }
-    for who, runs in commands.items():
-        for args in runs:
-            done = subprocess.run(
-                [sys.executable, "-m", "hh", *args, "--db", str(db)],
-                env=ENV, capture_output=True, text=True, timeout=120,
-            )  # fmt: skip
-            assert done.returncode == 2, (args, done.stderr)
-            assert done.stdout == "", args
-            lines = done.stderr.splitlines()
-            assert len(lines) == 1, (args, done.stderr)
-            head = f"{who}: the database {db} is damaged (Corrupt database file: "
-            tail = ("): hh neither reads nor writes it; restore it from a copy, or import "
-                    "again into a new file with --db")  # fmt: skip
-            assert lines[0].startswith(head) and lines[0].endswith(tail), lines
+    for who, args, said in _refusals(commands, db):
+        lines = said.splitlines()
+        assert len(lines) == 1, (args, said)
+        head = f"{who}: the database {db} is damaged (Corrupt database file: "
+        tail = ("): hh neither reads nor writes it; restore it from a copy, or import "
+                "again into a new file with --db")  # fmt: skip
+        assert lines[0].startswith(head) and lines[0].endswith(tail), lines
     assert db.read_bytes() == damaged  # nothing was written
     assert not Path(f"{db}.wal").exists()
 
@@ -283,6 +277,18 @@ def test_a_file_that_is_no_database_is_refused_alike_by_every_command(tmp_path: 
         "hh report": [["report", "players"], ["hands"]],
         "hh serve": [["serve", "--port", "0"]],
     }
+    for who, args, said in _refusals(commands, db):
+        assert said == (
+            f"{who}: cannot open the database {db}: IO Error: The file \"{db}\" exists, "
+            "but it is not a valid DuckDB database file!\n"
+        ), args
+
+
+def _refusals(
+    commands: dict[str, list[list[str]]], db: Path
+) -> Iterator[tuple[str, list[str], str]]:
+    """Each command run with ``--db db`` (who says it, its arguments, its
+    stderr), each checked to have failed with exit 2 and printed nothing."""
     for who, runs in commands.items():
         for args in runs:
             done = subprocess.run(
@@ -291,10 +297,7 @@ def test_a_file_that_is_no_database_is_refused_alike_by_every_command(tmp_path: 
             )  # fmt: skip
             assert done.returncode == 2, (args, done.stderr)
             assert done.stdout == "", args
-            assert done.stderr == (
-                f"{who}: cannot open the database {db}: IO Error: The file \"{db}\" exists, "
-                "but it is not a valid DuckDB database file!\n"
-            ), args
+            yield who, args, done.stderr
 
 
 def test_a_line_too_long_is_a_reject_with_its_beginning_and_the_run_goes_on(
