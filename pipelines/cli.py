@@ -135,8 +135,12 @@ def _import(
     importer.errors.extend(problems)
     try:
         total = sum(os.path.getsize(f) for f in files if f != "-" and os.path.exists(f))
-        with _progress(total, len(files)) as step:
-            importer.import_files(files, progress=step)
+        with _progress("importing", len(files)) as step:
+
+            def moved(done: int, files_done: int, hands: int) -> None:
+                step(done, total, hands, files_done)
+
+            importer.import_files(files, progress=None if step is None else moved)
         importer.release()
         summary: dict[str, Any] = importer.finish()
         summary["seconds"] = clock()
@@ -169,7 +173,10 @@ def _revalidate(db: str, workers: int) -> dict[str, Any]:
     clock = timed()
     con = connect(db)
     try:
-        summary = revalidate(con, workers)
+        with _progress("revalidating") as step:
+            summary = revalidate(
+                con, workers, None if step is None else lambda done, total: step(done, total, done)
+            )
     except BaseException:
         con.close()
         raise
@@ -200,9 +207,10 @@ def _report(summary: dict[str, Any], as_json: bool, done: str = "imported") -> N
 
 
 @contextmanager
-def _progress(total_bytes: int, files: int) -> Iterator[Any]:
-    """A rich progress bar on a terminal (files, hands, hands/s, ETA by
-    bytes read); nothing otherwise."""
+def _progress(what: str, files: int | None = None) -> Iterator[Any]:
+    """A rich progress bar on a terminal, nothing otherwise: ``step(done,
+    total, hands, files_done)`` moves it (the import counts bytes read, the
+    revalidation hands judged), with hands, hands/s and the time left."""
     if not sys.stderr.isatty():
         yield None
         return
@@ -212,10 +220,11 @@ def _progress(total_bytes: int, files: int) -> Iterator[Any]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     start = time.perf_counter()
+    columns = [TextColumn(what), BarColumn()]
+    if files is not None:
+        columns.append(TextColumn("{task.fields[files]}/{task.fields[of]} files"))
     bar = Progress(
-        TextColumn("importing"),
-        BarColumn(),
-        TextColumn("{task.fields[files]}/{task.fields[of]} files"),
+        *columns,
         TextColumn("{task.fields[hands]:,} hands"),
         TextColumn("{task.fields[rate]:,.0f} hands/s"),
         TimeRemainingColumn(),
@@ -223,10 +232,11 @@ def _progress(total_bytes: int, files: int) -> Iterator[Any]:
         transient=True,
     )
     with bar:
-        task = bar.add_task("import", total=max(total_bytes, 1), files=0, of=files, hands=0, rate=0)
+        task = bar.add_task(what, total=1, files=0, of=files, hands=0, rate=0)
 
-        def step(done: int, files_done: int, hands: int) -> None:
+        def step(done: int, total: int, hands: int, files_done: int = 0) -> None:
             rate = hands / max(time.perf_counter() - start, 1e-6)
-            bar.update(task, completed=done, files=files_done, hands=hands, rate=rate)
+            bar.update(task, completed=done, total=max(total, 1), files=files_done, hands=hands,
+                       rate=rate)  # fmt: skip
 
         yield step

@@ -8,7 +8,7 @@ ones a fresh import of the same text would give.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from hh.pipelines import crosshand
@@ -23,7 +23,11 @@ _CHILDREN = ("hands", "hand_text", "seats", "actions", "pots", "hand_violations"
              "cross_violations")  # fmt: skip
 
 
-def revalidate(con: Any, workers: int) -> dict[str, Any]:
+def revalidate(
+    con: Any, workers: int, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """Judge every stored hand again (see the module); ``progress(done,
+    total)`` hears the hands judged after each page, and once at the start."""
     importer = Importer(con, workers, command="import --revalidate")
     counts = Counts()
     try:
@@ -42,8 +46,12 @@ def revalidate(con: Any, workers: int) -> dict[str, Any]:
                 "INSERT INTO dirty_tables SELECT DISTINCT coalesce(site, ''), table_name, NULL "
                 "FROM rejects WHERE kind = 'parse' AND table_name IS NOT NULL"
             )
+            if progress:
+                progress(0, total)
             for result in importer.map(process_texts, _pages(con, total, importer.version)):
                 counts.add(importer.writer.write([result], own=False))
+                if progress:
+                    progress(counts.hands, total)
             crosshand.check(con, in_transaction=True)
             con.execute("DROP TABLE _texts")
             con.execute("COMMIT")

@@ -226,6 +226,17 @@ def test_revalidate_and_two_workers(tmp_path: Path) -> None:
     code, s, _ = hh_import("--revalidate", "--db", str(one), "--workers", "1")
     assert s is not None and s["hands"] == 60 and s["imported"] == 60 and code == 0
     assert contents(one) == before
+    # its progress: the hands judged out of all, from none to all, page by page
+    from hh.pipelines.importer import closed, connect
+    from hh.pipelines.revalidate import revalidate
+
+    heard: list[tuple[int, int]] = []
+    con = connect(str(one))
+    revalidate(con, 1, lambda done, total: heard.append((done, total)))
+    closed(con, str(one))
+    assert heard[0] == (0, 60) and heard[-1] == (60, 60) and len(heard) >= 2
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)
+    assert contents(one) == before
 
 
 def test_a_worker_that_dies_is_one_line_and_exit_2_and_a_rerun_completes(
