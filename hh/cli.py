@@ -214,8 +214,12 @@ def validate_files(
             hands = judged(work, as_json, n)
             order = work.order()  # cut to the end while they judge the first chunks
             checker = CrossChecker(order.disordered, expected=order.hands)
-            for summary, rendered in hands:
-                emit(checker.add(summary, rendered))
+            # progress where the results are not on the screen (written to a file, a pipe)
+            show = _at_terminal(sys.stderr) and not _at_terminal(sys.stdout)
+            with _progress(show and order.hands >= 2000, order.hands, "validating") as step:
+                for summary, rendered in hands:
+                    emit(checker.add(summary, rendered))
+                    step()
             emit(checker.finish())
         except WorkerDied as error:
             out.flush()
@@ -315,10 +319,10 @@ def simulate(
             sink = out.open("w", encoding="utf-8", newline="\n")
         except OSError as error:
             cannot_write(out, error)
-    progress = hands >= 2000 and sys.stderr is not None and sys.stderr.isatty()
+    progress = hands >= 2000 and _at_terminal(sys.stderr)
     name = str(out) if out else "standard output"
     try:
-        with writing(sink, name) as stream, _progress(progress, hands) as step:
+        with writing(sink, name) as stream, _progress(progress, hands, "simulating") as step:
             for k, hand in enumerate(sim.hands(hands)):
                 stream.write(("\n" if k else "") + write_hand(hand) + "\n")
                 step()
@@ -373,8 +377,9 @@ def _collusions(colluders: list[str], modes: list[str], max_players: int, view: 
 
 
 @contextmanager
-def _progress(show: bool, total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr for long runs at a terminal; nothing otherwise."""
+def _progress(show: bool, total: int, what: str) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr, one step a hand, for long runs at a
+    terminal; nothing otherwise."""
     if not show:
         yield lambda: None
         return
@@ -382,8 +387,20 @@ def _progress(show: bool, total: int) -> Iterator[Callable[[], None]]:
     from rich.progress import Progress
 
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("simulating", total=total)
-        yield lambda: bar.advance(task)
+        task = bar.add_task(what, total=total)
+        done = 0
+
+        def step() -> None:  # the bar is told every 256 hands: it redraws 10 times a second
+            nonlocal done
+            done += 1
+            if not done % 256:
+                bar.update(task, completed=done)
+
+        yield step
+
+
+def _at_terminal(stream: TextIO | None) -> bool:
+    return stream is not None and stream.isatty()
 
 
 # ------------------------------------------------------------- plugins

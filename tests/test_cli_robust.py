@@ -339,6 +339,50 @@ def test_a_port_out_of_range_is_a_usage_error_not_a_traceback(tmp_path: Path) ->
     assert "Invalid value for '--port': 99999 is not in the range 0<=x<=65535." in done.stderr
 
 
+def test_a_long_validation_written_to_a_file_shows_progress_at_the_terminal(
+    tmp_path: Path,
+) -> None:
+    """stdout to a file, stderr at a terminal (a pseudo-terminal here): a
+    progress bar on stderr, the same bytes in the file as without it."""
+    import pty
+
+    from hh.model import Game
+    from hh.simulate import Simulator
+    from hh.write import write_hands
+
+    logs = tmp_path / "s.txt"
+    logs.write_text(write_hands(Simulator(Game.CHIRIBITO, 5).hands(3000)), "utf-8")
+    plain = _hh("validate", "--json", "--workers", "1", str(logs))
+    import threading
+
+    master, slave = pty.openpty()
+    screen: list[bytes] = []
+
+    def read() -> None:  # as a terminal does, so that the bar never waits on a full pty
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal closed
+                return
+            if not chunk:
+                return
+            screen.append(chunk)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    with open(tmp_path / "out.json", "w") as out:
+        done = subprocess.run(
+            [sys.executable, "-m", "hh", "validate", "--json", "--workers", "1", str(logs)],
+            stdout=out, stderr=slave, cwd=AWAY, timeout=300,
+        )  # fmt: skip
+    os.close(slave)
+    reader.join(timeout=10)
+    os.close(master)
+    assert done.returncode == plain.returncode
+    assert "validating" in b"".join(screen).decode("utf-8", "replace")
+    assert (tmp_path / "out.json").read_text("utf-8") == plain.stdout
+
+
 def test_the_caret_follows_escapes(tmp_path: Path) -> None:
     assert quote("ab\x1bcd", 4) == "      ab\\x1bcd\n" + "      " + " " * 6 + "^\n"
     path = tmp_path / "p.txt"
