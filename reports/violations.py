@@ -12,6 +12,8 @@ import duckdb
 import polars as pl
 from hh.reports.db import Filters, frame
 
+from hh.output import safe
+
 
 def violations(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, pl.DataFrame]:
     """Frames ``by_code``, ``by_table``, ``by_player`` (counts of violations
@@ -73,8 +75,8 @@ def write_violation_pages(
     )
     items = "\n".join(
         f'<li><a href="{html.escape(Path(p).name, quote=True)}">'
-        f"{html.escape(s + ' ' if s else '')}#{html.escape(h)}</a> "
-        f"<span>{html.escape(t or '')}</span> <code>{html.escape(c)}</code></li>"
+        f"{html.escape(safe(s) + ' ' if s else '')}#{html.escape(h)}</a> "
+        f"<span>{html.escape(safe(t or ''))}</span> <code>{html.escape(c)}</code></li>"
         for s, h, t, c, p in out.iter_rows()
     )
     (Path(folder) / "index.html").write_text(

@@ -33,6 +33,7 @@ def test_pages_for_every_invalid_hand(tmp_path: Path) -> None:
         EX_CHIRIBITO.text.replace("CH-1", "CH-3")
         .replace("Lucía", HOSTILE)
         .replace("Íñigo: raises 20 to 40", "Íñigo: raises 10 to 30")
+        .replace("Table 'Mérida 2'", "Table 'Mérida \u202e2'")  # an override in the table's name
     )
     (tmp_path / "logs").mkdir()
     (tmp_path / "logs" / "s.txt").write_text("\n\n".join([good, wrong_collector, hostile]))
@@ -52,6 +53,7 @@ def test_pages_for_every_invalid_hand(tmp_path: Path) -> None:
         assert f'href="{name}"' in index
     assert "#CH-2" in index and "#CH-3" in index and "#CH-1<" not in index
     assert "PAYOUT" in index and "RAISE_SIZE" in index
+    assert "Mérida \\u202e2" in index and "\u202e" not in index  # shown as the terminal shows it
     page3 = next(p for p in pages.glob("hand-*CH-3*.html")).read_text("utf-8")
     assert HOSTILE not in page3  # the name is data, escaped in the embedded JSON
     assert "RAISE_SIZE" in page3
