@@ -1,6 +1,8 @@
 """``hh report integrity`` as the terminal, JSON, CSV and an HTML page show
-it. Names are untrusted: rich ``Text`` (never markup) on the terminal,
-``html.escape`` on the page; JSON and CSV carry them as they are."""
+it. Names are untrusted: on the terminal and the page they are shown as
+every command shows them (:func:`hh.output.safe`: a right-to-left override
+cannot make one name read as another), as rich ``Text`` (never markup) and
+through ``html.escape``; JSON and CSV carry them as they are."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import json
 from collections.abc import Sequence
 
 from hh.reports.integrity import ALERT, BEHAVIOUR, SIGNALS, Pair, rings
+
+from hh.output import safe
 
 _SHORT = {"overlap": "overlap", "chip_flow": "flow", "soft_play": "soft", "fold_ahead": "fold+",
           "allin_call_behind": "call-", "stack_lost": "stack", "card_share": "cards"}  # fmt: skip
@@ -45,6 +49,7 @@ def _cell(p: Pair, name: str) -> str:
 
 def show(console: object, pairs: Sequence[Pair], limit: int = 30) -> None:
     """A rich table of the most suspicious pairs (names as Text, never markup)."""
+    from hh.reports.terminal import safe as text
     from rich.table import Table
     from rich.text import Text
 
@@ -53,23 +58,25 @@ def show(console: object, pairs: Sequence[Pair], limit: int = 30) -> None:
     for col in ("players", "game", "hands", "score", "alert", *(_SHORT[n] for n in SIGNALS)):
         t.add_column(col, justify="left" if col in ("players", "game") else "right")
     for p in pairs[:limit]:
-        names = Text(p.players[0]) + Text(" & ") + Text(p.players[1])
+        names = text(p.players[0]) + Text(" & ") + text(p.players[1])
         t.add_row(names, p.game, str(p.hands_together), f"{p.score:.1f}",
                   "ALERT" if p.alert else "", *(Text(_cell(p, n)) for n in SIGNALS))  # fmt: skip
     console.print(t)  # type: ignore[attr-defined]
     for r in rings(pairs):
-        line = Text(f"ring of {len(r.players)} ({r.game}): ") + Text(", ".join(r.players))
+        line = Text(f"ring of {len(r.players)} ({r.game}): ") + text(", ".join(r.players))
         console.print(line)  # type: ignore[attr-defined]
     flagged = [p for p in pairs if p.alert]
     for p in flagged[:limit]:
-        line = Text("evidence for ") + Text(" & ".join(p.players)) + Text(": ")
-        console.print(line + Text(" ".join(p.evidence) or "-"))  # type: ignore[attr-defined]
+        line = Text("evidence for ") + text(" & ".join(p.players)) + Text(": ")
+        console.print(line + text(" ".join(p.evidence) or "-"))  # type: ignore[attr-defined]
 
 
 def page(pairs: Sequence[Pair], title: str = "hh report integrity") -> str:
     """A static page: the pairs table and each flagged pair's evidence hands
     (ids to open with ``hh show ID``), every string escaped."""
-    e = html.escape
+    def e(s: str) -> str:
+        return html.escape(safe(s))
+
     rows = []
     for p in pairs:
         cells = "".join(f'<td class="n">{e(_cell(p, n))}</td>' for n in SIGNALS)

@@ -293,6 +293,15 @@ def test_names_escaped_in_terminal_and_html(tmp_path: Path) -> None:
     assert "<b>Ana</b>&co & Bo" in console.export_text()
     text = page(pairs)
     assert "<b>Ana" not in text and "&lt;b&gt;Ana&lt;/b&gt;&amp;co &amp; Bo" in text
+    # a right-to-left override would make one name read as another: shown escaped
+    from dataclasses import replace
+
+    sneaky = [replace(pairs[0], players=("Bo", "Ana\u202eoc"))]
+    console = Console(record=True, width=300)
+    show(console, sneaky)
+    assert "Bo & Ana\\u202eoc" in console.export_text()
+    assert "\u202e" not in console.export_text() + page(sneaky)
+    assert "Bo &amp; Ana\\u202eoc" in page(sneaky)
 
 
 def test_honest_pair_sitting_together_is_not_flagged_by_overlap(tmp_path: Path) -> None:
