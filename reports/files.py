@@ -4,6 +4,12 @@ JSON is a list of objects, one per row, with the keys of the frame: rates as
 fractions (null when there was no opportunity), each with ``x_opp`` and
 ``x_n``. Names are written as they are (UTF-8), as ``hh validate --json``
 does; a consumer that embeds them in HTML escapes them (hh.reports.html does).
+
+CSV is read by spreadsheets, which run a cell beginning with ``=``, ``+``,
+``-``, ``@``, a tab or a carriage return as a formula: a player who names
+himself ``=HYPERLINK(...)`` would run it on the machine of whoever opens the
+report. Such a text cell is written with a leading ``'`` (:func:`cell`), as
+OWASP advises; JSON and Parquet keep the text exact.
 """
 
 from __future__ import annotations
@@ -17,6 +23,14 @@ from typing import Any
 import polars as pl
 
 FORMATS = ("table", "csv", "json", "parquet", "html")
+
+# what a spreadsheet reads as the start of a formula
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(text: str) -> str:
+    """A text cell of a CSV file, so that no spreadsheet runs it as a formula."""
+    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 def _plain(value: Any) -> Any:
@@ -35,6 +49,11 @@ def to_json(df: pl.DataFrame) -> str:
     return json.dumps(to_records(df), ensure_ascii=False, indent=1) + "\n"
 
 
+def _json_list(value: Any) -> str:
+    """A list cell as JSON text (polars hands each one over as a Series)."""
+    return json.dumps(value.to_list() if isinstance(value, pl.Series) else value)
+
+
 def write(df: pl.DataFrame, fmt: str, out: Path | None) -> str | None:
     """Write ``df`` as csv, json or parquet to ``out``; with no ``out``, return
     the text (csv, json) to print. Parquet needs a file."""
@@ -46,8 +65,13 @@ def write(df: pl.DataFrame, fmt: str, out: Path | None) -> str | None:
     if fmt == "csv":
         # nested columns (lists) do not fit CSV cells: written as JSON text
         flat = df.with_columns(
-            pl.col(c).map_elements(json.dumps, return_dtype=pl.String)
+            pl.col(c).map_elements(_json_list, return_dtype=pl.String)
             for c, t in df.schema.items() if isinstance(t, pl.List)
+        )  # fmt: skip
+        flat = flat.with_columns(
+            pl.when(pl.any_horizontal(pl.col(c).str.starts_with(x) for x in FORMULA_START))
+            .then(pl.lit("'") + pl.col(c)).otherwise(pl.col(c)).alias(c)
+            for c, t in flat.schema.items() if t == pl.String
         )  # fmt: skip
         text = flat.write_csv()
     elif fmt == "json":

@@ -2,7 +2,8 @@
 it. Names are untrusted: on the terminal and the page they are shown as
 every command shows them (:func:`hh.output.safe`: a right-to-left override
 cannot make one name read as another), as rich ``Text`` (never markup) and
-through ``html.escape``; JSON and CSV carry them as they are."""
+through ``html.escape``; JSON carries them as they are, CSV too unless a
+spreadsheet would read one as a formula (:func:`hh.reports.files.cell`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import io
 import json
 from collections.abc import Sequence
 
+from hh.reports.files import cell
 from hh.reports.integrity import ALERT, BEHAVIOUR, SIGNALS, Pair, rings
 
 from hh.output import safe
@@ -33,7 +35,8 @@ def to_csv(pairs: Sequence[Pair]) -> str:
         head += [f"{name}_{k}" for k in ("value", "count", "opportunity", "z", "probability")]
     w.writerow([*head, "evidence"])
     for p in pairs:
-        row: list[object] = [*p.players, p.game, p.hands_together, round(p.score, 3), p.alert]
+        row: list[object] = [*map(cell, p.players), p.game, p.hands_together,
+                             round(p.score, 3), p.alert]  # fmt: skip
         for name in SIGNALS:
             d = p.signals[name].as_dict()
             row += [d[k] for k in ("value", "count", "opportunity", "z", "probability")]

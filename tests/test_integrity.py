@@ -302,6 +302,15 @@ def test_names_escaped_in_terminal_and_html(tmp_path: Path) -> None:
     assert "Bo & Ana\\u202eoc" in console.export_text()
     assert "\u202e" not in console.export_text() + page(sneaky)
     assert "Bo &amp; Ana\\u202eoc" in page(sneaky)
+    # in CSV, a name a spreadsheet would run as a formula starts with an apostrophe
+    import csv
+    import io
+
+    from hh.reports.integrity_out import to_csv
+
+    formula = [replace(pairs[0], players=("=cmd|' /C calc'!A0", "Bo"))]
+    row = next(csv.DictReader(io.StringIO(to_csv(formula))))
+    assert (row["player_a"], row["player_b"]) == ("'=cmd|' /C calc'!A0", "Bo")
 
 
 def test_honest_pair_sitting_together_is_not_flagged_by_overlap(tmp_path: Path) -> None:

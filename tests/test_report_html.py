@@ -101,6 +101,33 @@ def test_cli_formats(tmp_path: Path) -> None:
     assert _hh("violations", "--db", str(db)).returncode == 0
 
 
+def test_csv_cells_a_spreadsheet_would_run_start_with_an_apostrophe(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    import polars as pl
+    from hh.reports.files import write
+
+    formula = '=HYPERLINK("http://x.example","Bo")'
+    data = merge(hand("chiribito", "f1", [
+        (formula, -20, 0, 20, {"folded_round": 0}), ("-Ana", 20, 40, 20)],
+        """-1 F blind 20
+            0 A raise 40
+            0 F fold
+            0 A uncalled 20""", forced=20, last_round=0, showdown=False))  # fmt: skip
+    for row in data["actions"]:
+        row["player"] = {"F": formula, "A": "-Ana"}[row["player"]]
+    db = build(tmp_path / "f.duckdb", **data)
+    out = _hh("players", "--db", str(db), "--format", "csv")
+    assert out.returncode == 0, out.stderr
+    names = [r["player"] for r in csv.DictReader(io.StringIO(out.stdout))]
+    assert sorted(names) == sorted(["'" + formula, "'-Ana"])
+    as_json = json.loads(_hh("players", "--db", str(db), "--format", "json").stdout)
+    assert sorted(r["player"] for r in as_json) == sorted([formula, "-Ana"])  # JSON: exact
+    # a list column is one JSON cell
+    assert write(pl.DataFrame({"x": [[1, 2]]}), "csv", None) == 'x\n"[1, 2]"\n'
+
+
 def test_cli_errors_exit_2(tmp_path: Path) -> None:
     missing = _hh("players", "--db", str(tmp_path / "none.duckdb"))
     assert missing.returncode == 2 and "no database" in missing.stderr
