@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 from hh.reports.columns import PLAYER_COLUMNS, for_display, number_format
 from hh.reports.files import to_records
-from hh.reports.replayer import script_json, shown
+from hh.reports.replayer import safe_data, script_json
 from hh.reports.stats.aggression import ROUNDS
 
 TABLE_COLUMNS = [c for c, _ in PLAYER_COLUMNS]
@@ -160,7 +160,7 @@ def render(data: dict) -> str:
     from plotly.offline import get_plotlyjs
 
     return (_PAGE.replace("%%PLOTLY%%", get_plotlyjs().replace("</script", "<\\/script"))
-            .replace("%%DATA%%", script_json(shown(data))))  # fmt: skip
+            .replace("%%DATA%%", script_json(safe_data(data))))  # fmt: skip
 
 
 _PAGE = """<!DOCTYPE html>

@@ -53,7 +53,7 @@ def script_json(data: object) -> str:
     return _JSON_UNSAFE.sub(lambda m: _JSON_ESCAPES[m.group(0)], text)
 
 
-def shown(data: Any) -> Any:
+def safe_data(data: Any) -> Any:
     """``data`` with every string (mapping keys too) as every command shows
     untrusted text (:func:`hh.output.safe`): a page, like the terminal, shows
     a name's control characters and bidirectional overrides as escapes, so
@@ -63,9 +63,9 @@ def shown(data: Any) -> Any:
     if isinstance(data, str):
         return safe(data)
     if isinstance(data, dict):
-        return {shown(k): shown(v) for k, v in data.items()}
+        return {safe_data(k): safe_data(v) for k, v in data.items()}
     if isinstance(data, (list, tuple)):
-        return [shown(x) for x in data]
+        return [safe_data(x) for x in data]
     return data
 
 
@@ -76,7 +76,7 @@ def _asset(name: str) -> str:
 
 def page(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
     """The replayer page for one explained hand."""
-    meta, rows = shown(meta), shown(rows)
+    meta, rows = safe_data(meta), safe_data(rows)
     title = html.escape(f"hh · hand #{meta['hand_id']} · {meta['table']}")
     data = script_json({"meta": meta, "rows": rows})
     return f"""<!doctype html>

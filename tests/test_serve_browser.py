@@ -219,6 +219,7 @@ def test_hidden_characters_in_a_name_are_shown_as_every_command_shows_them(
         pg.click(f"#players a[href='/player?name={_q(sneaky)}']")  # the link keeps the name
         pg.wait_for_selector("#section-overall tbody tr")
         assert pg.text_content("#title") == safe(sneaky)
+        assert pg.title() == "hh · " + safe(sneaky)
         pg.click("#hands tbody tr:first-child td:nth-child(2) a")
         pg.wait_for_selector("#text li")
         page_text = pg.inner_text("body")

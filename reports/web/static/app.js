@@ -31,8 +31,8 @@ function fmt(col, v) {
   if (RATES.has(col) || col === "vpip" || col === "pfr" || col === "wtsd") return (100 * v).toFixed(1) + "%";
   if (typeof v === "boolean") return v ? "yes" : "no";
   if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2);
-  if (typeof v === "object") return shown(JSON.stringify(v));
-  return shown(v);
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
 }
 
 async function api(url) {
@@ -80,7 +80,7 @@ function fill(table, columns, rows, links, opts) {
       const td = el("td", {"class": typeof v === "number" ? "n" : null});
       const href = links && links[key] ? links[key](row) : null;
       if (href) td.append(el("a", {href: href}, fmt(key, v)));
-      else td.textContent = fmt(key, v);
+      else td.textContent = shown(fmt(key, v));
       tr.append(td);
     }
     tbody.append(tr);
@@ -191,7 +191,7 @@ PAGES.players = async () => {
 
 PAGES.player = async () => {
   const name = params().get("name") || "";
-  document.title = "hh · " + name;
+  document.title = "hh · " + shown(name);
   $("title").textContent = shown(name);
   const d = await api("/api/player?" + params());
   const drawn = d.series.map(s => [{...s, player: s.player + " net", y: s.net},
