@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     import polars as pl
 
 
-
 class ReportError(Exception):
     """A report that cannot be made (no database, wrong schema): exit 2."""
 
