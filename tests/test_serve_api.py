@@ -322,10 +322,13 @@ def test_the_version_changes_with_the_data_not_with_every_write(tmp_path: Path) 
 
     from hh.model import Game
 
+    from hh.reports.web.results import Results
+
     db = build_db(tmp_path)
     source = Source(str(db))
+    results = Results(source)
     try:
-        counted = source.cached(("n",), lambda con: con.execute(
+        counted = results.cached(("n",), lambda con: con.execute(
             "SELECT count(*) FROM hands").fetchall()[0][0])  # fmt: skip
         before = source.version()
         files = [(os.stat(db).st_mtime_ns, os.stat(db).st_size)]
@@ -337,7 +340,7 @@ def test_the_version_changes_with_the_data_not_with_every_write(tmp_path: Path) 
         files.append((os.stat(db).st_mtime_ns, os.stat(db).st_size))
         assert files[0] != files[1]  # the file was written
         assert source.refresh() == before
-        assert source.cached(("n",), lambda con: -1) == counted  # kept, not computed again
+        assert results.cached(("n",), lambda con: -1) == counted  # kept, not computed again
         more = tmp_path / "more.txt"
         more.write_text(session(Game.ACES, 5, 99, tables=1), encoding="utf-8")
         time.sleep(IDLE + 0.5)
@@ -345,7 +348,7 @@ def test_the_version_changes_with_the_data_not_with_every_write(tmp_path: Path) 
                             "--workers", "1"], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
         assert source.refresh() != before
-        assert source.cached(("n",), lambda con: con.execute(
+        assert results.cached(("n",), lambda con: con.execute(
             "SELECT count(*) FROM hands").fetchall()[0][0]) == counted + 5  # fmt: skip
     finally:
         source.close()
@@ -355,9 +358,11 @@ def test_a_computation_asked_twice_at_once_runs_once(db: Path) -> None:
     import threading
     import time
 
+    from hh.reports.web.results import Results
     from hh.reports.web.source import Source
 
     source = Source(str(db))
+    results = Results(source)
     runs: list[int] = []
 
     def slow(con: object) -> int:
@@ -366,7 +371,7 @@ def test_a_computation_asked_twice_at_once_runs_once(db: Path) -> None:
         return 42
 
     got: list[int] = []
-    threads = [threading.Thread(target=lambda: got.append(source.cached(("slow",), slow)))
+    threads = [threading.Thread(target=lambda: got.append(results.cached(("slow",), slow)))
                for _ in range(4)]  # fmt: skip
     try:
         for t in threads:
@@ -472,10 +477,10 @@ def test_a_kept_result_is_encoded_once_and_a_new_one_again() -> None:
     """The JSON text of a kept result is JSONResponse's, encoded once for
     that result: the same object gives the same body without encoding it
     again, a new result under the same key (a new version) its own."""
-    from hh.reports.web.app import _Bodies
+    from hh.reports.web.results import Bodies
     from starlette.responses import JSONResponse
 
-    bodies = _Bodies(keep=2)
+    bodies = Bodies(keep=2)
     first = [{"player": "Ana María", "net": 1.5, "x": None}]
     one = bodies.response(("players",), first)
     assert one.body == JSONResponse(first).body

@@ -16,6 +16,7 @@ from hh.reports.cache import Cache, default_path
 from hh.reports.handlist import KIND, ORDER, SORTED, ensure
 from hh.reports.web import data
 from hh.reports.web.app import Config, create_app
+from hh.reports.web.results import Results
 from hh.reports.web.source import Source
 from import_helpers import hh_import, session
 from serve_helpers import HOSTILE, build_db
@@ -217,7 +218,7 @@ def test_a_computation_waits_for_searches_reading_the_list(db: Path, tmp_path: P
         assert reading.wait(10)
         result: list[bool] = []
         computing = threading.Thread(
-            target=lambda: result.append(source.cached(("k",), kept, report=True)))
+            target=lambda: result.append(Results(source).cached(("k",), kept, report=True)))
         computing.start()
         time.sleep(0.3)
         assert not result  # waits for the search

@@ -30,7 +30,9 @@ from urllib.parse import parse_qs
 
 import anyio.to_thread
 from hh.reports.web import data
+from hh.reports.web.results import Bodies, Results
 from hh.reports.web.source import Busy, Source
+from hh.reports.web.watcher import Watcher
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
@@ -48,25 +50,6 @@ THREADS = 128  # threads for the requests that read (Starlette's default: 40)
 Scope = MutableMapping[str, Any]
 ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
                 Awaitable[None]]  # fmt: skip
-
-
-@dataclass
-class Watching:
-    """What the watch of this server has done (the overview's progress)."""
-
-    folders: list[str] = field(default_factory=list)
-    state: str = "off"  # off, starting, watching, stopped, failed
-    hands: int = 0
-    imported: int = 0
-    rejected: int = 0
-    cycles: int = 0
-    error: str | None = None
-    updated: float = 0.0
-
-    def json(self) -> dict[str, Any]:
-        return {"folders": self.folders, "state": self.state, "hands": self.hands,
-                "imported": self.imported, "rejected": self.rejected, "cycles": self.cycles,
-                "error": self.error}  # fmt: skip
 
 
 @dataclass
@@ -137,31 +120,6 @@ def _guarded(fn: Callable[[Request], Response]) -> Callable[[Request], Response]
     return wrapped
 
 
-class _Bodies:
-    """The JSON text of results kept per version (:meth:`Source.cached`),
-    encoded once per result rather than at every request: the players list
-    of a large database is hundreds of kilobytes, and encoding it holds the
-    interpreter lock every other request of the server needs."""
-
-    def __init__(self, keep: int = 64) -> None:
-        self._keep = keep
-        self._by: dict[tuple[Any, ...], tuple[Any, bytes]] = {}
-
-    def response(self, key: tuple[Any, ...], value: Any,
-                 headers: dict[str, str] | None = None) -> Response:  # fmt: skip
-        """``JSONResponse(value)``, its body encoded once for this very
-        ``value`` (the same object: a new version's result is encoded anew)."""
-        found = self._by.get(key)
-        if found is not None and found[0] is value:
-            body = found[1]
-        else:
-            body = JSONResponse(value).body
-            if len(self._by) >= self._keep:
-                self._by.clear()
-            self._by[key] = (value, body)
-        return Response(body, media_type="application/json", headers=headers)
-
-
 def _query(request: Request) -> dict[str, list[str]]:
     return parse_qs(request.url.query, keep_blank_values=True)
 
@@ -175,6 +133,256 @@ def _one(request: Request, key: str, required: bool = True) -> str:
     return values[-1]
 
 
+# ---------------------------------------------------------------- state
+
+
+@dataclass
+class State:
+    """One server's parts, kept on ``app.state.hh``: every endpoint below
+    is a module-level function over ``request.app.state``."""
+
+    config: Config
+    source: Source
+    results: Results
+    watcher: Watcher
+    bodies: Bodies
+    cache_file: str | None
+
+    def players(self, q: data.Query) -> list[dict[str, Any]]:
+        key = ("players", q.filters, q.sort, q.equity)
+        return self.results.cached(
+            key, lambda con: data.players_list(con, q, self.cache_file), report=True)
+
+
+def _state(request: Request) -> State:
+    state: State = request.app.state.hh
+    return state
+
+
+# ------------------------------------------------------------------ pages
+
+
+def _render(request: Request, name: str, title: str, status: int = 200,
+            **extra: Any) -> HTMLResponse:  # fmt: skip
+    st = _state(request)
+    html = _template_env().get_template(f"{name}.html").render(
+        page=name, title=title, source=st.source.label, lake=st.config.lake is not None,
+        watching=bool(st.config.watch), **extra)  # fmt: skip
+    return HTMLResponse(html, status_code=status)
+
+
+def _page(name: str, title: str) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        return _render(request, name, title)
+
+    endpoint.__name__ = f"page_{name}"
+    return endpoint
+
+
+@_guarded
+def hand_page(request: Request) -> Response:
+    from hh.reports.replayer import page as replayer_page
+
+    st = _state(request)
+    site, hand_id = _one(request, "site", required=False), _one(request, "id")
+    rows, meta = st.results.cached(("hand", site, hand_id),
+                                   lambda con: data.hand(con, site, hand_id))  # fmt: skip
+    html = replayer_page(rows, meta)
+    nav = ('<nav style="font:14px system-ui;padding:6px 12px;background:#223;">'
+           '<a style="color:#fff" href="/hands">&#x2190; hands</a> &#xB7; '
+           '<a style="color:#fff" href="/">overview</a></nav>')  # fmt: skip
+    html = html.replace("<body>\n", "<body>\n" + nav + "\n", 1)
+    return HTMLResponse(html, headers={"Content-Security-Policy": REPLAYER_CSP})
+
+
+async def static(request: Request) -> Response:
+    found = _static(request.path_params["name"])
+    if found is None:
+        return _error(404, "no such file")
+    body, kind = found
+    return Response(body, media_type=kind, headers={"Cache-Control": "max-age=3600"})
+
+
+# -------------------------------------------------------------------- api
+
+
+@_guarded
+def api_players(request: Request) -> Response:
+    q = data.report_query(_query(request))
+    return _state(request).bodies.response(("players", q), _state(request).players(q))
+
+
+@_guarded
+def api_series(request: Request) -> Response:
+    st = _state(request)
+    query = _query(request)
+    picked = query.pop("pick", [])
+    if len(picked) > 50:
+        raise data.BadRequest("pick: at most 50 players at once")
+    q = data.report_query(query)
+    rows = st.players(data.Query(q.filters, None, q.equity))
+    wanted = set(picked)
+    pairs = [(r["player"], r["game"]) for r in rows if r["player"] in wanted]
+    key = ("series", q.filters, q.equity, tuple(pairs))
+    return st.bodies.response(key, st.results.cached(
+        key, lambda con: data.series(con, q, pairs, st.cache_file), report=True))
+
+
+@_guarded
+def api_player(request: Request) -> Response:
+    st = _state(request)
+    query = _query(request)
+    name = _one(request, "name")
+    query.pop("name", None)
+    q = data.report_query(query)
+    key = ("player", name, q.filters, q.equity)
+    return st.bodies.response(key, st.results.cached(
+        key, lambda con: data.player_detail(con, name, q, st.cache_file), report=True))
+
+
+@_guarded
+def api_hands(request: Request) -> Response:
+    st = _state(request)
+    s = data.parse_search(_query(request))
+    search = (s.where, s.params)
+
+    def listed(find: Callable[[Any, str | None], T]) -> Callable[[Any], T]:
+        """``find(con, table)``, with the table of each player's hands
+        for a search by player alone when it may be read."""
+        def run(con: Any) -> T:
+            if not s.player_only:
+                return find(con, None)
+            with st.source.hand_list(con) as table:
+                return find(con, table)
+
+        return run
+
+    total = st.results.cached(("count", *search), listed(lambda con, t: data.count(con, s, t)))
+    data.past_end(s, total)
+    rows = st.results.cached(("page", *search, s.page, s.per),
+                             listed(lambda con, t: data.page(con, s, t)))  # fmt: skip
+    return JSONResponse(rows, headers={"X-Total-Count": str(total)})
+
+
+@_guarded
+def api_hand(request: Request) -> Response:
+    site, hand_id = _one(request, "site", required=False), _one(request, "id")
+    rows, meta = _state(request).results.cached(
+        ("hand", site, hand_id), lambda con: data.hand(con, site, hand_id))
+    return JSONResponse({"meta": meta, "rows": rows})
+
+
+@_guarded
+def api_overview(request: Request) -> Response:
+    st = _state(request)
+    out = st.results.cached(("overview",), data.overview)
+    return JSONResponse({**out, "watch": st.watcher.status.json(), "source": st.source.label})
+
+
+@_guarded
+def api_tables(request: Request) -> Response:
+    st = _state(request)
+    return st.bodies.response(("tables",), st.results.cached(("tables",), data.tables))
+
+
+@_guarded
+def api_table(request: Request) -> Response:
+    site, name = _one(request, "site", required=False), _one(request, "name")
+    return JSONResponse(_state(request).results.cached(
+        ("table", site, name), lambda con: data.table_detail(con, site, name)))
+
+
+@_guarded
+def api_live(request: Request) -> Response:
+    st = _state(request)
+    stats = st.players(data.report_query({}))
+    tables = st.results.cached(("live",), lambda con: data.live(con, st.config.watch, stats))
+    return JSONResponse({"tables": tables, "watch": st.watcher.status.json()})
+
+
+@_guarded
+def api_status(request: Request) -> Response:
+    st = _state(request)
+    return JSONResponse({"watch": st.watcher.status.json(),
+                         "version": list(st.source.refresh())})  # fmt: skip
+
+
+async def api_events(request: Request) -> Response:
+    st = _state(request)
+    source, status, stop = st.source, st.watcher.status, st.watcher.stop
+
+    async def events() -> AsyncIterator[str]:
+        seen = None
+        beat = time.monotonic()
+        while not stop.is_set():
+            try:
+                version = await anyio.to_thread.run_sync(source.refresh)
+            except Busy:
+                version = source.version()
+            now = (version, status.updated)
+            if now != seen:
+                seen = now
+                beat = time.monotonic()
+                yield f"event: change\ndata: {json.dumps(status.json())}\n\n"
+            elif time.monotonic() - beat > 15:
+                beat = time.monotonic()
+                yield ": still here\n\n"
+            await asyncio.sleep(0.25)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store"})  # fmt: skip
+
+
+ROUTES = [
+    Route("/", _page("overview", "Overview")),
+    Route("/players", _page("players", "Players")),
+    Route("/player", _page("player", "Player")),
+    Route("/tables", _page("tables", "Tables and sessions")),
+    Route("/table", _page("table", "Table")),
+    Route("/hands", _page("hands", "Hands")),
+    Route("/hand", hand_page),
+    Route("/live", _page("live", "Live tables")),
+    Route("/static/{name}", static),
+    Route("/api/overview", api_overview),
+    Route("/api/players", api_players),
+    Route("/api/series", api_series),
+    Route("/api/player", api_player),
+    Route("/api/tables", api_tables),
+    Route("/api/table", api_table),
+    Route("/api/hands", api_hands),
+    Route("/api/hand", api_hand),
+    Route("/api/live", api_live),
+    Route("/api/status", api_status),
+    Route("/api/events", api_events),
+]
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return _error(404, "no such page or file (the pages: docs/serve.md)")
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return _error(405, "only GET is served")
+
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    st: State = app.state.hh
+    # requests waiting for a report computation must not take every
+    # thread from the quick ones
+    anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+    db = st.config.db
+    if db and Path(db).exists():  # searches by player read it from the start
+        threading.Thread(target=st.source.prepare_hand_list, name="hh-serve-hand-list",
+                         daemon=True).start()  # fmt: skip
+    st.watcher.start()
+    try:
+        yield
+    finally:
+        st.watcher.close()
+        st.source.close()
+
+
 # ------------------------------------------------------------------ app
 
 
@@ -183,239 +391,13 @@ def create_app(config: Config) -> Starlette:
     cache_file = _cache_file(config)
     source = Source(config.db, config.lake, writes=bool(config.watch),
                     hand_list=cache_file if config.db else None)  # fmt: skip
-    status = Watching(folders=list(config.watch), state="starting" if config.watch else "off")
-    stop = threading.Event()
-    bodies = _Bodies()
-
-    def cached_players(q: data.Query) -> list[dict[str, Any]]:
-        key = ("players", q.filters, q.sort, q.equity)
-        return source.cached(key, lambda con: data.players_list(con, q, cache_file), report=True)
-
-    def all_players() -> list[dict[str, Any]]:
-        return cached_players(data.report_query({}))
-
-    # ----------------------------------------------------------- pages
-
-    def page(name: str, title: str, **extra: Any) -> Callable[[Request], Response]:
-        async def endpoint(request: Request) -> Response:
-            html = _template_env().get_template(f"{name}.html").render(
-                page=name, title=title, source=source.label, lake=config.lake is not None,
-                watching=bool(config.watch), **extra)  # fmt: skip
-            return HTMLResponse(html)
-
-        endpoint.__name__ = f"page_{name}"
-        return endpoint
-
-    @_guarded
-    def hand_page(request: Request) -> Response:
-        from hh.reports.replayer import page as replayer_page
-
-        site, hand_id = _one(request, "site", required=False), _one(request, "id")
-        rows, meta = source.cached(("hand", site, hand_id),
-                                   lambda con: data.hand(con, site, hand_id))  # fmt: skip
-        html = replayer_page(rows, meta)
-        nav = ('<nav style="font:14px system-ui;padding:6px 12px;background:#223;">'
-               '<a style="color:#fff" href="/hands">&#x2190; hands</a> &#xB7; '
-               '<a style="color:#fff" href="/">overview</a></nav>')  # fmt: skip
-        html = html.replace("<body>\n", "<body>\n" + nav + "\n", 1)
-        return HTMLResponse(html, headers={"Content-Security-Policy": REPLAYER_CSP})
-
-    async def static(request: Request) -> Response:
-        found = _static(request.path_params["name"])
-        if found is None:
-            return _error(404, "no such file")
-        body, kind = found
-        return Response(body, media_type=kind, headers={"Cache-Control": "max-age=3600"})
-
-    # ------------------------------------------------------------- api
-
-    @_guarded
-    def api_players(request: Request) -> Response:
-        q = data.report_query(_query(request))
-        return bodies.response(("players", q), cached_players(q))
-
-    @_guarded
-    def api_series(request: Request) -> Response:
-        query = _query(request)
-        picked = query.pop("pick", [])
-        if len(picked) > 50:
-            raise data.BadRequest("pick: at most 50 players at once")
-        q = data.report_query(query)
-        rows = cached_players(data.Query(q.filters, None, q.equity))
-        wanted = set(picked)
-        pairs = [(r["player"], r["game"]) for r in rows if r["player"] in wanted]
-        key = ("series", q.filters, q.equity, tuple(pairs))
-        return bodies.response(key, source.cached(
-            key, lambda con: data.series(con, q, pairs, cache_file), report=True))
-
-    @_guarded
-    def api_player(request: Request) -> Response:
-        query = _query(request)
-        name = _one(request, "name")
-        query.pop("name", None)
-        q = data.report_query(query)
-        key = ("player", name, q.filters, q.equity)
-        return bodies.response(key, source.cached(
-            key, lambda con: data.player_detail(con, name, q, cache_file), report=True))
-
-    @_guarded
-    def api_hands(request: Request) -> Response:
-        query = _query(request)
-        s = data.parse_search(query)
-        search = (s.where, s.params)
-
-        def listed(find: Callable[[Any, str | None], T]) -> Callable[[Any], T]:
-            """``find(con, table)``, with the table of each player's hands
-            for a search by player alone when it may be read."""
-            def run(con: Any) -> T:
-                if not s.player_only:
-                    return find(con, None)
-                with source.hand_list(con) as table:
-                    return find(con, table)
-
-            return run
-
-        total = source.cached(("count", *search), listed(lambda con, t: data.count(con, s, t)))
-        data.past_end(s, total)
-        rows = source.cached(("page", *search, s.page, s.per),
-                             listed(lambda con, t: data.page(con, s, t)))  # fmt: skip
-        return JSONResponse(rows, headers={"X-Total-Count": str(total)})
-
-    @_guarded
-    def api_hand(request: Request) -> Response:
-        site, hand_id = _one(request, "site", required=False), _one(request, "id")
-        rows, meta = source.cached(("hand", site, hand_id),
-                                   lambda con: data.hand(con, site, hand_id))  # fmt: skip
-        return JSONResponse({"meta": meta, "rows": rows})
-
-    @_guarded
-    def api_overview(request: Request) -> Response:
-        out = source.cached(("overview",), data.overview)
-        return JSONResponse({**out, "watch": status.json(), "source": source.label})
-
-    @_guarded
-    def api_tables(request: Request) -> Response:
-        return bodies.response(("tables",), source.cached(("tables",), data.tables))
-
-    @_guarded
-    def api_table(request: Request) -> Response:
-        site, name = _one(request, "site", required=False), _one(request, "name")
-        return JSONResponse(source.cached(("table", site, name),
-                                          lambda con: data.table_detail(con, site, name)))
-
-    @_guarded
-    def api_live(request: Request) -> Response:
-        stats = all_players()
-        tables = source.cached(("live",), lambda con: data.live(con, config.watch, stats))
-        return JSONResponse({"tables": tables, "watch": status.json()})
-
-    @_guarded
-    def api_status(request: Request) -> Response:
-        return JSONResponse({"watch": status.json(), "version": list(source.refresh())})
-
-    async def api_events(request: Request) -> Response:
-        async def events() -> AsyncIterator[str]:
-            seen = None
-            beat = time.monotonic()
-            while not stop.is_set():
-                try:
-                    version = await anyio.to_thread.run_sync(source.refresh)
-                except Busy:
-                    version = source.version()
-                now = (version, status.updated)
-                if now != seen:
-                    seen = now
-                    beat = time.monotonic()
-                    yield f"event: change\ndata: {json.dumps(status.json())}\n\n"
-                elif time.monotonic() - beat > 15:
-                    beat = time.monotonic()
-                    yield ": still here\n\n"
-                await asyncio.sleep(0.25)
-
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})  # fmt: skip
-
-    # ----------------------------------------------------------- watch
-
-    def run_watch() -> None:
-        from hh.pipelines.importer import ImportFailure
-        from hh.pipelines.watch import watch
-
-        def cycle(progress: dict[str, object]) -> None:
-            status.state = "watching"
-            status.hands = int(progress.get("hands", 0))  # type: ignore[call-overload]
-            status.imported = int(progress.get("imported", 0))  # type: ignore[call-overload]
-            status.rejected = int(progress.get("rejected", 0))  # type: ignore[call-overload]
-            status.cycles += 1
-            status.updated = time.monotonic()
-            source.changed()
-
-        assert config.db is not None
-        try:
-            watch(config.db, config.watch, config.workers, config.quiet, stop=stop,
-                  on_cycle=cycle, lease=lambda: source.writing(stop),
-                  hooks=source.hooks)  # fmt: skip
-            status.state = "stopped"
-        except ImportFailure as failure:
-            status.state, status.error = ("stopped", None) if stop.is_set() else (
-                "failed", str(failure))
-        except Exception as error:  # the pages go on; the overview says why
-            status.state, status.error = "failed", f"{type(error).__name__}: {error}"
-        status.updated = time.monotonic()
-
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        # requests waiting for a report computation must not take every
-        # thread from the quick ones
-        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
-        thread = None
-        if config.db and Path(config.db).exists():  # searches by player read it from the start
-            threading.Thread(target=source.prepare_hand_list, name="hh-serve-hand-list",
-                             daemon=True).start()  # fmt: skip
-        if config.watch:
-            thread = threading.Thread(target=run_watch, name="hh-serve-watch", daemon=True)
-            thread.start()
-        try:
-            yield
-        finally:
-            stop.set()
-            if thread is not None:
-                thread.join(30)
-            source.close()
-
-    routes = [
-        Route("/", page("overview", "Overview")),
-        Route("/players", page("players", "Players")),
-        Route("/player", page("player", "Player")),
-        Route("/tables", page("tables", "Tables and sessions")),
-        Route("/table", page("table", "Table")),
-        Route("/hands", page("hands", "Hands")),
-        Route("/hand", hand_page),
-        Route("/live", page("live", "Live tables")),
-        Route("/static/{name}", static),
-        Route("/api/overview", api_overview),
-        Route("/api/players", api_players),
-        Route("/api/series", api_series),
-        Route("/api/player", api_player),
-        Route("/api/tables", api_tables),
-        Route("/api/table", api_table),
-        Route("/api/hands", api_hands),
-        Route("/api/hand", api_hand),
-        Route("/api/live", api_live),
-        Route("/api/status", api_status),
-        Route("/api/events", api_events),
-    ]
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return _error(404, "no such page or file (the pages: docs/serve.md)")
-
-    async def not_allowed(request: Request, exc: Exception) -> Response:
-        return _error(405, "only GET is served")
-
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={404: not_found, 405: not_allowed})  # fmt: skip
+    watcher = Watcher(source, list(config.watch), config.workers, config.quiet)
+    app = Starlette(routes=ROUTES, lifespan=_lifespan,
+                    exception_handlers={404: _not_found, 405: _not_allowed})  # fmt: skip
+    app.state.hh = State(config, source, Results(source), watcher, Bodies(), cache_file)
     app.state.source = source
-    app.state.status = status
-    app.state.stop = stop
+    app.state.status = watcher.status
+    app.state.stop = watcher.stop
     return _Guard(app, config.token)  # type: ignore[return-value]
 
 

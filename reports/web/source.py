@@ -12,17 +12,17 @@ share one read-write DuckDB instance in this process (DuckDB cannot open a
 file read-only and read-write in one process), so pages read while a cycle
 writes, each seeing what was committed; the computations that fill the
 reports' cache file (attached while they run) take turns with each other
-and with the watch's import hooks (``report_lock``, :meth:`Source.hooks`).
+and with the watch's import hooks (``report_lock``,
+hh.reports.web.watcher).
 
-What the pages compute is kept per version of the data
-(:meth:`Source.cached`): a new version when the database's files changed
-and, read again, its counts of hands, rejects, violations and imports did
-too (``FINGERPRINT``), so an import from another terminal counts as well as
-this server's watch, and a write that stored nothing new (a cycle of the
-watch over a hand not yet complete) does not make every page compute
-again. While the watch writes, or while another request computes the same
-thing, a page asked for again gets its last result rather than waiting
-(or, with none yet, waits for that computation instead of repeating it).
+The data has a version (:meth:`Source.refresh`): a new one when the
+database's files changed and, read again, its counts of hands, rejects,
+violations, imports and notes did too (``FINGERPRINT``), so an import from
+another terminal counts as well as this server's watch, and a write that
+stored nothing new (a cycle of the watch over a hand not yet complete)
+does not make every page compute again. What the pages compute is kept
+per version (hh.reports.web.results); the watch that imports is
+hh.reports.web.watcher.
 """
 
 from __future__ import annotations
@@ -30,20 +30,16 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 from hh.pipelines.dblock import DatabaseUnusable, open_db, wanted
-
-T = TypeVar("T")
 
 HAND_LIST = "hh_serve_hand_list"  # the reports' cache file, attached for the searches
 
 IDLE = 0.5  # seconds without a request after which the read connection is closed
 READ_WAIT = 15.0  # how long a page waits for a database another process writes
-_CACHED = 64  # results kept (all versions together)
 # what the pages show changes only if one of these does (a new version)
 FINGERPRINT = ("SELECT (SELECT count(*) FROM hands), (SELECT sum(n_violations) FROM hands), "
                "(SELECT count(*) FROM rejects), (SELECT count(*) FROM hand_violations), "
@@ -126,11 +122,6 @@ class Source:
         self._files_seen: tuple[Any, ...] | None = None
         self._fingerprint: tuple[Any, ...] | None = None
         self._refresh_lock = threading.Lock()
-        self._results: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self._latest: dict[tuple[Any, ...], Any] = {}  # by key, whatever the version
-        self._computing: set[tuple[Any, ...]] = set()
-        self._pending: dict[tuple[Any, ...], threading.Event] = {}  # by version and key
-        self._results_lock = threading.Lock()
         self._closing = threading.Event()
         self._reaper: threading.Thread | None = None
         if self.db is not None:
@@ -187,49 +178,6 @@ class Source:
     def changed(self) -> None:
         """This process wrote the database (its watch): look again."""
         self._files_seen = None
-
-    def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T],
-               report: bool = False) -> T:
-        """``compute(con)`` for this version of the data, computed once;
-        ``report``: it fills the reports' cache file (one at a time, in turn
-        with the watch's cycles). While another request computes the same,
-        or a report must wait its turn, the last result of ``key`` if there
-        is one (pages are live: the next change event asks again); with none,
-        the request waits for that computation rather than doing it again."""
-        full = (self.refresh(), *key)
-        with self._results_lock:
-            if full in self._results:
-                self._results.move_to_end(full)
-                return self._results[full]  # type: ignore[no-any-return]
-            if key in self._latest and (key in self._computing
-                                        or (report and self.report_lock.locked())):
-                return self._latest[key]  # type: ignore[no-any-return]
-            pending = self._pending.get(full)
-            if pending is None:
-                self._pending[full] = threading.Event()
-                self._computing.add(key)
-        if pending is not None:  # the same is being computed: wait for it
-            pending.wait()
-            return self.cached(key, compute, report)
-        try:
-            if report:
-                with self.report_lock, self.exclusive(), self.reading() as con:
-                    value = compute(con)
-            else:
-                with self.reading() as con:
-                    value = compute(con)
-        finally:
-            with self._results_lock:
-                self._computing.discard(key)
-                self._pending.pop(full).set()
-        with self._results_lock:
-            self._results[full] = value
-            self._latest[key] = value
-            if len(self._latest) > 4 * _CACHED:
-                self._latest.clear()
-            while len(self._results) > _CACHED:
-                self._results.popitem(last=False)
-        return value
 
     # ---------------------------------------------------- each player's hands
 
@@ -380,47 +328,6 @@ class Source:
                 self._release()
             finally:
                 self.rw.release()
-
-    # ------------------------------------------------------------ writing
-
-    @contextmanager
-    def writing(self, stop: threading.Event | None = None) -> Iterator[Any]:
-        """The read-write connection for one cycle of this process's watch
-        (the instance the pages read, when they hold it). While another
-        process holds the file, it tries again every 0.15 s."""
-        from hh.pipelines.importer import ImportFailure, closed, connect
-
-        assert self.db is not None and self.writes
-        while True:
-            try:
-                con = connect(self.db, wait=0)
-            except ImportFailure as failure:
-                if "in use by another process" not in str(failure):
-                    raise
-                con = None
-            if con is not None:
-                try:
-                    with self.exclusive():  # its hooks attach the cache file read-write
-                        yield con
-                except BaseException:
-                    con.close()
-                    raise
-                else:
-                    closed(con, self.db)
-                finally:
-                    self.changed()
-                return
-            if stop is not None and stop.is_set():
-                raise ImportFailure(f"stopped while waiting for {self.db}")
-            time.sleep(0.15)
-
-    def hooks(self, con: Any) -> None:
-        """The import's hooks after a cycle of the watch, in turn with the
-        pages' report computations (both fill the reports' cache file)."""
-        from hh.pipelines.importer import after_import
-
-        with self.report_lock, self.exclusive():
-            after_import(con)
 
     def close(self) -> None:
         self._closing.set()
