@@ -302,18 +302,12 @@ def player_command(
     if sections["overall"].is_empty():
         _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
     if fmt == "table":
-        from hh.reports.columns import PLAYER_COLUMNS
-        from hh.reports.player import SECTIONS
+        from hh.reports.player import section_columns
         from hh.reports.terminal import RATES, show
 
         with _console(out) as console:
             for key, df in sections.items():
-                group = SECTIONS.get(key)
-                if group is None:  # by_round: its own columns
-                    cols = [(c, c) for c in df.columns if c != "player"]
-                else:
-                    cols = [(c, c) for c in group] + list(PLAYER_COLUMNS[1:])
-                show(console, df, cols, key.replace("_", " "), RATES)
+                show(console, df, section_columns(key, df.columns), key.replace("_", " "), RATES)
     elif fmt == "html":
         _html(players_table(rows, filters), mine, con, filters, f"hh report: {name}", out,
               sections)

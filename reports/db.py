@@ -138,27 +138,46 @@ def _plain(name: str) -> str:
                    if not unicodedata.combining(c))  # fmt: skip
 
 
-def player_names(con: duckdb.DuckDBPyConnection, typed: Sequence[str]) -> tuple[str, ...]:
-    """The stored names the user means by ``typed``: matched as a person
-    types them, ignoring case and Unicode normalisation (a decomposed
-    ``María`` from a macOS keyboard is ``María``); every stored spelling that
-    matches is kept. A name that matches none raises ReportError naming the
-    nearest ones."""
-    if not typed:
-        return ()
+def name_index(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """Every stored name by its folded form (:func:`match_names` reads it)."""
     stored = [r[0] for r in con.sql("SELECT DISTINCT player FROM seats "
                                     "WHERE player IS NOT NULL").fetchall()]  # fmt: skip
     by_key: dict[str, list[str]] = {}
     for name in stored:
         by_key.setdefault(_folded(name), []).append(name)
+    return by_key
+
+
+def match_names(by_key: dict[str, list[str]], typed: Sequence[str]) -> tuple[str, ...]:
+    """The stored names the user means by ``typed`` (:func:`player_names`),
+    from :func:`name_index`."""
     out: list[str] = []
+    plain: dict[str, list[str]] | None = None
     for name in typed:
         found = by_key.get(_folded(name))
+        if found is None:  # then without accents: "Maria" finds "María"
+            if plain is None:
+                plain = {}
+                for k in by_key:
+                    plain.setdefault(_plain(k), []).append(k)
+            found = [n for k in plain.get(_plain(name), []) for n in by_key[k]] or None
         if found is None:
-            plain = {_plain(k): k for k in by_key}
+            assert plain is not None
             near = difflib.get_close_matches(_plain(name), list(plain), n=5, cutoff=0.6)
-            hint = ("; nearest: " + ", ".join(repr(n) for k in near for n in by_key[plain[k]])
-                    if near else "")  # fmt: skip
+            hint = ("; nearest: " + ", ".join(repr(n) for k in near for p in plain[k]
+                                              for n in by_key[p]) if near else "")  # fmt: skip
             raise ReportError(f"no player {name!r} in the database{hint}")
         out += [n for n in sorted(found) if n not in out]
     return tuple(out)
+
+
+def player_names(con: duckdb.DuckDBPyConnection, typed: Sequence[str]) -> tuple[str, ...]:
+    """The stored names the user means by ``typed``: matched as a person
+    types them, ignoring case and Unicode normalisation (a decomposed
+    ``María`` from a macOS keyboard is ``María``), then, when that finds
+    none, accents too (``maria`` finds ``María``); every stored spelling
+    that matches is kept. A name that matches none raises ReportError
+    naming the nearest ones."""
+    if not typed:
+        return ()
+    return match_names(name_index(con), typed)

@@ -111,16 +111,11 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
 def section_tables(sections: dict[str, pl.DataFrame]) -> list[dict]:
     """The player page's tables: for each section its title, columns
     (as the terminal heads them), number formats and rows."""
-    from hh.reports.player import SECTIONS
+    from hh.reports.player import section_columns
 
     out = []
     for key, df in sections.items():
-        group = SECTIONS.get(key)
-        if group is None:
-            cols = [(c, c) for c in df.columns if c != "player"]
-        else:
-            cols = [(c, c) for c in group] + [(c, h) for c, h in PLAYER_COLUMNS[1:]]
-        cols = [(c, h) for c, h in cols if c in df.columns]
+        cols = section_columns(key, df.columns)
         out.append({"title": key.replace("_", " "), "columns": [c for c, _ in cols],
                     "headers": [h for _, h in cols],
                     "formats": {c: number_format(c) for c, _ in cols},

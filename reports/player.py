@@ -10,6 +10,7 @@ docs/statistics.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 import polars as pl
@@ -25,6 +26,19 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "overall": (), "by_position": ("position",), "by_table_size": ("n_players",),
     "by_session": ("session", "start", "minutes"), "by_day": ("day",),
 }  # fmt: skip
+
+
+def section_columns(key: str, columns: Sequence[str]) -> list[tuple[str, str]]:
+    """The (column, header) a section of the player report shows, in order:
+    what it groups by, then the players table's columns (``by_round``: its
+    own), headed from the catalogue (hh.reports.columns)."""
+    from hh.reports.columns import PLAYER_COLUMNS, headed
+
+    group = SECTIONS.get(key)
+    if group is None:
+        return headed([c for c in columns if c != "player"])
+    wanted = [*headed(group), *PLAYER_COLUMNS[1:]]
+    return [(c, h) for c, h in wanted if c in columns]
 
 
 def position_name() -> pl.Expr:

@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 import anyio.to_thread
+from hh.reports.columns import SAMPLE
 from hh.reports.web import data
 from hh.reports.web.results import Bodies, Results
 from hh.reports.web.source import Busy, Source
@@ -62,6 +63,7 @@ class Config:
     workers: int = 1
     quiet: float = 1.0
     token: str | None = None
+    sample: int = SAMPLE  # the HUD greys a statistic below this many opportunities
 
 
 # --------------------------------------------------------------- assets
@@ -71,8 +73,12 @@ class Config:
 def _template_env() -> Any:
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.PackageLoader("hh.reports.web", "templates"),
-                              autoescape=True, trim_blocks=True, lstrip_blocks=True)  # fmt: skip
+    from hh.output import safe
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("hh.reports.web", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True)  # fmt: skip
+    env.filters["shown"] = safe  # control characters and overrides as escapes, as hh shows them
+    return env
 
 
 def _plotly_js() -> bytes:
@@ -148,6 +154,13 @@ class State:
     bodies: Bodies
     cache_file: str | None
 
+    def names(self, typed: str) -> tuple[str, ...]:
+        """The stored names ``typed`` means (any case, then any accents), or
+        NotFound (data.stored_names)."""
+        from hh.reports.db import name_index
+
+        return data.stored_names(self.results.cached(("names",), name_index), typed)
+
     def players(self, q: data.Query) -> list[dict[str, Any]]:
         key = ("players", q.filters, q.sort, q.equity)
         return self.results.cached(
@@ -167,8 +180,23 @@ def _render(request: Request, name: str, title: str, status: int = 200,
     st = _state(request)
     html = _template_env().get_template(f"{name}.html").render(
         page=name, title=title, source=st.source.label, lake=st.config.lake is not None,
-        watching=bool(st.config.watch), **extra)  # fmt: skip
+        watching=bool(st.config.watch), catalogue=_catalogue(st.config.sample),
+        **extra)  # fmt: skip
     return HTMLResponse(html, status_code=status)
+
+
+@cache
+def _catalogue(sample: int) -> dict[str, Any]:
+    """What the pages' script heads and writes columns by
+    (hh.reports.columns.catalogue), with the HUD's sample size."""
+    from hh.reports.columns import catalogue
+
+    return {**catalogue(), "sample": sample}
+
+
+def not_found_page(request: Request, message: str) -> HTMLResponse:
+    """The page for a hand, player or page that does not exist (404)."""
+    return _render(request, "notfound", "Not found", status=404, message=message)
 
 
 def _page(name: str, title: str) -> Callable[[Request], Awaitable[Response]]:
@@ -179,18 +207,36 @@ def _page(name: str, title: str) -> Callable[[Request], Awaitable[Response]]:
     return endpoint
 
 
+def player_page(request: Request) -> Response:
+    """A player's page; an unknown name is the 404 page, naming the nearest."""
+    typed = _query(request).get("name", [""])[-1]
+    if not typed:
+        return not_found_page(request, "which player? (/player?name=NAME)")
+    try:
+        _state(request).names(typed)
+    except data.NotFound as error:
+        return not_found_page(request, str(error))
+    except Busy as error:
+        return _error(503, str(error))
+    return _render(request, "player", "Player")
+
+
 @_guarded
 def hand_page(request: Request) -> Response:
     from hh.reports.replayer import page as replayer_page
 
     st = _state(request)
     site, hand_id = _one(request, "site", required=False), _one(request, "id")
-    rows, meta = st.results.cached(("hand", site, hand_id),
-                                   lambda con: data.hand(con, site, hand_id))  # fmt: skip
+    try:
+        rows, meta = st.results.cached(("hand", site, hand_id),
+                                       lambda con: data.hand(con, site, hand_id))  # fmt: skip
+    except data.NotFound as error:
+        return not_found_page(request, str(error))
     html = replayer_page(rows, meta)
     nav = ('<nav style="font:14px system-ui;padding:6px 12px;background:#223;">'
            '<a style="color:#fff" href="/hands">&#x2190; hands</a> &#xB7; '
            '<a style="color:#fff" href="/">overview</a></nav>')  # fmt: skip
+    html = html.replace("<head>", '<head>\n<link rel="icon" href="data:,">', 1)
     html = html.replace("<body>\n", "<body>\n" + nav + "\n", 1)
     return HTMLResponse(html, headers={"Content-Security-Policy": REPLAYER_CSP})
 
@@ -232,18 +278,25 @@ def api_series(request: Request) -> Response:
 def api_player(request: Request) -> Response:
     st = _state(request)
     query = _query(request)
-    name = _one(request, "name")
+    names = st.names(_one(request, "name"))
     query.pop("name", None)
     q = data.report_query(query)
-    key = ("player", name, q.filters, q.equity)
+    key = ("player", names, q.filters, q.equity)
     return st.bodies.response(key, st.results.cached(
-        key, lambda con: data.player_detail(con, name, q, st.cache_file), report=True))
+        key, lambda con: data.player_detail(con, names, q, st.cache_file), report=True))
 
 
 @_guarded
 def api_hands(request: Request) -> Response:
     st = _state(request)
-    s = data.parse_search(_query(request))
+
+    def names(typed: str) -> tuple[str, ...]:
+        try:
+            return st.names(typed)
+        except data.NotFound:  # nobody: no hand
+            return ()
+
+    s = data.parse_search(_query(request), names)
     search = (s.where, s.params)
 
     def listed(find: Callable[[Any, str | None], T]) -> Callable[[Any], T]:
@@ -336,7 +389,7 @@ async def api_events(request: Request) -> Response:
 ROUTES = [
     Route("/", _page("overview", "Overview")),
     Route("/players", _page("players", "Players")),
-    Route("/player", _page("player", "Player")),
+    Route("/player", player_page),
     Route("/tables", _page("tables", "Tables and sessions")),
     Route("/table", _page("table", "Table")),
     Route("/hands", _page("hands", "Hands")),
@@ -358,7 +411,10 @@ ROUTES = [
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
-    return _error(404, "no such page or file (the pages: docs/serve.md)")
+    message = "no such page or file (the pages: docs/serve.md)"
+    if request.url.path.startswith(("/api/", "/static/")):
+        return _error(404, message)
+    return not_found_page(request, message)
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:

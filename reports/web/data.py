@@ -12,7 +12,7 @@ Every value a request brings reaches SQL as a parameter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -139,33 +139,51 @@ def series(con: Any, q: Query, pairs: list[tuple[str, str]], cache: str | None
     return cumulative(rows, pairs)
 
 
-def player_detail(con: Any, name: str, q: Query, cache: str | None) -> dict[str, Any]:
-    """A player's page: ``hh report player NAME`` (its sections), his net
-    over hands, his violations by code and his last hands."""
+def stored_names(index: dict[str, list[str]], typed: str) -> tuple[str, ...]:
+    """The stored names ``typed`` means (hh.reports.db.match_names: any case,
+    then any accents), from the names' index; none: NotFound naming the
+    nearest."""
+    from hh.reports.db import ReportError, match_names
+
+    try:
+        return match_names(index, [typed])
+    except ReportError as error:
+        raise NotFound(str(error)) from None
+
+
+def player_detail(con: Any, names: tuple[str, ...], q: Query, cache: str | None
+                  ) -> dict[str, Any]:  # fmt: skip
+    """A player's page (``names``: his stored spellings,
+    :func:`stored_names`): ``hh report player NAME`` (its sections, each
+    with the columns it shows), his net over hands, his violations by code
+    and his last hands."""
     import polars as pl
     from hh.reports.files import to_records
     from hh.reports.html import cumulative
-    from hh.reports.player import in_depth
+    from hh.reports.player import in_depth, section_columns
     from hh.reports.players import hand_rows
     from hh.reports.stats.table import select_players
     from hh.reports.violations import violations
 
-    filters = replace(q.filters, players=(name,), min_hands=0)
-    rows = hand_rows(con, filters, cache=cache, only=[name], equity=q.equity)
+    filters = replace(q.filters, players=names, min_hands=0)
+    rows = hand_rows(con, filters, cache=cache, only=list(names), equity=q.equity)
     mine = select_players(rows, filters).cache()
     sections = in_depth(mine)
     if sections["overall"].is_empty():
-        raise NotFound(f"no hands of player {name!r} with these filters")
-    games = sections["overall"]["game"].to_list()
+        raise NotFound(f"no hands of player {names[0]!r} with these filters")
+    pairs = sections["overall"].select("player", "game").unique(maintain_order=True).rows()
     found = violations(con, filters)["by_player"]
-    hands, total = search(con, {"player": [name], "per": ["50"]})
-    out = {k: to_records(v.drop([c for c in v.columns if c.startswith(("cnt_", "agg_"))]))
+    hands, total = search(con, {"player": [names[0]], "per": ["50"]}, lambda _: names)
+    out = {k: {"columns": [c for c, _ in section_columns(k, v.columns)],
+               "rows": to_records(v.drop([c for c in v.columns
+                                          if c.startswith(("cnt_", "agg_"))]))}
            for k, v in sections.items()}  # fmt: skip
     return {
-        "player": name,
+        "player": names[0],
+        "names": list(names),
         "sections": out,
-        "series": cumulative(mine, [(name, g) for g in games]),
-        "violations": to_records(found.filter(pl.col("player") == name)),
+        "series": cumulative(mine, [(p, g) for p, g in pairs]),
+        "violations": to_records(found.filter(pl.col("player").is_in(names))),
         "hands": hands,
         "hands_total": total,
     }
@@ -210,8 +228,12 @@ class Search:
         return self.where != "TRUE"
 
 
-def parse_search(query: Mapping[str, Sequence[str]]) -> Search:
-    """The search of ``id`` (a prefix of the hand id), ``player``, ``table``,
+Names = Callable[[str], tuple[str, ...]]
+
+
+def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None) -> Search:
+    """The search of ``id`` (a prefix of the hand id), ``player`` (any case
+    and accents: the stored names ``names(typed)`` gives), ``table``,
     ``site``, ``game``, ``since``/``until``, ``code`` (a violation),
     ``invalid``, ``min_pot``/``max_pot``, ``page`` (from 1) and ``per``;
     400 for a value that cannot be used."""
@@ -228,10 +250,13 @@ def parse_search(query: Mapping[str, Sequence[str]]) -> Search:
         if value[key] is not None and value[key] != "":
             parts.append(f"{column} = ?")
             params.append(value[key])
+    found: tuple[str, ...] = ()
     if value["player"]:
+        found = names(value["player"]) if names is not None else (value["player"],)
+        marks = ", ".join("?" * len(found)) or "NULL"
         parts.append("EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site "
-                     "AND s.hand_id = h.hand_id AND s.player = ?)")  # fmt: skip
-        params.append(value["player"])
+                     f"AND s.hand_id = h.hand_id AND s.player IN ({marks}))")  # fmt: skip
+        params += found
     if value["code"]:
         parts.append("EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site "
                      "AND v.hand_id = h.hand_id AND v.code = ? "
@@ -253,7 +278,7 @@ def parse_search(query: Mapping[str, Sequence[str]]) -> Search:
         params.append(_int(value["max_pot"], "max_pot"))
     page = _int(value["page"], "page", 1, MAX_PAGE) if value["page"] else 1
     per = _int(value["per"], "per", 1, MAX_PER) if value["per"] else 50
-    player_only = bool(value["player"]) and len(parts) == 1
+    player_only = len(found) == 1 and len(parts) == 1
     return Search(" AND ".join(parts) or "TRUE", tuple(params), page, per, player_only)
 
 
@@ -267,10 +292,11 @@ def past_end(s: Search, total: int) -> None:
                        f"{s.per} hands ({total:,} hands)")  # fmt: skip
 
 
-def search(con: Any, query: Mapping[str, Sequence[str]]) -> tuple[list[dict[str, Any]], int]:
+def search(con: Any, query: Mapping[str, Sequence[str]], names: Names | None = None
+           ) -> tuple[list[dict[str, Any]], int]:  # fmt: skip
     """Hands matching the search (:func:`parse_search`), newest first, one
     page: (rows, total)."""
-    s = parse_search(query)
+    s = parse_search(query, names)
     total = count(con, s)
     past_end(s, total)
     return page(con, s), total
@@ -357,7 +383,7 @@ def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[
     from hh.reports.show_load import ShowError, from_con, judge
 
     try:
-        found = from_con(con, hand_id, site, "the database")
+        found = from_con(con, hand_id, site or None, "the database")
     except ShowError as error:
         raise NotFound(str(error)) from None
     j = judge(found)
@@ -450,14 +476,26 @@ LIMIT = 500  # a table's hands shown at most (its last ones)
 # ------------------------------------------------------------------ live
 
 
+# a watched table is active when its last hand is this close to the newest
+# hand of the watched tables, and finished (it leaves the HUD) when older
+# than a session's gap (hh.reports.player.SESSION_GAP)
+ACTIVE = timedelta(minutes=10)
+
+
 def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """For each table whose hands come from a watched folder: the players
-    seated in its last hand, each with his hands, VPIP, PFR, AF and WTSD in
-    that game at the table's stakes (``stats``: the players list over all
-    hands, a row per player, game and stakes)."""
+    """For each table whose hands come from a watched folder and that is
+    not finished: the players seated in its last hand, each with his hands
+    and the HUD's statistics of his game (hh.reports.columns.hud_stats) at
+    the table's stakes, each with its count and opportunities (``stats``:
+    the players list over all hands, a row per player, game and stakes).
+    Active tables first, then by name; a table whose last hand is older
+    than the newest by more than a session's gap has finished and is left
+    out."""
     import os
 
+    from hh.reports.columns import hud_stats
     from hh.reports.counts import STAKES
+    from hh.reports.player import SESSION_GAP
 
     if not folders:
         return []
@@ -467,18 +505,30 @@ def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[
                  f"SELECT h.*, {STAKES} AS stakes, row_number() OVER ("
                  "PARTITION BY h.site, h.table_name "
                  "ORDER BY h.started_at DESC NULLS LAST, h.file DESC, h.line DESC) AS k "
-                 f"FROM hands h WHERE {cond}) h WHERE k = 1 "
-                 "ORDER BY started_at DESC NULLS LAST, site, table_name", prefixes)  # fmt: skip
+                 f"FROM hands h WHERE {cond}) h WHERE k = 1", prefixes)  # fmt: skip
     if not last:
         return []
+    times = [datetime.fromisoformat(t["started_at"]) if t["started_at"] else None for t in last]
+    newest = max((t for t in times if t is not None), default=None)
+    kept = []
+    for t, at in zip(last, times, strict=True):
+        age = newest - at if newest is not None and at is not None else timedelta(0)
+        if age > SESSION_GAP:
+            continue
+        t["active"] = age <= ACTIVE
+        kept.append(t)
+    kept.sort(key=lambda t: (not t["active"], t["table_name"].casefold(), t["site"]))
     by = {(r["player"], r["game"], r["stakes"]): r for r in stats}
     out = []
-    for t in last:
+    for t in kept:
         seated = _rows(con, "SELECT seat, player, stack_start, sitting_out FROM seats "
                        "WHERE site = ? AND hand_id = ? ORDER BY seat",
                        [t["site"], t["hand_id"]])  # fmt: skip
+        keys = hud_stats(t["game"])
         for s in seated:
             row = by.get((s["player"], t["game"], t["stakes"]), {})
-            s.update({k: row.get(k) for k in ("hands", "vpip", "pfr", "af", "wtsd")})
-        out.append({**t, "seated": seated})
+            s["hands"] = row.get("hands") or 0
+            s["stats"] = {k: {"value": row.get(k), "n": row.get(f"{k}_n") or 0,
+                              "opp": row.get(f"{k}_opp") or 0} for k in keys}  # fmt: skip
+        out.append({**t, "stats": keys, "seated": seated})
     return out

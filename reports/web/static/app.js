@@ -13,11 +13,16 @@ const hex = (c, width) => c.charCodeAt(0).toString(16).padStart(width, "0");
 const shown = s => String(s).replace(UNSAFE,
   c => NAMED[c] || (c.charCodeAt(0) < 0x100 ? "\\x" + hex(c, 2) : "\\u" + hex(c, 4)));
 
-const RATES = new Set(["vpip", "pfr", "three_bet", "afq", "cbet", "fold_to_cbet", "wtsd", "wsd",
-  "wwsr2"]);
 const esc = s => shown(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const $ = id => document.getElementById(id);
 const params = () => new URLSearchParams(location.search);
+
+// the catalogue of columns (hh.reports.columns.catalogue): headers, meanings,
+// number formats, the rates, the per-100 threshold, the HUD's bands
+const CAT = JSON.parse(document.getElementById("catalogue").textContent);
+const RATES = new Set(CAT.rates);
+const PER_100 = new Set(CAT.per_100);
+const label = key => CAT.labels[key] || key.replace(/_/g, " ");
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
@@ -26,13 +31,44 @@ function el(tag, attrs, text) {
   return e;
 }
 
+const WHOLE = new Intl.NumberFormat("en", {maximumFractionDigits: 0});
+const ONE = new Intl.NumberFormat("en", {minimumFractionDigits: 1, maximumFractionDigits: 1});
+const TWO = new Intl.NumberFormat("en", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+
+// one number format everywhere: thousands separated; rates in percent with
+// one decimal, AF with two, chips whole, other figures with one decimal
 function fmt(col, v) {
-  if (v === null || v === undefined) return "-";
-  if (RATES.has(col) || col === "vpip" || col === "pfr" || col === "wtsd") return (100 * v).toFixed(1) + "%";
+  if (v === null || v === undefined) return "–";
   if (typeof v === "boolean") return v ? "yes" : "no";
-  if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2);
+  if (typeof v === "number") {
+    const how = CAT.formats[col] || (Number.isInteger(v) ? "int" : "1");
+    if (how === "pct") return ONE.format(100 * v) + "%";
+    if (how === "ratio") return TWO.format(v);
+    if (how === "int") return WHOLE.format(v);
+    return ONE.format(v);
+  }
   if (typeof v === "object") return JSON.stringify(v);
-  return String(v);
+  const text = String(v);
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text) ? text.replace("T", " ").slice(0, 19) : text;
+}
+
+// a statistic's cell: its value, its count over its opportunities beside
+// it, greyed below the sample size; a per-100 rate only from enough hands
+function cell(td, key, row) {
+  const v = row[key];
+  if (PER_100.has(key) && typeof row.hands === "number" && row.hands < CAT.min_hands_per_100) {
+    td.textContent = "–";
+    td.title = `shown from ${CAT.min_hands_per_100} hands`;
+    return;
+  }
+  const opp = row[key + "_opp"];
+  td.textContent = shown(fmt(key, v));
+  if (RATES.has(key) && typeof opp === "number") {
+    const n = row[key + "_n"] || 0;
+    td.append(el("small", {"class": "cnt"}, `${WHOLE.format(n)}/${WHOLE.format(opp)}`));
+    td.title = `${label(key)}: ${WHOLE.format(n)} of ${WHOLE.format(opp)} opportunities`;
+    if (opp < CAT.sample) td.classList.add("few");
+  }
 }
 
 async function api(url) {
@@ -52,16 +88,16 @@ const handUrl = (site, id) => "/hand?" + new URLSearchParams({site: site || "", 
 const playerUrl = name => "/player?" + new URLSearchParams({name: name});
 const tableUrl = (site, name) => "/table?" + new URLSearchParams({site: site || "", name: name});
 
-// A table from rows: columns [key, label]; links: key -> row -> href.
+// A table from rows: columns are keys (headed from the catalogue) or
+// [key, header]; links: key -> row -> href.
 function fill(table, columns, rows, links, opts) {
   opts = opts || {};
+  columns = columns.map(c => Array.isArray(c) ? c : [c, label(c)]);
   table.replaceChildren();
   const head = el("tr");
   if (opts.pick) head.append(el("th", {}, "draw"));
-  for (const [key, label] of columns) {
-    const th = el("th", {"data-key": key, "class": "sort"}, label);
-    head.append(th);
-  }
+  for (const [key, header] of columns)
+    head.append(el("th", {"data-key": key, "class": "sort", title: CAT.meanings[key]}, header));
   const thead = el("thead");
   thead.append(head);
   const tbody = el("tbody");
@@ -69,7 +105,7 @@ function fill(table, columns, rows, links, opts) {
     const tr = el("tr");
     if (opts.pick) {
       const td = el("td");
-      const box = el("input", {type: "checkbox", "data-player": row.player});
+      const box = el("input", {type: "checkbox", "data-player": row.player, "aria-label": "draw"});
       box.checked = opts.pick.has(row.player);
       box.addEventListener("change", () => opts.onPick(row.player, box.checked));
       td.append(box);
@@ -77,10 +113,10 @@ function fill(table, columns, rows, links, opts) {
     }
     for (const [key] of columns) {
       const v = row[key];
-      const td = el("td", {"class": typeof v === "number" ? "n" : null});
+      const td = el("td", {"class": typeof v === "number" || RATES.has(key) ? "n" : null});
       const href = links && links[key] ? links[key](row) : null;
       if (href) td.append(el("a", {href: href}, fmt(key, v)));
-      else td.textContent = shown(fmt(key, v));
+      else cell(td, key, row);
       tr.append(td);
     }
     tbody.append(tr);
@@ -89,12 +125,17 @@ function fill(table, columns, rows, links, opts) {
   if (table.classList.contains("sortable")) sortable(table, columns, rows, links, opts);
 }
 
+// first click: numbers highest first, names A to Z (as hh report --sort);
+// a second click reverses
 function sortable(table, columns, rows, links, opts) {
   for (const th of table.querySelectorAll("th.sort")) {
     th.addEventListener("click", () => {
       const key = th.getAttribute("data-key");
-      const desc = table.getAttribute("data-sort") === key && table.getAttribute("data-dir") !== "desc";
-      const sign = desc ? -1 : 1;
+      const numeric = rows.some(r => typeof r[key] === "number");
+      const first = numeric ? "desc" : "asc";
+      const dir = table.getAttribute("data-sort") === key && table.getAttribute("data-dir") === first
+        ? (first === "desc" ? "asc" : "desc") : first;
+      const sign = dir === "desc" ? -1 : 1;
       const sorted = [...rows].sort((a, b) => {
         const x = a[key], y = b[key];
         if (x === y) return 0;
@@ -104,7 +145,7 @@ function sortable(table, columns, rows, links, opts) {
       });
       fill(table, columns, sorted, links, opts);
       table.setAttribute("data-sort", key);
-      table.setAttribute("data-dir", desc ? "desc" : "asc");
+      table.setAttribute("data-dir", dir);
     });
   }
 }
@@ -117,18 +158,51 @@ function finder(input, table) {
   });
 }
 
-const HAND_COLUMNS = [["started_at", "time"], ["hand_id", "hand"], ["site", "site"],
-  ["game", "game"], ["table_name", "table"], ["players", "players"], ["total_pot", "pot"],
-  ["valid", "valid"], ["n_violations", "violations"]];
+const HAND_COLUMNS = ["started_at", "hand_id", "site", "game", "table_name", "players",
+  "total_pot", "valid", "n_violations"];
 const HAND_LINKS = {hand_id: r => handUrl(r.site, r.hand_id),
   table_name: r => tableUrl(r.site, r.table_name)};
 
-function lines(div, series, yKey, title) {
+// charts: the same series always in the same colour (a player by his name,
+// a kind of winnings by its kind), one game's chips per chart, the legend
+// below the plot so that no title runs into it
+const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+  "#7f7f7f", "#bcbd22", "#17becf"];
+const KINDS = {net: ["net", "#1f4e9c"], adjusted: ["all-in adjusted net", "#e07b00"],
+  showdown: ["won at showdown", "#2e8b57"], no_showdown: ["won without showdown", "#c0392b"]};
+function colour(name) {
+  let h = 0;
+  for (const c of String(name)) h = (h * 31 + c.codePointAt(0)) >>> 0;
+  return PALETTE[h % PALETTE.length];
+}
+
+function plot(div, traces, xTitle, yTitle) {
   if (!window.Plotly) return;
-  const traces = series.map(s => ({x: s.hand || s.time, y: s[yKey] || s.stack,
-    name: esc(s.player + (s.game ? " · " + s.game : "")), mode: "lines", type: "scatter"}));
-  window.Plotly.react(div, traces, {title: {text: esc(title)}, margin: {t: 40, r: 10},
-    xaxis: {title: {text: "hand"}}, legend: {orientation: "h"}}, {displaylogo: false, responsive: true});
+  window.Plotly.react(div, traces, {margin: {t: 10, r: 10, l: 70, b: 50}, height: 340,
+    xaxis: {title: {text: esc(xTitle)}, automargin: true},
+    yaxis: {title: {text: esc(yTitle)}, automargin: true, zeroline: true},
+    legend: {orientation: "h", x: 0, y: -0.28, yanchor: "top"}, showlegend: true},
+    {displaylogo: false, responsive: true});
+}
+
+// one chart per game: series [{player, game, hand, t, net, ...}]; kinds:
+// which lines of each series; by player: a colour per player, else per kind
+function gameCharts(box, series, kinds, xKey, byPlayer) {
+  box.replaceChildren();
+  const games = [...new Set(series.map(s => s.game))];
+  for (const game of games) {
+    const sec = el("div", {"class": "chart-box", "data-game": game});
+    sec.append(el("h3", {}, game + " · chips"));
+    const div = el("div", {"class": "chart"});
+    sec.append(div);
+    box.append(sec);
+    const traces = [];
+    for (const s of series.filter(s => s.game === game))
+      for (const k of kinds) traces.push({x: s[xKey], y: s[k], mode: "lines", type: "scatter",
+        name: esc(byPlayer ? s.player : KINDS[k][0]),
+        line: {color: byPlayer ? colour(s.player) : KINDS[k][1], dash: k === "adjusted" && byPlayer ? "dot" : "solid"}});
+    plot(div, traces, xKey === "t" ? "date" : "his hands, in time order", "chips");
+  }
 }
 
 // ------------------------------------------------------------------ pages
@@ -142,22 +216,16 @@ PAGES.overview = async () => {
   p.replaceChildren();
   if (w.state !== "off")
     p.append(el("p", {"data-state": w.state}, `watch ${w.state}: ${w.folders.join(", ")} · ` +
-      `${w.hands.toLocaleString("en")} hands read, ${w.imported.toLocaleString("en")} imported, ` +
-      `${w.rejected} rejected` + (w.error ? " · " + w.error : "")));
+      `${WHOLE.format(w.hands)} hands read, ${WHOLE.format(w.imported)} imported, ` +
+      `${WHOLE.format(w.rejected)} rejected` + (w.error ? " · " + w.error : "")));
   const total = d.games.reduce((a, g) => a + g.hands, 0);
-  p.append(el("p", {id: "total"}, `${total.toLocaleString("en")} hands stored, ${d.rejected} rejected runs`));
-  fill($("games"), [["game", "game"], ["hands", "hands"], ["invalid", "invalid"], ["last", "last hand"]], d.games);
-  fill($("imports"), [["import_run", "run"], ["command", "command"], ["started_at", "started"],
-    ["finished_at", "finished"]], d.imports);
+  p.append(el("p", {id: "total"}, `${WHOLE.format(total)} hands stored, ${WHOLE.format(d.rejected)} rejected runs`));
+  fill($("games"), ["game", "hands", "invalid", "last"], d.games);
+  fill($("imports"), ["import_run", "command", ["started_at", "started"], "finished_at"], d.imports);
   fill($("last-hands"), HAND_COLUMNS, d.last_hands, HAND_LINKS);
-  fill($("violations"), [["hand_id", "hand"], ["table_name", "table"], ["code", "code"],
-    ["message", "message"]], d.violations, {hand_id: r => handUrl(r.site, r.hand_id)});
+  fill($("violations"), ["hand_id", "table_name", "code", "message"], d.violations,
+    {hand_id: r => handUrl(r.site, r.hand_id)});
 };
-
-const PLAYER_COLUMNS = [["player", "player"], ["game", "game"], ["hands", "hands"], ["net", "net"],
-  ["net_per_100", "net/100"], ["allin_adjusted_net", "all-in adj."], ["vpip", "VPIP"],
-  ["pfr", "PFR"], ["three_bet", "3-bet"], ["af", "AF"], ["afq", "AFq"], ["cbet", "c-bet"],
-  ["fold_to_cbet", "fold to c-bet"], ["wtsd", "WTSD"], ["wsd", "W$SD"]];
 
 function filterQuery(form) {
   const q = new URLSearchParams();
@@ -179,48 +247,85 @@ PAGES.players = async () => {
     q.delete("pick");
     for (const p of pick) q.append("pick", p);
     const s = await api("/api/series?" + q);
-    lines($("chart-net"), s, "net", "cumulative net over hands");
+    gameCharts($("chart-net"), s, ["net"], $("x-axis").value, true);
   };
+  $("x-axis").onchange = () => draw();
   const table = $("players");
-  fill(table, PLAYER_COLUMNS, rows, {player: r => playerUrl(r.player)},
+  fill(table, CAT.players_table, rows, {player: r => playerUrl(r.player)},
     {pick: pick, onPick: (name, on) => { on ? pick.add(name) : pick.delete(name); draw(); }});
   finder($("find"), table);
   form.onsubmit = e => { e.preventDefault(); location.search = filterQuery(form).toString(); };
   await draw();
 };
 
+// a player's key figures, one block per game and stakes
+const FIGURES = ["hands", "net", "bb_per_100", "allin_adjusted_net", "vpip", "pfr", "af", "wtsd", "wsd"];
+const SECTION_TITLES = {overall: "All his hands", by_position: "By position", by_round: "By round",
+  by_table_size: "By table size", by_session: "By session", by_day: "By day"};
+
+function figures(box, rows) {
+  box.replaceChildren();
+  for (const r of rows) {
+    const card = el("div", {"class": "figure-card"});
+    card.append(el("h3", {}, `${r.game} · ${r.stakes}`));
+    const dl = el("dl");
+    // then the rates of his game not in the players table (La Perla, joker-made ...)
+    const own = CAT.rates.filter(k => !CAT.players_table.includes(k) && typeof r[k + "_opp"] === "number");
+    for (const k of [...FIGURES, ...own]) {
+      const dd = el("dd");
+      cell(dd, k, r);
+      const item = el("div", {"data-key": k});
+      item.append(el("dt", {title: CAT.meanings[k]}, label(k)), dd);
+      dl.append(item);
+    }
+    card.append(dl);
+    box.append(card);
+  }
+}
+
 PAGES.player = async () => {
   const name = params().get("name") || "";
-  document.title = "hh · " + shown(name);
-  $("title").textContent = shown(name);
   const d = await api("/api/player?" + params());
-  const drawn = d.series.map(s => [{...s, player: s.player + " net", y: s.net},
-    {...s, player: s.player + " all-in adjusted", y: s.adjusted}]).flat();
-  lines($("chart-net"), drawn, "y", "net and all-in adjusted net over hands");
+  document.title = "hh · " + shown(d.player);
+  $("title").textContent = shown(d.player);
+  if (d.names.length > 1) {
+    $("also").textContent = shown("stored as " + d.names.join(", "));
+    $("also").hidden = false;
+  }
+  figures($("figures"), d.sections.overall.rows);
+  const draw = () => gameCharts($("chart-net"), d.series, ["net", "adjusted", "showdown", "no_showdown"],
+    $("x-axis").value, false);
+  $("x-axis").onchange = draw;
+  draw();
   const box = $("sections");
   box.replaceChildren();
-  const labels = {overall: "Overall", by_position: "By position", by_round: "By round",
-    by_table_size: "By table size", by_session: "By session", by_day: "By day"};
-  for (const [key, rows] of Object.entries(d.sections)) {
-    box.append(el("h2", {}, labels[key] || key));
-    const t = el("table", {id: "section-" + key, "class": "sortable"});
-    const cols = rows.length ? Object.keys(rows[0]).filter(c => !c.endsWith("_opp") &&
-      !c.endsWith("_n") && c !== "player").map(c => [c, c]) : [];
-    fill(t, cols, rows);
-    box.append(t);
+  for (const [key, sec] of Object.entries(d.sections)) {
+    if (!sec.rows.length) continue;
+    const part = el("section", {id: "section-" + key.replace(/_/g, "-")});
+    part.append(el("h2", {}, SECTION_TITLES[key] || label(key)));
+    const groups = [...new Set(sec.rows.map(r => r.game + " · " + r.stakes))];
+    const cols = sec.columns.filter(c => c !== "game" && c !== "stakes");
+    for (const g of groups) {
+      if (groups.length > 1) part.append(el("h3", {}, g));
+      const wrap = el("div", {"class": "scroll"});
+      const t = el("table", {"class": "sortable stats", "data-section": key});
+      fill(t, cols, sec.rows.filter(r => r.game + " · " + r.stakes === g));
+      wrap.append(t);
+      part.append(wrap);
+    }
+    box.append(part);
   }
-  fill($("violations"), [["game", "game"], ["code", "code"], ["violations", "violations"]], d.violations,
+  fill($("violations"), ["game", "code", "violations"], d.violations,
     {code: r => "/hands?" + new URLSearchParams({player: name, code: r.code})});
   fill($("hands"), HAND_COLUMNS, d.hands, HAND_LINKS);
-  $("hands-total").textContent = `(${d.hands_total.toLocaleString("en")}, newest first)`;
-  $("all-hands").setAttribute("href", "/hands?" + new URLSearchParams({player: name}));
+  $("hands-total").textContent = `(${WHOLE.format(d.hands_total)}, newest first)`;
+  $("all-hands").setAttribute("href", "/hands?" + new URLSearchParams({player: d.player}));
 };
 
 PAGES.tables = async () => {
   const rows = await api("/api/tables");
   const t = $("tables");
-  fill(t, [["table_name", "table"], ["site", "site"], ["game", "game"], ["hands", "hands"],
-    ["invalid", "invalid"], ["first", "first hand"], ["last", "last hand"]], rows,
+  fill(t, ["table_name", "site", "game", "hands", "invalid", "first", "last"], rows,
     {table_name: r => tableUrl(r.site, r.table_name)});
   finder($("find"), t);
 };
@@ -228,11 +333,13 @@ PAGES.tables = async () => {
 PAGES.table = async () => {
   const d = await api("/api/table?" + params());
   $("title").textContent = shown(d.table + (d.site ? " · " + d.site : "") + " · " + d.game);
-  lines($("chart-stacks"), d.stacks.map(s => ({...s, hand: s.hand.map((_, i) => i + 1)})), "stack",
-    "stacks at the start of each hand");
-  fill($("sessions"), [["first", "from"], ["last", "to"], ["hands", "hands"]], d.sessions);
-  fill($("cross"), [["hand_id", "hand"], ["code", "code"], ["message", "message"]], d.cross,
-    {hand_id: r => handUrl(d.site, r.hand_id)});
+  if (window.Plotly) window.Plotly.react($("chart-stacks"), d.stacks.map(s => ({
+    x: s.hand.map((_, i) => i + 1), y: s.stack, name: esc(s.player), mode: "lines", type: "scatter",
+    line: {color: colour(s.player)}})), {margin: {t: 10, r: 10, l: 70, b: 50}, height: 340,
+    xaxis: {title: {text: "hand at this table"}}, yaxis: {title: {text: "chips"}},
+    legend: {orientation: "h", x: 0, y: -0.28, yanchor: "top"}}, {displaylogo: false, responsive: true});
+  fill($("sessions"), [["first", "from"], ["last", "to"], "hands"], d.sessions);
+  fill($("cross"), ["hand_id", "code", "message"], d.cross, {hand_id: r => handUrl(d.site, r.hand_id)});
   fill($("hands"), HAND_COLUMNS, d.hands, HAND_LINKS);
   $("limit").textContent = `(the last ${d.limit} at most)`;
 };
@@ -249,7 +356,7 @@ PAGES.hands = async () => {
   if (!r.ok) { $("error").textContent = shown(rows.error); $("error").hidden = false; return; }
   const total = +r.headers.get("X-Total-Count");
   const page = +(q.get("page") || 1), per = +(q.get("per") || 50);
-  $("count").textContent = `${total.toLocaleString("en")} hands, newest first`;
+  $("count").textContent = `${WHOLE.format(total)} hands, newest first`;
   fill($("hands"), HAND_COLUMNS, rows, HAND_LINKS);
   const go = n => { const p = new URLSearchParams(q); p.set("page", n); return "/hands?" + p; };
   $("page").textContent = `page ${page} of ${Math.max(1, Math.ceil(total / per))}`;
@@ -257,24 +364,91 @@ PAGES.hands = async () => {
   $("next").hidden = page * per >= total; $("next").setAttribute("href", go(page + 1));
 };
 
+// ------------------------------------------------------------------- HUD
+
+// a HUD statistic's band: below the first figure low, above the second high
+function band(key, v) {
+  const b = CAT.bands[key];
+  if (!b || v === null || v === undefined) return "";
+  const x = CAT.formats[key] === "pct" ? 100 * v : v;
+  return x < b[0] ? "lo" : x > b[1] ? "hi" : "mid";
+}
+
+function hudCell(key, st) {
+  const td = el("td", {"class": "n stat " + band(key, st.value), "data-stat": key,
+    title: `${label(key)}: ${WHOLE.format(st.n)} of ${WHOLE.format(st.opp)} opportunities`});
+  td.textContent = shown(fmt(key, st.value));
+  td.append(el("small", {"class": "cnt"}, `${WHOLE.format(st.n)}/${WHOLE.format(st.opp)}`));
+  if (st.opp < CAT.sample) td.classList.add("few");
+  return td;
+}
+
+async function popup(player, game, stakes) {
+  const dlg = $("popup");
+  $("popup-title").textContent = shown(`${player} · ${game} ${stakes}`);
+  const body = $("popup-body");
+  body.replaceChildren(el("p", {"class": "help"}, "loading…"));
+  if (!dlg.open) dlg.showModal();
+  const d = await api("/api/player?" + new URLSearchParams({name: player, game: game}));
+  body.replaceChildren();
+  for (const key of ["by_position", "by_round"]) {
+    const sec = d.sections[key];
+    body.append(el("h3", {}, SECTION_TITLES[key]));
+    const wrap = el("div", {"class": "scroll"});
+    const t = el("table", {"class": "stats", "data-section": key});
+    const keep = key === "by_round" ? sec.columns : ["position", "hands", "net", "vpip", "pfr", "three_bet",
+      "af", "cbet", "fold_to_cbet", "wtsd", "wsd"];
+    fill(t, sec.columns.filter(c => keep.includes(c) && c !== "game" && c !== "stakes"),
+      sec.rows.filter(r => r.stakes === stakes || key === "by_round"));
+    wrap.append(t);
+    body.append(wrap);
+  }
+  const more = el("p");
+  more.append(el("a", {href: playerUrl(player)}, "his page"));
+  body.append(more);
+}
+
 PAGES.live = async () => {
   const d = await api("/api/live");
   const w = d.watch;
+  const sample = +(params().get("sample") || CAT.sample);
+  CAT.sample = sample;
+  $("sample").textContent = String(sample);
   $("watch").textContent = w.state === "off" ? "this server watches no folder (hh serve --watch DIR)"
-    : shown(`watch ${w.state}: ${w.folders.join(", ")} · ${w.imported.toLocaleString("en")} hands imported`);
+    : shown(`watch ${w.state}: ${w.folders.join(", ")} · ${WHOLE.format(w.imported)} hands imported`);
   const box = $("live-tables");
   box.replaceChildren();
+  if (!d.tables.length) box.append(el("p", {"class": "help"}, "no table is being played in the watched folders"));
   for (const t of d.tables) {
-    const sec = el("section", {"class": "live", "data-table": t.table_name});
+    const sec = el("section", {"class": "live" + (t.active ? " active" : " idle"), "data-table": t.table_name});
     const h = el("h2");
-    h.append(el("a", {href: tableUrl(t.site, t.table_name)}, t.table_name), " · " + t.game + " " + t.stakes + " · last hand ");
+    h.append(el("a", {href: tableUrl(t.site, t.table_name)}, t.table_name),
+      " · " + t.game + " " + t.stakes + (t.active ? "" : " · idle") + " · last hand ");
     h.append(el("a", {href: handUrl(t.site, t.hand_id)}, "#" + t.hand_id));
     sec.append(h);
-    const table = el("table");
-    fill(table, [["seat", "seat"], ["player", "player"], ["stack_start", "stack"], ["hands", "hands"],
-      ["vpip", "VPIP"], ["pfr", "PFR"], ["af", "AF"], ["wtsd", "WTSD"]], t.seated,
-      {player: r => playerUrl(r.player)});
-    sec.append(table);
+    const table = el("table", {"class": "hud"});
+    const head = el("tr");
+    for (const k of ["seat", "player", "stack_start", "hands", ...t.stats])
+      head.append(el("th", {title: CAT.meanings[k]}, label(k)));
+    const thead = el("thead");
+    thead.append(head);
+    const tbody = el("tbody");
+    for (const s of t.seated) {
+      const tr = el("tr", {"data-player": s.player});
+      tr.append(el("td", {"class": "n"}, String(s.seat)));
+      const name = el("td", {"class": "who"});
+      const btn = el("button", {type: "button", "class": "link", title: "his statistics by position and by round"}, s.player);
+      btn.addEventListener("click", () => popup(s.player, t.game, t.stakes).catch(() => {}));
+      name.append(btn);
+      tr.append(name, el("td", {"class": "n"}, fmt("stack_start", s.stack_start)),
+        el("td", {"class": "n"}, fmt("hands", s.hands)));
+      for (const k of t.stats) tr.append(hudCell(k, s.stats[k]));
+      tbody.append(tr);
+    }
+    table.append(thead, tbody);
+    const wrap = el("div", {"class": "scroll"});
+    wrap.append(table);
+    sec.append(wrap);
     box.append(sec);
   }
 };
