@@ -128,7 +128,6 @@ def test_every_page_and_endpoint_answers(client: TestClient) -> None:
 @pytest.mark.parametrize("url, params, status, words", [
     ("/api/hand", {"site": "hh-sim", "id": "NOPE-1"}, 404, "no hand #NOPE-1"),
     ("/api/hand", {}, 400, "missing parameter 'id'"),
-    ("/hand", {"site": "x", "id": "../../etc/passwd"}, 404, "no hand"),
     ("/api/hands", {"since": "yesterday"}, 400, "since='yesterday'"),
     ("/api/hands", {"page": "99999999999"}, 400, "page=99999999999"),
     ("/api/hands", {"page": "5000"}, 404, "page=5000: there are"),
@@ -145,17 +144,54 @@ def test_every_page_and_endpoint_answers(client: TestClient) -> None:
     ("/api/players", {"min_hands": "x"}, 400, "min_hands='x'"),
     ("/api/players", {"sort": "nope"}, 400, "sort='nope': no such column"),
     ("/api/players", {"valid_only": "maybe"}, 400, "valid_only='maybe'"),
-    ("/api/player", {"name": "Nobody"}, 404, "no hands of player 'Nobody'"),
+    ("/api/player", {"name": "Nobody"}, 404, "no player 'Nobody' in the database"),
+    ("/api/nowhere", {}, 404, "no such page"),
     ("/api/table", {"site": "hh-sim", "name": "Nowhere"}, 404, "no table 'Nowhere'"),
     ("/api/series", {"pick": [str(i) for i in range(60)]}, 400, "at most 50"),
     ("/static/..%2F..%2Fpyproject.toml", {}, 404, "no such"),
-    ("/static/../../pyproject.toml", {}, 404, "no such page or file"),
 ])  # fmt: skip
 def test_bad_input_is_a_clear_4xx(client: TestClient, url: str, params: dict, status: int,
                                   words: str) -> None:  # fmt: skip
     r = client.get(url, params=params)
     assert r.status_code == status, r.text
     assert words in r.json()["error"]
+
+
+@pytest.mark.parametrize("url, params, words", [
+    ("/hand", {"site": "x", "id": "../../etc/passwd"}, "no hand #../../etc/passwd"),
+    ("/hand", {"id": "NOPE-1"}, "no hand #NOPE-1"),
+    ("/player", {"name": "Nobody"}, "no player &#39;Nobody&#39; in the database"),
+    ("/player", {"name": "<b>x</b>"}, "no player &#39;&lt;b&gt;x&lt;/b&gt;&#39;"),
+    ("/nowhere", {}, "no such page"),
+    ("/static/../../pyproject.toml", {}, "no such page or file"),  # the client makes it /pyproject.toml
+])  # fmt: skip
+def test_an_unknown_hand_player_or_page_is_the_html_404_page(
+        client: TestClient, url: str, params: dict, words: str) -> None:  # fmt: skip
+    """In a browser an unknown hand, player or page answers a page (404),
+    the message escaped; the API keeps answering JSON."""
+    r = client.get(url, params=params)
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert words in r.text and "<b>x" not in r.text
+    assert 'id="title">Not found<' in r.text
+
+
+def test_names_any_case_and_accents_find_the_stored_name(client: TestClient) -> None:
+    """As the CLI: ``/api/player`` and the hand search by player take the
+    name in any case, then without accents; the stored name is shown."""
+    players = client.get("/api/players").json()
+    stored = next(p["player"] for p in players if any(ord(c) > 127 for c in p["player"])
+                  and "<" not in p["player"])  # fmt: skip
+    import unicodedata
+
+    plain = "".join(c for c in unicodedata.normalize("NFKD", stored)
+                    if not unicodedata.combining(c)).lower()  # fmt: skip
+    exact = client.get("/api/hands", params={"player": stored, "per": "500"})
+    for typed in (stored.lower(), stored.upper(), plain):
+        d = client.get("/api/player", params={"name": typed}).json()
+        assert d["player"] == stored and d["names"] == [stored], typed
+        found = client.get("/api/hands", params={"player": typed, "per": "500"})
+        assert found.json() == exact.json() and int(found.headers["x-total-count"]) > 0
+        assert client.get("/player", params={"name": typed}).status_code == 200
 
 
 def test_hostile_names_are_escaped_in_pages_and_json(client: TestClient) -> None:
@@ -416,11 +452,45 @@ def test_the_live_view_shows_the_reports_figures_at_the_tables_stakes(
     for t in live:
         for s in t["seated"]:
             row = want[(s["player"], t["stakes"])]
-            assert {k: s[k] for k in ("hands", "vpip", "pfr", "af", "wtsd")} == {
-                k: row[k] for k in ("hands", "vpip", "pfr", "af", "wtsd")}
+            assert s["hands"] == row["hands"]
+            assert t["stats"] == ["vpip", "pfr", "three_bet", "af", "cbet", "fold_to_cbet",
+                                  "wtsd", "wsd", "la_perla", "la_perla_won"]  # fmt: skip
+            for k in t["stats"]:  # each with its count and opportunities
+                assert s["stats"][k] == {"value": row[k], "n": row[f"{k}_n"],
+                                         "opp": row[f"{k}_opp"]}, k  # fmt: skip
             other = "40" if t["stakes"] == "20" else "20"
             shared += (s["player"], other) in want
     assert shared == 4  # Ramón and Luca, at each table
+    # active tables first, then by name (not by the time of their last hand)
+    order = [(not t["active"], t["table_name"].casefold()) for t in live]
+    assert order == sorted(order)
+
+
+def test_a_finished_table_leaves_the_live_view() -> None:
+    """A watched table whose last hand was imported longer ago than a
+    session's gap has finished: it leaves; imported within ACTIVE it is
+    active; active tables first, then by name."""
+    import duckdb
+
+    from hh.reports.web import data
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE hands (site VARCHAR, table_name VARCHAR, game VARCHAR, "
+                "hand_id VARCHAR, started_at TIMESTAMP, file VARCHAR, line INT, "
+                "small_bet BIGINT, big_bet BIGINT, forced BIGINT, import_run INT)")
+    con.execute("CREATE TABLE seats (site VARCHAR, hand_id VARCHAR, seat INT, player VARCHAR, "
+                "stack_start BIGINT, sitting_out BOOLEAN)")
+    con.execute("CREATE TABLE imports (import_run INT, started_at TIMESTAMP)")
+    tables = (("b-now", 1, 1), ("A-idle", 2, 15), ("c-gone", 3, 45), ("d-also-now", 4, 0))
+    for name, run, minutes in tables:
+        con.execute("INSERT INTO imports VALUES (?, now()::TIMESTAMP - to_minutes(?))",
+                    [run, minutes])  # fmt: skip
+        con.execute("INSERT INTO hands VALUES ('s', ?, 'chiribito', ?, "
+                    "TIMESTAMP '2020-01-01 00:00:00', '/w/x.txt', 1, 10, 20, 20, ?)",
+                    [name, name + "-1", run])  # fmt: skip
+    live = data.live(con, ["/w"], [])
+    assert [(t["table_name"], t["active"]) for t in live] == [
+        ("b-now", True), ("d-also-now", True), ("A-idle", False)]
 
 
 def test_off_loopback_hh_serve_makes_up_a_token_and_prints_it(db: Path) -> None:

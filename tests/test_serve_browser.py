@@ -83,11 +83,13 @@ def test_overview_players_player_hand(browser: object, served: tuple[str, Path, 
     pg.click("a[href='/players']")
     pg.wait_for_selector("#players tbody tr")
     pg.wait_for_selector("#chart-net .main-svg")
-    pg.click("#players th[data-key='hands']")  # ascending, then descending
-    pg.click("#players th[data-key='hands']")
-    hands = pg.eval_on_selector_all("#players tbody tr td:nth-child(4)",
-                                    "tds => tds.map(t => +t.textContent.replace(/,/g, ''))")
-    assert hands == sorted(hands, reverse=True) and len(hands) > 5
+    column = "#players tbody tr td:nth-child(5)"  # draw, player, game, stakes, hands
+    pg.click("#players th[data-key='hands']")  # first click: highest first, as --sort
+    hands = pg.eval_on_selector_all(column, "tds => tds.map(t => +t.textContent.replace(/,/g, ''))")
+    assert hands == sorted(hands, reverse=True) and len(hands) > 5 and hands[0] > hands[-1]
+    pg.click("#players th[data-key='hands']")  # then lowest first
+    again = pg.eval_on_selector_all(column, "tds => tds.map(t => +t.textContent.replace(/,/g, ''))")
+    assert again == sorted(hands)
     names = pg.eval_on_selector_all("#players tbody tr td:nth-child(2)",
                                     "tds => tds.map(t => t.textContent)")  # fmt: skip
     assert HOSTILE in names  # shown as text

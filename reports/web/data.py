@@ -476,9 +476,11 @@ LIMIT = 500  # a table's hands shown at most (its last ones)
 # ------------------------------------------------------------------ live
 
 
-# a watched table is active when its last hand is this close to the newest
-# hand of the watched tables, and finished (it leaves the HUD) when older
-# than a session's gap (hh.reports.player.SESSION_GAP)
+# a watched table is active when its last hand was imported (by the watch:
+# wall-clock time) this recently, and finished (it leaves the HUD) when
+# longer ago than a session's gap (hh.reports.player.SESSION_GAP): the poker
+# client stopped writing it. The hands' own times are not used: a log's
+# clock is the site's, and an old file watched anew is being played now.
 ACTIVE = timedelta(minutes=10)
 
 
@@ -488,9 +490,8 @@ def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[
     and the HUD's statistics of his game (hh.reports.columns.hud_stats) at
     the table's stakes, each with its count and opportunities (``stats``:
     the players list over all hands, a row per player, game and stakes).
-    Active tables first, then by name; a table whose last hand is older
-    than the newest by more than a session's gap has finished and is left
-    out."""
+    Active tables first, then by name (:data:`ACTIVE`); a finished table is
+    left out."""
     import os
 
     from hh.reports.columns import hud_stats
@@ -501,18 +502,16 @@ def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[
         return []
     prefixes = [os.path.join(os.path.abspath(f), "") for f in folders]
     cond = " OR ".join("starts_with(h.file, ?)" for _ in prefixes)
-    last = _rows(con, "SELECT site, table_name, game, stakes, hand_id, started_at FROM ("
+    last = _rows(con, "SELECT site, table_name, game, stakes, hand_id, started_at, "
+                 "(SELECT epoch(now()::TIMESTAMP) - epoch(max(i.started_at)) FROM imports i "
+                 "WHERE i.import_run = h.import_run) AS age FROM ("
                  f"SELECT h.*, {STAKES} AS stakes, row_number() OVER ("
                  "PARTITION BY h.site, h.table_name "
                  "ORDER BY h.started_at DESC NULLS LAST, h.file DESC, h.line DESC) AS k "
                  f"FROM hands h WHERE {cond}) h WHERE k = 1", prefixes)  # fmt: skip
-    if not last:
-        return []
-    times = [datetime.fromisoformat(t["started_at"]) if t["started_at"] else None for t in last]
-    newest = max((t for t in times if t is not None), default=None)
     kept = []
-    for t, at in zip(last, times, strict=True):
-        age = newest - at if newest is not None and at is not None else timedelta(0)
+    for t in last:
+        age = timedelta(seconds=t.pop("age") or 0)
         if age > SESSION_GAP:
             continue
         t["active"] = age <= ACTIVE
