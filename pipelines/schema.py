@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 TABLES_DDL = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -176,6 +176,14 @@ CREATE TABLE IF NOT EXISTS dirty_tables (
     table_name VARCHAR NOT NULL,
     since TIMESTAMP
 );
+CREATE TABLE IF NOT EXISTS notes (
+    subject VARCHAR NOT NULL,
+    site VARCHAR NOT NULL,
+    target VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    text VARCHAR NOT NULL,
+    written_at TIMESTAMP NOT NULL
+);
 CREATE OR REPLACE VIEW violations AS
     SELECT site, hand_id, code, line, message, unchecked, 'hand' AS source
     FROM hand_violations
@@ -186,7 +194,7 @@ CREATE OR REPLACE VIEW violations AS
 
 # Columns of each table that say when or by which run a row was written:
 # they differ between two imports of the same files, everything else must not.
-BOOKKEEPING = {"imported_at", "import_run", "applied_at"}
+BOOKKEEPING = {"imported_at", "import_run", "applied_at", "written_at"}
 
 def _to_2(con: Any) -> None:
     """The cards' rounds and the board, so that reports read them instead of
@@ -208,10 +216,17 @@ def _to_3(con: Any) -> None:
     con.execute("ALTER TABLE dirty_tables ADD COLUMN since TIMESTAMP")
 
 
+def _to_4(con: Any) -> None:
+    """The players' and hands' notes and tags (hh.pipelines.notes): written
+    by a user, never by an import, so no import or revalidation touches them."""
+    con.execute(TABLES_DDL[TABLES_DDL.index("CREATE TABLE IF NOT EXISTS notes"):
+                           TABLES_DDL.index("CREATE OR REPLACE VIEW violations")])
+
+
 # version -> the step from version - 1 to it. Version 1 is created whole;
 # a change adds ``n: _to_n`` here (ALTER TABLE ... in SQL) and bumps
 # SCHEMA_VERSION: ``ensure`` then applies it to every older database.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2, 3: _to_3}
+MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2, 3: _to_3, 4: _to_4}
 
 
 class SchemaError(Exception):

@@ -491,5 +491,8 @@ def register(app: typer.Typer) -> None:
     """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
     ``hh.commands`` entry point)."""
 
+    from hh.reports import notes_cli
+
     app.add_typer(report, name="report")
     app.command("hands")(hands_command)
+    notes_cli.register(app)

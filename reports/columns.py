@@ -8,8 +8,10 @@ is a column's own name (``bb_per_100``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:
+    import polars as pl
 
 # (column, header) of the players table, in order
 PLAYER_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -201,6 +203,8 @@ def for_display(df: pl.DataFrame) -> pl.DataFrame:
     than MIN_HANDS_PER_100 hands left out (null)."""
     if "hands" not in df.columns:
         return df
+    import polars as pl
+
     few = pl.col("hands") < MIN_HANDS_PER_100
     return df.with_columns(pl.when(few).then(None).otherwise(pl.col(c)).alias(c)
                            for c in PER_100 if c in df.columns)  # fmt: skip

@@ -298,7 +298,7 @@ def test_a_version_2_database_is_migrated_and_its_dirty_tables_checked_whole(
     con.execute("UPDATE schema_version SET version = 2")
     con.close()
     hh_import(str(files[2]), "--db", db, "--workers", "1")
-    assert query(db, "SELECT max(version) FROM schema_version") == [(3,)]
+    assert query(db, "SELECT max(version) FROM schema_version") == [(4,)]
     clean = str(tmp_path / "clean.duckdb")
     hh_import(*(str(f) for f in files), "--db", clean, "--workers", "1")
     sql = "SELECT hand_id, code, line, message FROM cross_violations"

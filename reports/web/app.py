@@ -43,7 +43,8 @@ CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'u
        "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
 # the replayer page of hh show carries its own script inline (hh.reports.replayer)
-REPLAYER_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+REPLAYER_CSP = ("default-src 'none'; style-src 'unsafe-inline'; "
+                "script-src 'self' 'unsafe-inline'; connect-src 'self'; "
                 "img-src data:; base-uri 'none'; form-action 'none'")  # fmt: skip
 COOKIE = "hh_token"
 T = TypeVar("T")
@@ -92,7 +93,8 @@ def _static(name: str) -> tuple[bytes, str] | None:
     """The static files, by fixed name only (no path from a request is opened)."""
     if name == "plotly.min.js":
         return _plotly_js(), "text/javascript; charset=utf-8"
-    kinds = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+    kinds = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+             "notes.js": "text/javascript; charset=utf-8"}  # fmt: skip
     if name not in kinds:
         return None
     return files("hh.reports.web").joinpath("static").joinpath(name).read_bytes(), kinds[name]
@@ -157,9 +159,21 @@ class State:
     def names(self, typed: str) -> tuple[str, ...]:
         """The stored names ``typed`` means (any case, then any accents), or
         NotFound (data.stored_names)."""
-        from hh.reports.db import name_index
+        return data.stored_names(self.results.cached(("names",), _name_index), typed)
 
-        return data.stored_names(self.results.cached(("names",), name_index), typed)
+    def write(self, note: Any, remove: bool) -> bool:
+        """Write a note or tag (hh.pipelines.notes.write) through this
+        process's one writer: the watch's lease when it watches (a note
+        waits for the cycle that imports), else a connection of its own."""
+        from hh.pipelines.notes import write
+
+        if self.config.lake is not None:
+            raise data.BadRequest("notes are kept in a database: this server reads a lake")
+        lease = self.watcher.writing() if self.source.writes else self.source.writing_alone()
+        with lease as con:
+            changed = write(con, note, remove)
+        self.results.forget()
+        return changed
 
     def players(self, q: data.Query) -> list[dict[str, Any]]:
         key = ("players", q.filters, q.sort, q.equity)
@@ -233,12 +247,43 @@ def hand_page(request: Request) -> Response:
     except data.NotFound as error:
         return not_found_page(request, str(error))
     html = replayer_page(rows, meta)
+    found_site = str(meta.get("site") or site)
+    notes = st.results.cached(("notes", "hand", ((found_site, hand_id),)), lambda con: (
+        data.read_notes(con, "hand", [(found_site, hand_id)])))
     nav = ('<nav style="font:14px system-ui;padding:6px 12px;background:#223;">'
            '<a style="color:#fff" href="/hands">&#x2190; hands</a> &#xB7; '
            '<a style="color:#fff" href="/">overview</a></nav>')  # fmt: skip
     html = html.replace("<head>", '<head>\n<link rel="icon" href="data:,">', 1)
-    html = html.replace("<body>\n", "<body>\n" + nav + "\n", 1)
+    html = html.replace("<body>\n", "<body>\n" + nav + "\n" + _hand_notes(
+        found_site, hand_id, notes, writable=st.config.lake is None) + "\n", 1)
+    html = html.replace("</body>", '<script src="/static/notes.js"></script>\n</body>', 1)
     return HTMLResponse(html, headers={"Content-Security-Policy": REPLAYER_CSP})
+
+
+def _hand_notes(site: str, hand_id: str, notes: list[dict[str, Any]], writable: bool) -> str:
+    """The hand's notes and tags above the replayer, and the form that adds
+    them (/static/notes.js): every text escaped (hh.output.safe, then HTML)."""
+    from html import escape
+
+    from hh.output import safe
+
+    def e(text: object) -> str:
+        return escape(safe(str(text)), quote=True)
+
+    tags = "".join(f'<span class="hh-tag">{e(n["text"])}</span> ' for n in notes
+                   if n["kind"] == "tag")  # fmt: skip
+    texts = "".join(f'<li><small>{e(n["written_at"])}</small> {e(n["text"])}</li>'
+                    for n in notes if n["kind"] == "note")  # fmt: skip
+    form = ('<form id="hh-note-form"><input name="tag" size="12" maxlength="40" '
+            'placeholder="tag" aria-label="tag"> <button name="add" value="tag">tag</button> '
+            '<input name="text" size="32" maxlength="2000" placeholder="note" aria-label="note"> '
+            '<button name="add" value="note">add the note</button> '
+            '<span id="hh-note-error" style="color:#a00"></span></form>') if writable else ""
+    return (f'<aside id="hand-notes" data-site="{e(site)}" data-id="{e(hand_id)}" '
+            'style="font:13px system-ui;padding:6px 12px;background:#f4f5fb;'
+            'border-bottom:1px solid #ccd;overflow-wrap:anywhere">'
+            f'<b>Tags</b> <span id="hh-tags">{tags or "none"}</span>'
+            f'<ul id="hh-notes" style="margin:4px 0;padding-left:18px">{texts}</ul>{form}</aside>')
 
 
 async def static(request: Request) -> Response:
@@ -313,7 +358,7 @@ def api_hands(request: Request) -> Response:
     total = st.results.cached(("count", *search), listed(lambda con, t: data.count(con, s, t)))
     data.past_end(s, total)
     rows = st.results.cached(("page", *search, s.page, s.per),
-                             listed(lambda con, t: data.page(con, s, t)))  # fmt: skip
+                             listed(lambda con, t: data.with_tags(con, data.page(con, s, t))))
     return JSONResponse(rows, headers={"X-Total-Count": str(total)})
 
 
@@ -323,6 +368,101 @@ def api_hand(request: Request) -> Response:
     rows, meta = _state(request).results.cached(
         ("hand", site, hand_id), lambda con: data.hand(con, site, hand_id))
     return JSONResponse({"meta": meta, "rows": rows})
+
+
+def _note(request: Request, body: Any) -> tuple[Any, bool]:
+    """The note a POST's JSON body asks for: {"subject": "player", "name":
+    NAME} or {"subject": "hand", "id": ID, "site": SITE}, with "kind"
+    (note or tag), "text", and "remove": true to take a tag away."""
+    from hh.pipelines.notes import Note, NoteError, hand_site
+
+    st = _state(request)
+    if not isinstance(body, dict):
+        raise data.BadRequest("expected a JSON object: {subject, name or id, kind, text}")
+    known = {"subject", "name", "id", "site", "kind", "text", "remove"}
+    extra = sorted(set(body) - known)
+    if extra:
+        raise data.BadRequest(f"unknown field {extra[0]!r}: expected {', '.join(sorted(known))}")
+    fields = {k: body.get(k, "") for k in ("subject", "name", "id", "site", "kind", "text")}
+    if not all(isinstance(v, str) for v in fields.values()):
+        raise data.BadRequest("subject, name, id, site, kind and text are strings")
+    remove = body.get("remove", False)
+    if not isinstance(remove, bool):
+        raise data.BadRequest("remove: expected true or false")
+    subject = fields["subject"]
+    try:
+        if subject == "player":
+            from hh.reports.notes_cli import stored_player
+
+            if not fields["name"]:
+                raise data.BadRequest("which player? (name)")
+            index = st.results.cached(("names",), _name_index)
+            note = Note("player", "", stored_player(index, fields["name"]), fields["kind"],
+                        fields["text"])  # fmt: skip
+        elif subject == "hand":
+            if not fields["id"]:
+                raise data.BadRequest("which hand? (id)")
+            site = st.results.cached(("site", fields["id"], fields["site"]), lambda con: (
+                hand_site(con, fields["id"], fields["site"] or None)))
+            note = Note("hand", site, fields["id"], fields["kind"], fields["text"])
+        else:
+            raise data.BadRequest(f"subject={subject!r}: expected player or hand")
+        return note.checked(), remove
+    except NoteError as error:
+        raise data.BadRequest(str(error)) from None
+
+
+def _name_index(con: Any) -> dict[str, list[str]]:
+    from hh.reports.db import name_index
+
+    return name_index(con)
+
+
+async def api_notes(request: Request) -> Response:
+    """GET: the notes and tags of a player (``?name=``) or a hand
+    (``?id=&site=``). POST: write one (:func:`_note`); JSON only, from this
+    server's pages (a request of another origin is refused)."""
+    if request.method == "POST":
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return _error(415, "send the note as JSON (Content-Type: application/json)")
+        origin = request.headers.get("origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
+            return _error(403, f"a note from another site ({origin}) is refused")
+        raw = await request.body()
+        if len(raw) > 16_384:
+            return _error(413, "a note's request is at most 16 KB")
+        try:
+            body = json.loads(raw)
+        except ValueError as error:
+            return _error(400, f"the body is not JSON: {error}")
+        return await anyio.to_thread.run_sync(_post_note, request, body)
+    return await anyio.to_thread.run_sync(_get_notes, request)
+
+
+@_guarded
+def _get_notes(request: Request) -> Response:
+    st = _state(request)
+    name, hand_id = _one(request, "name", required=False), _one(request, "id", required=False)
+    if name:
+        names = st.names(name)
+        keys, subject = [("", n) for n in names], "player"
+    elif hand_id:
+        keys, subject = [(_one(request, "site", required=False), hand_id)], "hand"
+    else:
+        raise data.BadRequest("missing parameter 'name' (a player) or 'id' (a hand)")
+    return JSONResponse(st.results.cached(("notes", subject, tuple(keys)),
+                                          lambda con: data.read_notes(con, subject, keys)))
+
+
+def _post_note(request: Request, body: Any) -> Response:
+    @_guarded
+    def run(request: Request) -> Response:
+        note, remove = _note(request, body)
+        changed = _state(request).write(note, remove)
+        return JSONResponse({"changed": changed, "subject": note.subject, "site": note.site,
+                             "target": note.target, "kind": note.kind, "text": note.text})
+
+    return run(request)
 
 
 @_guarded
@@ -406,6 +546,7 @@ ROUTES = [
     Route("/api/hand", api_hand),
     Route("/api/live", api_live),
     Route("/api/status", api_status),
+    Route("/api/notes", api_notes, methods=["GET", "POST"]),
     Route("/api/events", api_events),
 ]
 
@@ -418,7 +559,7 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return _error(405, "only GET is served")
+    return _error(405, "only GET is served (and POST to /api/notes)")
 
 
 @asynccontextmanager

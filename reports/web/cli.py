@@ -17,6 +17,7 @@ from typing import NoReturn
 
 import typer
 from hh.pipelines.dblock import DB_HELP, db_path
+from hh.reports.columns import SAMPLE
 
 from hh.cli_support import fail, say
 from hh.pool import default_workers
@@ -64,6 +65,10 @@ def register(app: typer.Typer) -> None:
         quiet: float = typer.Option(
             1.0, "--quiet", help="--watch: seconds without change after which the last "
             "hand of a file is complete."
+        ),
+        sample: int = typer.Option(
+            SAMPLE, "--sample", min=1, help="The HUD greys a statistic seen on fewer "
+            "opportunities than this."
         ),
     ) -> None:
         """The tracker in a browser: overview, players, tables, hands (each in
@@ -117,7 +122,7 @@ def register(app: typer.Typer) -> None:
         except OSError as error:
             _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
         config = Config(db=path, lake=lake, watch=folders, workers=workers or default_workers(),
-                        quiet=quiet, token=token)  # fmt: skip
+                        quiet=quiet, token=token, sample=sample)  # fmt: skip
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
         what = f"the lake {lake}" if lake else path

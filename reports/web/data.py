@@ -24,7 +24,7 @@ from hh.games.names import game_named, unknown_game
 MAX_PAGE = 100_000  # a page number past this is refused (400)
 MAX_PER = 500  # rows per page at most
 SEARCH_KEYS = ("id", "player", "table", "site", "game", "since", "until", "code", "invalid",
-               "min_pot", "max_pot", "page", "per")  # fmt: skip
+               "min_pot", "max_pot", "tag", "page", "per")  # fmt: skip
 FILTER_KEYS = ("game", "player", "site", "table", "since", "until", "min_hands", "valid_only",
                "position", "sort", "no_equity_fill")  # fmt: skip
 
@@ -184,9 +184,34 @@ def player_detail(con: Any, names: tuple[str, ...], q: Query, cache: str | None
         "sections": out,
         "series": cumulative(mine, [(p, g) for p, g in pairs]),
         "violations": to_records(found.filter(pl.col("player").is_in(names))),
-        "hands": hands,
+        "hands": with_tags(con, hands),
         "hands_total": total,
+        "notes": read_notes(con, "player", [("", n) for n in names]),
     }
+
+
+# ---------------------------------------------------------------- notes
+
+
+def read_notes(con: Any, subject: str, keys: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The notes and tags of these players or hands (hh.pipelines.notes);
+    none from a lake (it keeps none)."""
+    from hh.pipelines.notes import read
+
+    try:
+        return read(con, subject, keys)
+    except Exception:  # a lake's views: no notes table
+        return []
+
+
+def with_tags(con: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hands ``rows`` each with its ``tags`` (a list, maybe empty)."""
+    found = read_notes(con, "hand", [(r["site"], r["hand_id"]) for r in rows])
+    tags: dict[tuple[str, str], list[str]] = {}
+    for n in found:
+        if n["kind"] == "tag":
+            tags.setdefault((n["site"], n["target"]), []).append(n["text"])
+    return [{**r, "tags": tags.get((r["site"], r["hand_id"]), [])} for r in rows]
 
 
 # ---------------------------------------------------------------- hands
@@ -262,6 +287,11 @@ def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None)
                      "AND v.hand_id = h.hand_id AND v.code = ? "
                      "AND NOT coalesce(v.unchecked, FALSE))")  # fmt: skip
         params.append(value["code"])
+    if value["tag"]:
+        from hh.pipelines.notes import TAGGED
+
+        parts.append(TAGGED)
+        params.append(value["tag"].strip())
     if value["since"]:
         parts.append("h.started_at >= ?")
         params.append(_time(value["since"], "since"))
@@ -529,5 +559,8 @@ def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[
             s["hands"] = row.get("hands") or 0
             s["stats"] = {k: {"value": row.get(k), "n": row.get(f"{k}_n") or 0,
                               "opp": row.get(f"{k}_opp") or 0} for k in keys}  # fmt: skip
+        notes = read_notes(con, "player", [("", s["player"]) for s in seated])
+        for s in seated:
+            s["notes"] = [n for n in notes if n["target"] == s["player"]]
         out.append({**t, "stats": keys, "seated": seated})
     return out

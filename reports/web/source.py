@@ -31,7 +31,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from hh.pipelines.dblock import DatabaseUnusable, open_db, wanted
@@ -45,6 +45,8 @@ FINGERPRINT = ("SELECT (SELECT count(*) FROM hands), (SELECT sum(n_violations) F
                "(SELECT count(*) FROM rejects), (SELECT count(*) FROM hand_violations), "
                "(SELECT count(*) FROM cross_violations), (SELECT max(import_run) FROM imports), "
                "(SELECT count(finished_at) FROM imports)")  # fmt: skip
+# and the notes and tags (hh.pipelines.notes; a database before schema 4 has none)
+NOTES_PRINT = "SELECT count(*), max(written_at) FROM notes"
 
 
 class Busy(Exception):
@@ -166,6 +168,8 @@ class Source:
                 try:
                     with self.reading() as con:
                         found = tuple(con.execute(FINGERPRINT).fetchall()[0])
+                        with suppress(Exception):  # no notes table (before schema 4): none
+                            found += tuple(con.execute(NOTES_PRINT).fetchall()[0])
                 except Busy:
                     found = None  # not read: a new version, to be safe
                 except Exception:  # a database without the tables: its files say
@@ -328,6 +332,35 @@ class Source:
                 self._release()
             finally:
                 self.rw.release()
+
+    @contextmanager
+    def writing_alone(self) -> Iterator[Any]:
+        """A read-write connection for one small write (a note) when this
+        server has no watch: the pages' read-only instance is closed first
+        (DuckDB opens a file one way per process; requests wait meanwhile),
+        and the database's lock is taken as an import takes it
+        (hh.pipelines.importer.connect). Busy when it stays held."""
+        from hh.pipelines.importer import ImportFailure, closed, connect
+
+        assert self.db is not None
+        self.rw.acquire()
+        try:
+            with self._open_lock:
+                self._release()
+            try:
+                con = connect(self.db, wait=READ_WAIT)
+            except ImportFailure as failure:
+                raise Busy(str(failure)) from None
+            try:
+                yield con
+            except BaseException:
+                con.close()
+                raise
+            else:
+                closed(con, self.db)
+        finally:
+            self.changed()
+            self.rw.release()
 
     def close(self) -> None:
         self._closing.set()

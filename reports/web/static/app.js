@@ -47,6 +47,7 @@ function fmt(col, v) {
     if (how === "int") return WHOLE.format(v);
     return ONE.format(v);
   }
+  if (Array.isArray(v)) return v.join(", ");
   if (typeof v === "object") return JSON.stringify(v);
   const text = String(v);
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text) ? text.replace("T", " ").slice(0, 19) : text;
@@ -159,7 +160,7 @@ function finder(input, table) {
 }
 
 const HAND_COLUMNS = ["started_at", "hand_id", "site", "game", "table_name", "players",
-  "total_pot", "valid", "n_violations"];
+  "total_pot", "valid", "n_violations", "tags"];
 const HAND_LINKS = {hand_id: r => handUrl(r.site, r.hand_id),
   table_name: r => tableUrl(r.site, r.table_name)};
 
@@ -283,6 +284,55 @@ function figures(box, rows) {
   }
 }
 
+// notes and tags (POST /api/notes): written from the pages, shown as text
+async function postNote(body) {
+  const r = await fetch("/api/notes", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body)});
+  const out = await r.json().catch(() => null);
+  if (!r.ok) {
+    $("error").textContent = shown((out && out.error) || ("HTTP " + r.status));
+    $("error").hidden = false;
+    throw new Error("note " + r.status);
+  }
+  $("error").hidden = true;
+  return out;
+}
+
+function showNotes(box, notes, onRemoveTag) {
+  box.replaceChildren();
+  const tags = notes.filter(n => n.kind === "tag"), texts = notes.filter(n => n.kind === "note");
+  const tagLine = el("p", {"class": "tags"});
+  for (const t of tags) {
+    const chip = el("span", {"class": "tag"}, t.text);
+    if (onRemoveTag) {
+      const x = el("button", {type: "button", "class": "link", title: "remove this tag"}, "×");
+      x.addEventListener("click", () => onRemoveTag(t.text));
+      chip.append(x);
+    }
+    tagLine.append(chip);
+  }
+  if (tags.length) box.append(tagLine);
+  const list = el("ul", {"class": "notes"});
+  for (const n of texts) {
+    const li = el("li");
+    li.append(el("span", {"class": "when"}, n.written_at), " ", el("span", {"class": "text"}, n.text));
+    list.append(li);
+  }
+  if (texts.length) box.append(list);
+  if (!notes.length) box.append(el("p", {"class": "help"}, "no notes or tags yet"));
+}
+
+function noteForm(form, subject, refresh) {
+  form.onsubmit = async e => {
+    e.preventDefault();
+    const kind = e.submitter && e.submitter.value === "tag" ? "tag" : "note";
+    const field = form.elements[kind === "tag" ? "tag" : "text"];
+    await postNote({...subject, kind: kind, text: field.value});
+    field.value = "";
+    await refresh();
+  };
+}
+
 PAGES.player = async () => {
   const name = params().get("name") || "";
   const d = await api("/api/player?" + params());
@@ -315,6 +365,10 @@ PAGES.player = async () => {
     }
     box.append(part);
   }
+  const subject = {subject: "player", name: d.player};
+  const reload = () => PAGES.player();
+  showNotes($("notes"), d.notes, tag => postNote({...subject, kind: "tag", text: tag, remove: true}).then(reload));
+  noteForm($("note-form"), subject, reload);
   fill($("violations"), ["game", "code", "violations"], d.violations,
     {code: r => "/hands?" + new URLSearchParams({player: name, code: r.code})});
   fill($("hands"), HAND_COLUMNS, d.hands, HAND_LINKS);
@@ -391,6 +445,10 @@ async function popup(player, game, stakes) {
   if (!dlg.open) dlg.showModal();
   const d = await api("/api/player?" + new URLSearchParams({name: player, game: game}));
   body.replaceChildren();
+  body.append(el("h3", {}, "Notes and tags"));
+  const notes = el("div", {"class": "popup-notes"});
+  showNotes(notes, d.notes, null);
+  body.append(notes);
   for (const key of ["by_position", "by_round"]) {
     const sec = d.sections[key];
     body.append(el("h3", {}, SECTION_TITLES[key]));
@@ -440,6 +498,8 @@ PAGES.live = async () => {
       const btn = el("button", {type: "button", "class": "link", title: "his statistics by position and by round"}, s.player);
       btn.addEventListener("click", () => popup(s.player, t.game, t.stakes).catch(() => {}));
       name.append(btn);
+      for (const n of (s.notes || []).filter(n => n.kind === "tag")) name.append(" ", el("span", {"class": "tag"}, n.text));
+      if ((s.notes || []).some(n => n.kind === "note")) name.append(" ", el("span", {"class": "has-note", title: "he has notes: click his name"}, "✎"));
       tr.append(name, el("td", {"class": "n"}, fmt("stack_start", s.stack_start)),
         el("td", {"class": "n"}, fmt("hands", s.hands)));
       for (const k of t.stats) tr.append(hudCell(k, s.stats[k]));

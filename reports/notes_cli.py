@@ -1,0 +1,100 @@
+"""``hh note PLAYER TEXT`` and ``hh tag HAND TAG``: notes and tags kept in
+the database beside the hands (hh.pipelines.notes), written through the
+import's one writer (the database's lock: a running import or ``hh serve
+--watch`` lets it in between its cycles). Exit 2 when it cannot be written
+(no such player or hand, a bad tag, the database held too long)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+from hh.pipelines.dblock import DB_HELP, db_path
+
+from hh.cli_support import fail, say
+
+_DB = typer.Option(None, "--db", help=DB_HELP)
+
+
+def _fail(message: str, command: str) -> NoReturn:
+    fail(message, command)
+
+
+def stored_player(index: dict[str, list[str]], typed: str) -> str:
+    """The one stored name ``typed`` means (any case, then any accents,
+    hh.reports.db.match_names); ReportError for none, NoteError for several."""
+    from hh.pipelines.notes import NoteError
+    from hh.reports.db import match_names
+
+    found = match_names(index, [typed])
+    if typed in found:
+        return typed
+    if len(found) > 1:
+        raise NoteError(f"{typed!r} is {len(found)} stored names ({', '.join(found)}): "
+                        "type the one you mean exactly")  # fmt: skip
+    return found[0]
+
+
+def _write(db: Path | None, command: str, make: Any, remove: bool = False) -> bool:
+    """Open the database as the import does, ``make(con)`` the note, write it."""
+    from hh.pipelines.importer import ImportFailure, closed, connect
+    from hh.pipelines.notes import NoteError, write
+    from hh.reports.db import ReportError
+
+    path = db_path(db)
+    if not Path(path).exists():
+        _fail(f"no database at {path} (run `hh import` first, or pass --db FILE)", command)
+    try:
+        con = connect(path)
+    except ImportFailure as failure:
+        _fail(str(failure), command)
+    try:
+        changed = write(con, make(con), remove)
+    except (NoteError, ReportError) as error:
+        con.close()
+        _fail(str(error), command)
+    closed(con, path)
+    return changed
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``hh note`` and ``hh tag`` to the ``hh`` command line."""
+
+    @app.command("note")
+    def note(
+        player: str = typer.Argument(..., help="The player (any case and accents)."),
+        text: str = typer.Argument(..., help="The note (quote it)."),
+        db: Path | None = _DB,
+    ) -> None:
+        """Write a note on a player: shown on his page and in the HUD's popup."""
+        from hh.pipelines.notes import Note
+        from hh.reports.db import name_index
+
+        def make(con: Any) -> Note:
+            return Note("player", "", stored_player(name_index(con), player), "note", text)
+
+        _write(db, "hh note", make)
+        say(f"noted on {player}", "hh note")
+
+    @app.command("tag")
+    def tag(
+        hand: str = typer.Argument(..., help="The hand's id, as in its header (CH-1-2)."),
+        word: str = typer.Argument(..., metavar="TAG", help="One word (bluff, review ...)."),
+        site: str | None = typer.Option(None, "--site", help="The hand's site, when its id "
+                                        "is on several."),
+        remove: bool = typer.Option(False, "--remove", help="Take the tag away."),
+        db: Path | None = _DB,
+    ) -> None:
+        """Tag a hand: the hand search finds it by its tag (hh serve's Hands page)."""
+        from hh.pipelines.notes import Note, hand_site
+
+        hand_id = hand.lstrip("#")
+
+        def make(con: Any) -> Note:
+            return Note("hand", hand_site(con, hand_id, site), hand_id, "tag", word)
+
+        changed = _write(db, "hh tag", make, remove)
+        what = ("removed" if remove else "tagged") if changed else (
+            "had no such tag" if remove else "already tagged")
+        say(f"#{hand_id} {what} {word.strip().lower()}", "hh tag")
