@@ -166,7 +166,7 @@ def test_a_search_by_player_through_the_list_is_the_search_over_the_hands(
         one = c.get("/api/hands", params={"player": players[0], "per": "500"}).json()
         con = duckdb.connect(str(db), read_only=True)
         s = data.parse_search({"player": [players[0]], "per": ["500"]})
-        assert one == data.page(con, s)
+        assert one == data.with_tags(con, data.page(con, s))
         con.close()
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import re
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -254,6 +255,9 @@ def hand_page(request: Request) -> Response:
            '<a style="color:#fff" href="/hands">&#x2190; hands</a> &#xB7; '
            '<a style="color:#fff" href="/">overview</a></nav>')  # fmt: skip
     html = html.replace("<head>", '<head>\n<link rel="icon" href="data:,">', 1)
+    # the page's own policy (hh show's: offline) gives way to this server's
+    # header (REPLAYER_CSP), which lets the notes' form post to this server
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n?', "", html, count=1)
     html = html.replace("<body>\n", "<body>\n" + nav + "\n" + _hand_notes(
         found_site, hand_id, notes, writable=st.config.lake is None) + "\n", 1)
     html = html.replace("</body>", '<script src="/static/notes.js"></script>\n</body>', 1)
