@@ -65,7 +65,7 @@ _OTHERS: dict[str, tuple[str, str]] = {
     "first": ("first hand", "first hand"), "last": ("last hand", "last hand"),
     "seat": ("seat", "seat number"), "stack_start": ("stack", "stack at the hand's start"),
     "end": ("end", "last hand of the session"), "duration": ("duration", "first to last hand"),
-    "hands_per_hour": ("hands/hour", "hands per hour"),
+    "hands_per_hour": ("hands/hour", "hands per hour"), "hero": ("you", "one of your names"),
 }  # fmt: skip
 _MEANING = {"player": "the player's name as stored", "game": "the game",
             "stakes": "small bet / big bet", "hands": "hands dealt in",

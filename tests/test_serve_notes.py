@@ -202,3 +202,50 @@ def test_a_note_written_while_the_watch_imports_is_kept(tmp_path: Path) -> None:
             time.sleep(0.1)
         notes = c.get("/api/notes", params={"name": player}).json()
     assert [n["text"] for n in notes] == [f"note {k}" for k in range(6)]
+
+
+def test_sessions_and_the_hero(tmp_path: Path) -> None:
+    """/api/sessions: each player's sessions per game and stakes, their
+    figures from the hands; the hero (found in a hero-view log, or named by
+    --hero in any case) first, and in the overview."""
+    from import_helpers import hh_import, session
+
+    from hh.model import Game
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "hero.txt").write_text(session(Game.CALATONE, 12, 4, tables=1, view="Ana María"),
+                                     encoding="utf-8")  # fmt: skip
+    (folder / "ch.txt").write_text(session(Game.CHIRIBITO, 30, 5, tables=2), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    assert hh_import(str(folder), "--db", str(db), "--workers", "1")[0] in (0, 1)
+    con = duckdb.connect(str(db), read_only=True)
+    want = {(p, t): (n, net) for p, t, n, net in con.execute(
+        "SELECT s.player, h.table_name, count(*), sum(s.net) FROM seats s "
+        "JOIN hands h USING (site, hand_id) WHERE NOT coalesce(s.sitting_out, FALSE) "
+        "GROUP BY ALL").fetchall()}  # fmt: skip
+    con.close()
+    with TestClient(create_app(Config(db=str(db))), raise_server_exceptions=False) as c:
+        d = c.get("/api/sessions").json()
+        assert d["heroes"] == ["Ana María"]  # her cards alone are known in her log
+        rows = d["sessions"]
+        assert rows[0]["player"] == "Ana María" and rows[0]["hero"]
+        assert sum(r["hero"] for r in rows) == 1
+        got: dict[tuple[str, str], list[int]] = {}
+        for r in rows:  # every hand of a (player, table) is in one of its sessions
+            got.setdefault((r["player"], r["table_name"]), [0, 0])
+            got[(r["player"], r["table_name"])][0] += r["hands"]
+            got[(r["player"], r["table_name"])][1] += r["net"]
+            assert r["start"] <= r["end"] and r["minutes"] >= 0
+            if r["minutes"]:
+                assert r["hands_per_hour"] == pytest.approx(r["hands"] * 60 / r["minutes"])
+        assert {k: tuple(v) for k, v in got.items()} == want
+        assert c.get("/api/overview").json()["heroes"] == ["Ana María"]
+        mine = c.get("/api/sessions", params={"player": "ana maria"}).json()["sessions"]
+        assert {r["player"] for r in mine} == {"Ana María"}
+        assert c.get("/api/sessions", params={"player": "Nobody"}).status_code == 404
+    other = next(p for p, _ in want if p != "Ana María")
+    app = create_app(Config(db=str(db), heroes=[other.upper(), "not stored"]))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        d = c.get("/api/sessions").json()
+        assert d["heroes"] == [other] and d["sessions"][0]["player"] == other

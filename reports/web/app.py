@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -66,6 +66,7 @@ class Config:
     quiet: float = 1.0
     token: str | None = None
     sample: int = SAMPLE  # the HUD greys a statistic below this many opportunities
+    heroes: list[str] = field(default_factory=list)  # --hero: your own names (several sites)
 
 
 # --------------------------------------------------------------- assets
@@ -175,6 +176,20 @@ class State:
             changed = write(con, note, remove)
         self.results.forget()
         return changed
+
+    def heroes(self) -> list[str]:
+        """Your own names: ``--hero`` as stored (any case and accents; one
+        not stored is left out), else the players a hero-view log shows
+        the cards of (data.found_heroes)."""
+        named: list[str] = []
+        for typed in self.config.heroes:
+            try:
+                named += [n for n in self.names(typed) if n not in named]
+            except data.NotFound:
+                continue
+        if self.config.heroes:
+            return named
+        return self.results.cached(("heroes",), data.found_heroes)
 
     def players(self, q: data.Query) -> list[dict[str, Any]]:
         key = ("players", q.filters, q.sort, q.equity)
@@ -473,7 +488,26 @@ def _post_note(request: Request, body: Any) -> Response:
 def api_overview(request: Request) -> Response:
     st = _state(request)
     out = st.results.cached(("overview",), data.overview)
-    return JSONResponse({**out, "watch": st.watcher.status.json(), "source": st.source.label})
+    return JSONResponse({**out, "watch": st.watcher.status.json(), "source": st.source.label,
+                         "heroes": st.heroes()})  # fmt: skip
+
+
+@_guarded
+def api_sessions(request: Request) -> Response:
+    """Every player's sessions (the hero's first): data.sessions, with the
+    players report's filters (``?player=`` any case)."""
+    st = _state(request)
+    query = _query(request)
+    typed = query.pop("player", [])
+    names = tuple(n for t in typed for n in st.names(t))
+    q = data.report_query(query)
+    q = data.Query(replace(q.filters, players=names), q.sort, q.equity)
+    heroes = tuple(st.heroes())
+    key = ("sessions", q.filters, q.equity, heroes)
+    return st.bodies.response(key, st.results.cached(
+        key, lambda con: {"heroes": list(heroes),
+                          "sessions": data.sessions(con, q, st.cache_file, heroes)},
+        report=True))  # fmt: skip
 
 
 @_guarded
@@ -539,6 +573,7 @@ ROUTES = [
     Route("/hands", _page("hands", "Hands")),
     Route("/hand", hand_page),
     Route("/live", _page("live", "Live tables")),
+    Route("/sessions", _page("sessions", "Sessions")),
     Route("/static/{name}", static),
     Route("/api/overview", api_overview),
     Route("/api/players", api_players),
@@ -549,6 +584,7 @@ ROUTES = [
     Route("/api/hands", api_hands),
     Route("/api/hand", api_hand),
     Route("/api/live", api_live),
+    Route("/api/sessions", api_sessions),
     Route("/api/status", api_status),
     Route("/api/notes", api_notes, methods=["GET", "POST"]),
     Route("/api/events", api_events),

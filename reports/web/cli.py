@@ -66,6 +66,10 @@ def register(app: typer.Typer) -> None:
             1.0, "--quiet", help="--watch: seconds without change after which the last "
             "hand of a file is complete."
         ),
+        hero: list[str] = typer.Option(  # noqa: B008
+            [], "--hero", help="Your own name (repeatable: one per site); the overview and "
+            "the sessions start with you. Default: found in hero-view logs."
+        ),
         sample: int = typer.Option(
             SAMPLE, "--sample", min=1, help="The HUD greys a statistic seen on fewer "
             "opportunities than this."
@@ -122,7 +126,7 @@ def register(app: typer.Typer) -> None:
         except OSError as error:
             _fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
         config = Config(db=path, lake=lake, watch=folders, workers=workers or default_workers(),
-                        quiet=quiet, token=token, sample=sample)  # fmt: skip
+                        quiet=quiet, token=token, sample=sample, heroes=list(hero))  # fmt: skip
         shown = f"[{host}]" if ":" in host else host
         url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
         what = f"the lake {lake}" if lake else path

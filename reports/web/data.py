@@ -190,6 +190,61 @@ def player_detail(con: Any, names: tuple[str, ...], q: Query, cache: str | None
     }
 
 
+# -------------------------------------------------------------- sessions
+
+SESSION_COLUMNS = ("hk", "site", "player", "game", "stakes", "table_name", "started_at",
+                   "hands", "net", "allin_adjusted_net", "bb_won")  # fmt: skip
+MAX_SESSIONS = 300  # the newest shown (the hero's first)
+
+
+def sessions(con: Any, q: Query, cache: str | None, heroes: Sequence[str]
+             ) -> list[dict[str, Any]]:  # fmt: skip
+    """Every player's sessions (hh.reports.player.with_sessions: his hands
+    at one table with no gap over 30 minutes), per game and stakes: start,
+    end, minutes, hands, hands per hour, net, all-in adjusted net, bb/100;
+    the ``heroes``' first, then the newest, at most MAX_SESSIONS."""
+    import polars as pl
+    from hh.reports.files import to_records
+    from hh.reports.player import with_sessions
+    from hh.reports.players import hand_rows
+    from hh.reports.stats.table import select_players
+
+    filters = replace(q.filters, min_hands=0)
+    rows = select_players(hand_rows(con, filters, cache=cache, equity=q.equity,
+                                    columns=SESSION_COLUMNS), filters)  # fmt: skip
+    keys = ("player", "game", "stakes", "site", "table_name", "session")
+    df = (with_sessions(rows).group_by(keys).agg(
+        start=pl.col("started_at").min(), end=pl.col("started_at").max(),
+        hands=pl.col("hands").sum(), net=pl.col("net").sum(),
+        allin_adjusted_net=pl.col("allin_adjusted_net").cast(pl.Decimal(38, 9)).sum()
+        .cast(pl.Float64),
+        bb_per_100=pl.when(pl.col("bb_won").count() > 0).then(
+            pl.col("bb_won").cast(pl.Decimal(38, 9)).sum().cast(pl.Float64) * 100
+            / pl.col("bb_won").count()),
+    ).with_columns(
+        minutes=((pl.col("end") - pl.col("start")).dt.total_seconds() // 60).cast(pl.Int64),
+        hero=pl.col("player").is_in(list(heroes)),
+    ).with_columns(
+        hands_per_hour=pl.when(pl.col("minutes") > 0).then(
+            pl.col("hands") * 60 / pl.col("minutes")),
+    ).sort(["hero", "start", "player"], descending=[True, True, False], nulls_last=True)
+        .head(MAX_SESSIONS).collect())  # fmt: skip
+    return to_records(df)
+
+
+def found_heroes(con: Any) -> list[str]:
+    """The players whose own cards a hero-view log shows (``Dealt to X``
+    with only X's cards known: hands.hero_view): in at least 80% of his
+    hero-view hands, and in 3 at least. Any other player's are seen only at
+    a showdown."""
+    rows = con.execute(
+        "SELECT s.player FROM seats s JOIN hands h USING (site, hand_id) WHERE h.hero_view "
+        "GROUP BY s.player HAVING count(*) FILTER (WHERE len(s.down_cards) > 0 "
+        "AND NOT list_contains(s.down_cards, '??')) >= greatest(3, 0.8 * count(*)) "
+        "ORDER BY count(*) DESC, s.player").fetchall()  # fmt: skip
+    return [str(r[0]) for r in rows]
+
+
 # ---------------------------------------------------------------- notes
 
 

@@ -219,6 +219,18 @@ PAGES.overview = async () => {
     p.append(el("p", {"data-state": w.state}, `watch ${w.state}: ${w.folders.join(", ")} · ` +
       `${WHOLE.format(w.hands)} hands read, ${WHOLE.format(w.imported)} imported, ` +
       `${WHOLE.format(w.rejected)} rejected` + (w.error ? " · " + w.error : "")));
+  const hero = $("hero");
+  hero.hidden = !d.heroes.length;
+  if (d.heroes.length) {
+    $("hero-title").textContent = shown("You: " + d.heroes.join(", "));
+    const q = new URLSearchParams();
+    for (const h of d.heroes) q.append("player", h);
+    const [mine, series] = await Promise.all([api("/api/sessions?" + q),
+      api("/api/series?" + new URLSearchParams(d.heroes.map(h => ["pick", h])))]);
+    fill($("hero-sessions"), SESSION_COLUMNS, sessionRows(mine.sessions.slice(0, 5)), {start: sessionHands,
+      player: r => playerUrl(r.player)});
+    gameCharts($("chart-net"), series, ["net", "adjusted"], "hand", false);
+  }
   const total = d.games.reduce((a, g) => a + g.hands, 0);
   p.append(el("p", {id: "total"}, `${WHOLE.format(total)} hands stored, ${WHOLE.format(d.rejected)} rejected runs`));
   fill($("games"), ["game", "hands", "invalid", "last"], d.games);
@@ -416,6 +428,31 @@ PAGES.hands = async () => {
   $("page").textContent = `page ${page} of ${Math.max(1, Math.ceil(total / per))}`;
   $("prev").hidden = page <= 1; $("prev").setAttribute("href", go(page - 1));
   $("next").hidden = page * per >= total; $("next").setAttribute("href", go(page + 1));
+};
+
+// until, exclusive, for a session's last hand: one second after it
+const after = t => new Date(t + "Z").getTime() + 1000;
+const isoSecond = ms => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+const sessionHands = r => "/hands?" + new URLSearchParams({player: r.player, table: r.table_name,
+  site: r.site, since: r.start.replace("T", " "), until: isoSecond(after(r.last || r.end))});
+// a session's end as its time alone when it ends the day it started
+const sessionRows = rows => rows.map(r => ({...r, last: r.end,
+  end: r.end && r.start && r.end.slice(0, 10) === r.start.slice(0, 10) ? r.end.slice(11) : r.end}));
+const SESSION_COLUMNS = ["start", "player", "game", "stakes", "table_name", "end", "minutes", "hands",
+  "hands_per_hour", "net", "allin_adjusted_net", "bb_per_100"];
+
+PAGES.sessions = async () => {
+  const form = $("filters");
+  const start = params();
+  for (const [k, v] of start) if (form.elements[k]) form.elements[k].value = v;
+  form.onsubmit = e => { e.preventDefault(); location.search = filterQuery(form).toString(); };
+  const d = await api("/api/sessions?" + start);
+  $("heroes").textContent = d.heroes.length ? shown("you: " + d.heroes.join(", ") + " (your sessions first)")
+    : "no hero: hh serve --hero NAME, or a hero-view log, puts your own sessions first";
+  const t = $("sessions");
+  fill(t, SESSION_COLUMNS, sessionRows(d.sessions), {start: sessionHands, player: r => playerUrl(r.player),
+    table_name: r => tableUrl(r.site, r.table_name)});
+  for (const [i, r] of d.sessions.entries()) if (r.hero) t.tBodies[0].rows[i].classList.add("hero");
 };
 
 // ------------------------------------------------------------------- HUD
