@@ -510,7 +510,7 @@ PAGES.live = async () => {
   CAT.sample = sample;
   $("sample").textContent = String(sample);
   $("watch").textContent = w.state === "off" ? "this server watches no folder (hh serve --watch DIR)"
-    : shown(`watch ${w.state}: ${w.folders.join(", ")} · ${WHOLE.format(w.imported)} hands imported`);
+    : shown(`${w.state === "watching" ? "watching" : "watch " + w.state}: ${w.folders.join(", ")} · ${WHOLE.format(w.imported)} hands imported`);
   const box = $("live-tables");
   box.replaceChildren();
   if (!d.tables.length) box.append(el("p", {"class": "help"}, "no table is being played in the watched folders"));
