@@ -249,3 +249,43 @@ def test_sessions_and_the_hero(tmp_path: Path) -> None:
     with TestClient(app, raise_server_exceptions=False) as c:
         d = c.get("/api/sessions").json()
         assert d["heroes"] == [other] and d["sessions"][0]["player"] == other
+
+
+def test_the_hand_search_by_cards_action_and_amount_won(client: TestClient, db: Path) -> None:
+    """Hole cards with wildcards, an action on a street, the amount won:
+    the same hands as an independent query over the stored seats."""
+    con = duckdb.connect(str(db), read_only=True)
+    player, cards = con.execute(
+        "SELECT player, down_cards FROM seats WHERE len(down_cards) = 2 AND player NOT LIKE '<%' "
+        "AND NOT list_contains(down_cards, '??') ORDER BY site, hand_id LIMIT 1").fetchall()[0]
+
+    def ids(sql: str, params: list[object]) -> set[str]:
+        return {r[0] for r in con.execute(sql, params).fetchall()}
+
+    rank = cards[0][0]
+    want = ids("SELECT hand_id FROM seats WHERE player = ? AND "
+               "len(list_filter(down_cards, lambda c: c[1] = ?)) >= 1", [player, rank])
+    raised = ids("SELECT DISTINCT hand_id FROM actions WHERE player = ? AND kind = 'raise'",
+                 [player])  # fmt: skip
+    won = ids("SELECT hand_id FROM seats WHERE player = ? AND net >= 10", [player])
+    pair = ids("SELECT hand_id FROM seats WHERE len(down_cards) > 0 AND "
+               "len(list_filter(down_cards, lambda c: c[1] = ?)) >= 2", [rank])
+    con.close()
+
+    def search(**params: str) -> set[str]:
+        r = client.get("/api/hands", params={"per": "500", **params})
+        assert r.status_code == 200, r.text
+        return {h["hand_id"] for h in r.json()}
+
+    assert search(player=player.lower(), cards=f"{rank.lower()}?") == want and want
+    assert search(player=player, action="RAISE") == raised
+    assert search(player=player, action="raise", cards=f"{rank}?") == raised & want
+    assert search(player=player, min_won="10") == won
+    assert search(cards=f"{rank}? {rank}?") == pair
+    street = search(player=player, action="call", street="hole cards")
+    assert street <= search(player=player, action="call")
+    for bad, words in (({"cards": "A"}, "'A' is not a card"), ({"cards": "Ace"}, "not a card"),
+                       ({"action": "dance"}, "action='dance'"),
+                       ({"min_won": "lots"}, "min_won='lots'")):  # fmt: skip
+        r = client.get("/api/hands", params=bad)
+        assert r.status_code == 400 and words in r.json()["error"], r.text

@@ -12,6 +12,7 @@ Every value a request brings reaches SQL as a parameter.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -24,7 +25,10 @@ from hh.games.names import game_named, unknown_game
 MAX_PAGE = 100_000  # a page number past this is refused (400)
 MAX_PER = 500  # rows per page at most
 SEARCH_KEYS = ("id", "player", "table", "site", "game", "since", "until", "code", "invalid",
-               "min_pot", "max_pot", "tag", "page", "per")  # fmt: skip
+               "min_pot", "max_pot", "tag", "cards", "action", "street", "min_won", "max_won",
+               "page", "per")  # fmt: skip
+ACTIONS = ("check", "fold", "call", "bet", "raise")
+CARD = re.compile(r"[0-9A-Za-z?][a-z?]")
 FILTER_KEYS = ("game", "player", "site", "table", "since", "until", "min_hands", "valid_only",
                "position", "sort", "no_equity_fill")  # fmt: skip
 
@@ -313,7 +317,11 @@ Names = Callable[[str], tuple[str, ...]]
 
 def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None) -> Search:
     """The search of ``id`` (a prefix of the hand id), ``player`` (any case
-    and accents: the stored names ``names(typed)`` gives), ``table``,
+    and accents: the stored names ``names(typed)`` gives), ``cards`` (his
+    down cards, wildcards: ``A? 7?``), ``action`` (he checked, folded,
+    called, bet or raised) and ``street`` (on it: ``COMMON 3``),
+    ``min_won``/``max_won`` (his net in the hand; without a player: any
+    seat's, the same seat for every one of these), ``tag``, ``table``,
     ``site``, ``game``, ``since``/``until``, ``code`` (a violation),
     ``invalid``, ``min_pot``/``max_pot``, ``page`` (from 1) and ``per``;
     400 for a value that cannot be used."""
@@ -331,12 +339,36 @@ def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None)
             parts.append(f"{column} = ?")
             params.append(value[key])
     found: tuple[str, ...] = ()
+    seat: list[str] = []  # conditions on one seat: the player's when one is named
+    seat_params: list[Any] = []
     if value["player"]:
         found = names(value["player"]) if names is not None else (value["player"],)
-        marks = ", ".join("?" * len(found)) or "NULL"
+        seat.append(f"s.player IN ({', '.join('?' * len(found)) or 'NULL'})")
+        seat_params += found
+    if value["cards"]:
+        for pattern, times in _card_patterns(value["cards"]).items():
+            seat.append("len(list_filter(s.down_cards, lambda c: c LIKE ?)) >= ?")
+            seat_params += [pattern, times]
+    for key, op in (("min_won", ">="), ("max_won", "<=")):
+        if value[key]:
+            seat.append(f"s.net {op} ?")
+            seat_params.append(_int(value[key], key, -(2**62)))
+    if value["action"] or value["street"]:
+        act = ["a.site = h.site", "a.hand_id = h.hand_id", "a.player = s.player"]
+        if value["action"]:
+            if value["action"].lower() not in ACTIONS:
+                raise BadRequest(f"action={value['action']!r}: expected one of "
+                                 f"{', '.join(ACTIONS)}")  # fmt: skip
+            act.append("a.kind = ?")
+            seat_params.append(value["action"].lower())
+        if value["street"]:
+            act.append("upper(a.street) = upper(?)")
+            seat_params.append(value["street"].strip())
+        seat.append(f"EXISTS (SELECT 1 FROM actions a WHERE {' AND '.join(act)})")
+    if seat:
         parts.append("EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site "
-                     f"AND s.hand_id = h.hand_id AND s.player IN ({marks}))")  # fmt: skip
-        params += found
+                     f"AND s.hand_id = h.hand_id AND {' AND '.join(seat)})")  # fmt: skip
+        params += seat_params
     if value["code"]:
         parts.append("EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site "
                      "AND v.hand_id = h.hand_id AND v.code = ? "
@@ -363,8 +395,24 @@ def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None)
         params.append(_int(value["max_pot"], "max_pot"))
     page = _int(value["page"], "page", 1, MAX_PAGE) if value["page"] else 1
     per = _int(value["per"], "per", 1, MAX_PER) if value["per"] else 50
-    player_only = len(found) == 1 and len(parts) == 1
+    player_only = len(found) == 1 and len(parts) == 1 and len(seat) == 1
     return Search(" AND ".join(parts) or "TRUE", tuple(params), page, per, player_only)
+
+
+def _card_patterns(text: str) -> dict[str, int]:
+    """Hole cards as a search writes them (``A? 7?``: a rank and a suit,
+    ``?`` for any): each as a LIKE pattern with how many of his down cards
+    must match it (``A? A?``: two aces), or 400."""
+    out: dict[str, int] = {}
+    for token in text.replace(",", " ").split():
+        if CARD.fullmatch(token[:1].upper() + token[1:].lower()) is None or len(token) != 2:
+            raise BadRequest(f"cards={text!r}: {token!r} is not a card: write a rank and a "
+                             "suit, ? for any (A? 7?, ?o, Ts)")  # fmt: skip
+        pattern = (token[:1].upper() + token[1:].lower()).replace("?", "_")
+        out[pattern] = out.get(pattern, 0) + 1
+    if not out:
+        raise BadRequest(f"cards={text!r}: no card (A? 7?)")
+    return out
 
 
 NEWEST = "ORDER BY h.started_at DESC NULLS LAST, h.site DESC, h.hand_id DESC"
