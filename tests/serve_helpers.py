@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from handtext import EX_CHIRIBITO
 from import_helpers import hh_import, session
@@ -76,3 +78,44 @@ def running(app: object, port: int | None = None) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(20)
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Headless Chromium through Playwright, for the browser tests."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--no-first-run"])  # fmt: skip
+        yield b
+        b.close()
+
+
+def open_page(browser: Any, url: str, width: int = 1400, height: int = 900,
+              init: str | None = None) -> tuple[Any, list[str]]:  # fmt: skip
+    """A page of ``url`` in a new window of that size, and the problems seen
+    there: console errors, page errors, any request leaving the machine
+    (aborted). ``init``: a script run before the page's own."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    problems: list[str] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith("http://127.0.0.1:"):
+            r.continue_()
+        else:
+            problems.append(f"request left the machine: {r.request.url}")
+            r.abort()
+
+    context.route("**/*", route)
+    pg = context.new_page()
+    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: problems.append(str(e)))
+    if init is not None:
+        pg.add_init_script(init)
+    pg.goto(url)
+    return pg, problems

@@ -163,7 +163,7 @@ def test_bad_input_is_a_clear_4xx(client: TestClient, url: str, params: dict, st
     ("/player", {"name": "Nobody"}, "no player &#39;Nobody&#39; in the database"),
     ("/player", {"name": "<b>x</b>"}, "no player &#39;&lt;b&gt;x&lt;/b&gt;&#39;"),
     ("/nowhere", {}, "no such page"),
-    ("/static/../../pyproject.toml", {}, "no such page or file"),  # the client makes it /pyproject.toml
+    ("/static/../../pyproject.toml", {}, "no such page or file"),  # asked as /pyproject.toml
 ])  # fmt: skip
 def test_an_unknown_hand_player_or_page_is_the_html_404_page(
         client: TestClient, url: str, params: dict, words: str) -> None:  # fmt: skip
@@ -353,12 +353,11 @@ def test_the_version_changes_with_the_data_not_with_every_write(tmp_path: Path) 
     import sys
     import time
 
+    from hh.reports.web.results import Results
     from hh.reports.web.source import IDLE, Source
     from import_helpers import session
 
     from hh.model import Game
-
-    from hh.reports.web.results import Results
 
     db = build_db(tmp_path)
     source = Source(str(db))
@@ -471,7 +470,6 @@ def test_a_finished_table_leaves_the_live_view() -> None:
     session's gap has finished: it leaves; imported within ACTIVE it is
     active; active tables first, then by name."""
     import duckdb
-
     from hh.reports.web import data
 
     con = duckdb.connect()

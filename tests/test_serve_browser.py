@@ -6,32 +6,25 @@ script, no console error, and no request leaves the machine."""
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hh.reports.web.app import Config, create_app
 from import_helpers import session
-from serve_helpers import HOSTILE, logs, running
+from serve_helpers import CHROMIUM, HOSTILE, chromium, logs, open_page, running
 
 from hh.model import Game
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run"])  # fmt: skip
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -55,24 +48,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         yield url, folder, live
 
 
-def _open(browser: object, url: str) -> tuple[object, list[str]]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
-    problems: list[str] = []
-
-    def route(r: object) -> None:
-        if r.request.url.startswith("http://127.0.0.1:"):  # type: ignore[attr-defined]
-            r.continue_()  # type: ignore[attr-defined]
-        else:
-            problems.append(f"request left the machine: {r.request.url}")  # type: ignore[attr-defined]
-            r.abort()  # type: ignore[attr-defined]
-
-    context.route("**/*", route)
-    pg = context.new_page()
-    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: problems.append(str(e)))
-    pg.add_init_script("window.x = 0")
-    pg.goto(url)
-    return pg, problems
+def _open(browser: object, url: str) -> tuple[Any, list[str]]:
+    return open_page(browser, url, init="window.x = 0")
 
 
 def test_overview_players_player_hand(browser: object, served: tuple[str, Path, Path]) -> None:

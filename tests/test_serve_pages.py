@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -22,9 +21,8 @@ from urllib.parse import quote
 
 import pytest
 from hh.reports.web.app import Config, create_app
-from serve_helpers import HOSTILE, logs, running
+from serve_helpers import CHROMIUM, HOSTILE, chromium, logs, open_page, running
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
 SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")
 SAMPLE = 25
@@ -32,14 +30,8 @@ SAMPLE = 25
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run"])  # fmt: skip
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -62,22 +54,7 @@ def _get(url: str) -> Any:
 
 
 def _open(browser: Any, url: str, width: int = 1280) -> tuple[Any, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    problems: list[str] = []
-
-    def route(r: Any) -> None:
-        if r.request.url.startswith("http://127.0.0.1:"):
-            r.continue_()
-        else:
-            problems.append(f"request left the machine: {r.request.url}")
-            r.abort()
-
-    context.route("**/*", route)
-    pg = context.new_page()
-    pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: problems.append(str(e)))
-    pg.goto(url)
-    return pg, problems
+    return open_page(browser, url, width, 800)
 
 
 def _pages(url: str) -> list[tuple[str, str]]:
@@ -185,8 +162,8 @@ def test_a_note_on_the_player_page_shows_in_the_hud_popup(
     hud, problems2 = _open(browser, url + "/live")
     hud.wait_for_selector("table.hud tbody tr")
     hud.reload()
-    hud.wait_for_selector(f"table.hud tr[data-player={json.dumps(player, ensure_ascii=False)}] button.link")
     row = f"table.hud tr[data-player={json.dumps(player, ensure_ascii=False)}]"
+    hud.wait_for_selector(f"{row} button.link")
     assert "station" in hud.text_content(row)
     hud.click(f"{row} button.link")
     hud.wait_for_selector("#popup .popup-notes ul.notes li")
