@@ -42,7 +42,7 @@ def _write(db: Path | None, command: str, make: Any, remove: bool = False) -> bo
     from hh.pipelines.notes import NoteError, write
     from hh.reports.db import ReportError
 
-    path = db_path(db)
+    path = db_path(None if db is None else str(db))
     if not Path(path).exists():
         _fail(f"no database at {path} (run `hh import` first, or pass --db FILE)", command)
     try:

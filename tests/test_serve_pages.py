@@ -123,9 +123,13 @@ def test_the_hud_shows_counts_on_hover_and_greys_a_small_sample(
     greyed, firm = set(), set()
     for c in cells:
         st = want[(c["table"], c["player"], c["stat"])]
-        assert c["title"].endswith(f"{st['n']:,} of {st['opp']:,} opportunities")
         assert c["count"] == f"{st['n']:,}/{st['opp']:,}"
-        assert c["few"] == (st["opp"] < SAMPLE)
+        if c["stat"] == "af":  # a ratio: bets and raises over calls, its sample both
+            assert c["title"] == f"AF: {st['n']:,} bets and raises, {st['opp']:,} calls"
+            assert c["few"] == (st["n"] + st["opp"] < SAMPLE)
+        else:
+            assert c["title"].endswith(f": {st['n']:,} of {st['opp']:,} opportunities")
+            assert c["few"] == (st["opp"] < SAMPLE)
         (greyed if c["few"] else firm).add(c["colour"])
     assert greyed and firm and not greyed & firm  # a small sample looks other than a firm one
     # tables: active first, then by name

@@ -350,9 +350,10 @@ def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None)
             seat.append("len(list_filter(s.down_cards, lambda c: c LIKE ?)) >= ?")
             seat_params += [pattern, times]
     for key, op in (("min_won", ">="), ("max_won", "<=")):
-        if value[key]:
+        amount = value[key]
+        if amount:
             seat.append(f"s.net {op} ?")
-            seat_params.append(_int(value[key], key, -(2**62)))
+            seat_params.append(_int(amount, key, -(2**62)))
     if value["action"] or value["street"]:
         act = ["a.site = h.site", "a.hand_id = h.hand_id", "a.player = s.player"]
         if value["action"]:

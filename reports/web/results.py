@@ -106,7 +106,7 @@ class Bodies:
         if found is not None and found[0] is value:
             body = found[1]
         else:
-            body = JSONResponse(value).body
+            body = bytes(JSONResponse(value).body)
             if len(self._by) >= self._keep:
                 self._by.clear()
             self._by[key] = (value, body)

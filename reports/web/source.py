@@ -139,6 +139,7 @@ class Source:
     def _files(self) -> tuple[Any, ...]:
         """The database's files' sizes and times: they change with any write."""
         out: list[Any] = []
+        assert self.db is not None
         for path in (self.db, f"{self.db}.wal"):
             try:
                 st = os.stat(path)

@@ -67,8 +67,8 @@ function cell(td, key, row) {
   if (RATES.has(key) && typeof opp === "number") {
     const n = row[key + "_n"] || 0;
     td.append(el("small", {"class": "cnt"}, `${WHOLE.format(n)}/${WHOLE.format(opp)}`));
-    td.title = `${label(key)}: ${WHOLE.format(n)} of ${WHOLE.format(opp)} opportunities`;
-    if (opp < CAT.sample) td.classList.add("few");
+    td.title = counted(key, n, opp);
+    if (sampled(key, n, opp) < CAT.sample) td.classList.add("few");
   }
 }
 
@@ -465,12 +465,20 @@ function band(key, v) {
   return x < b[0] ? "lo" : x > b[1] ? "hi" : "mid";
 }
 
+// what a statistic's count means, and its sample: a rate's opportunities;
+// AF (a ratio, not a fraction) bets and raises over calls, its sample both
+const ratio = key => CAT.formats[key] === "ratio";
+const counted = (key, n, opp) => ratio(key)
+  ? `${label(key)}: ${WHOLE.format(n)} bets and raises, ${WHOLE.format(opp)} calls`
+  : `${label(key)}: ${WHOLE.format(n)} of ${WHOLE.format(opp)} opportunities`;
+const sampled = (key, n, opp) => ratio(key) ? n + opp : opp;
+
 function hudCell(key, st) {
   const td = el("td", {"class": "n stat " + band(key, st.value), "data-stat": key,
-    title: `${label(key)}: ${WHOLE.format(st.n)} of ${WHOLE.format(st.opp)} opportunities`});
+    title: counted(key, st.n, st.opp)});
   td.textContent = shown(fmt(key, st.value));
   td.append(el("small", {"class": "cnt"}, `${WHOLE.format(st.n)}/${WHOLE.format(st.opp)}`));
-  if (st.opp < CAT.sample) td.classList.add("few");
+  if (sampled(key, st.n, st.opp) < CAT.sample) td.classList.add("few");
   return td;
 }
 
@@ -513,13 +521,20 @@ PAGES.live = async () => {
     : shown(`${w.state === "watching" ? "watching" : "watch " + w.state}: ${w.folders.join(", ")} · ${WHOLE.format(w.imported)} hands imported`);
   const box = $("live-tables");
   box.replaceChildren();
-  if (!d.tables.length) box.append(el("p", {"class": "help"}, "no table is being played in the watched folders"));
-  for (const t of d.tables) {
+  // ?table=NAME: that table alone, compact, to keep beside its poker window
+  const only = params().get("table");
+  document.body.classList.toggle("compact", only !== null);
+  const tables = only === null ? d.tables : d.tables.filter(t => t.table_name === only);
+  if (!tables.length) box.append(el("p", {"class": "help"}, only === null
+    ? "no table is being played in the watched folders" : shown(`table ${only} is not being played`)));
+  for (const t of tables) {
     const sec = el("section", {"class": "live" + (t.active ? " active" : " idle"), "data-table": t.table_name});
     const h = el("h2");
     h.append(el("a", {href: tableUrl(t.site, t.table_name)}, t.table_name),
       " · " + t.game + " " + t.stakes + (t.active ? "" : " · idle") + " · last hand ");
     h.append(el("a", {href: handUrl(t.site, t.hand_id)}, "#" + t.hand_id));
+    if (only === null) h.append(" · ", el("a", {href: "/live?" + new URLSearchParams({table: t.table_name}),
+      "class": "alone", title: "this table alone, compact: put it beside its poker window"}, "alone"));
     sec.append(h);
     const table = el("table", {"class": "hud"});
     const head = el("tr");
