@@ -244,6 +244,10 @@ def test_sessions_and_the_hero(tmp_path: Path) -> None:
         mine = c.get("/api/sessions", params={"player": "ana maria"}).json()["sessions"]
         assert {r["player"] for r in mine} == {"Ana María"}
         assert c.get("/api/sessions", params={"player": "Nobody"}).status_code == 404
+        other = next(p for p, _ in want if p != "Ana María")
+        chosen = c.get("/api/sessions", params={"hero": other.lower()}).json()  # the page's
+        assert chosen["heroes"] == [other] and chosen["sessions"][0]["player"] == other
+        assert c.get("/api/overview", params={"hero": other}).json()["heroes"] == [other]
     other = next(p for p, _ in want if p != "Ana María")
     app = create_app(Config(db=str(db), heroes=[other.upper(), "not stored"]))
     with TestClient(app, raise_server_exceptions=False) as c:

@@ -177,17 +177,19 @@ class State:
         self.results.forget()
         return changed
 
-    def heroes(self) -> list[str]:
-        """Your own names: ``--hero`` as stored (any case and accents; one
-        not stored is left out), else the players a hero-view log shows
-        the cards of (data.found_heroes)."""
+    def heroes(self, chosen: list[str] | None = None) -> list[str]:
+        """Your own names: ``chosen`` in the page (``?hero=``), else
+        ``--hero``, as stored (any case and accents; one not stored is left
+        out), else the players a hero-view log shows the cards of
+        (data.found_heroes)."""
+        typed = chosen or self.config.heroes
         named: list[str] = []
-        for typed in self.config.heroes:
+        for name in typed:
             try:
-                named += [n for n in self.names(typed) if n not in named]
+                named += [n for n in self.names(name) if n not in named]
             except data.NotFound:
                 continue
-        if self.config.heroes:
+        if typed:
             return named
         return self.results.cached(("heroes",), data.found_heroes)
 
@@ -488,8 +490,9 @@ def _post_note(request: Request, body: Any) -> Response:
 def api_overview(request: Request) -> Response:
     st = _state(request)
     out = st.results.cached(("overview",), data.overview)
+    chosen = [h for h in _query(request).get("hero", []) if h.strip()]
     return JSONResponse({**out, "watch": st.watcher.status.json(), "source": st.source.label,
-                         "heroes": st.heroes()})  # fmt: skip
+                         "heroes": st.heroes(chosen)})  # fmt: skip
 
 
 @_guarded
@@ -499,10 +502,11 @@ def api_sessions(request: Request) -> Response:
     st = _state(request)
     query = _query(request)
     typed = query.pop("player", [])
+    chosen = [h for h in query.pop("hero", []) if h.strip()]
     names = tuple(n for t in typed for n in st.names(t))
     q = data.report_query(query)
     q = data.Query(replace(q.filters, players=names), q.sort, q.equity)
-    heroes = tuple(st.heroes())
+    heroes = tuple(st.heroes(chosen))
     key = ("sessions", q.filters, q.equity, heroes)
     return st.bodies.response(key, st.results.cached(
         key, lambda con: {"heroes": list(heroes),

@@ -211,7 +211,7 @@ function gameCharts(box, series, kinds, xKey, byPlayer) {
 const PAGES = {};
 
 PAGES.overview = async () => {
-  const d = await api("/api/overview");
+  const d = await api("/api/overview?" + withHeroes(new URLSearchParams()));
   const w = d.watch;
   const p = $("progress");
   p.replaceChildren();
@@ -223,7 +223,7 @@ PAGES.overview = async () => {
   hero.hidden = !d.heroes.length;
   if (d.heroes.length) {
     $("hero-title").textContent = shown("You: " + d.heroes.join(", "));
-    const q = new URLSearchParams();
+    const q = withHeroes(new URLSearchParams());
     for (const h of d.heroes) q.append("player", h);
     const [mine, series] = await Promise.all([api("/api/sessions?" + q),
       api("/api/series?" + new URLSearchParams(d.heroes.map(h => ["pick", h])))]);
@@ -441,12 +441,24 @@ const sessionRows = rows => rows.map(r => ({...r, last: r.end,
 const SESSION_COLUMNS = ["start", "player", "game", "stakes", "table_name", "end", "minutes", "hands",
   "hands_per_hour", "net", "allin_adjusted_net", "bb_per_100"];
 
+// you, as set in the page (kept in this browser), else hh serve --hero
+const HERO_KEY = "hh.hero";
+const chosenHeroes = () => (localStorage.getItem(HERO_KEY) || "").split(",").map(h => h.trim()).filter(h => h);
+const withHeroes = q => { for (const h of chosenHeroes()) q.append("hero", h); return q; };
+
 PAGES.sessions = async () => {
   const form = $("filters");
   const start = params();
   for (const [k, v] of start) if (form.elements[k]) form.elements[k].value = v;
   form.onsubmit = e => { e.preventDefault(); location.search = filterQuery(form).toString(); };
-  const d = await api("/api/sessions?" + start);
+  const me = $("me");
+  me.value = chosenHeroes().join(", ");
+  $("me-form").onsubmit = e => {
+    e.preventDefault();
+    localStorage.setItem(HERO_KEY, me.value);
+    PAGES.sessions().catch(() => {});
+  };
+  const d = await api("/api/sessions?" + withHeroes(new URLSearchParams(start)));
   $("heroes").textContent = d.heroes.length ? shown("you: " + d.heroes.join(", ") + " (your sessions first)")
     : "no hero: hh serve --hero NAME, or a hero-view log, puts your own sessions first";
   const t = $("sessions");
