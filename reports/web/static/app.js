@@ -202,7 +202,7 @@ function gameCharts(box, series, kinds, xKey, byPlayer) {
       for (const k of kinds) traces.push({x: s[xKey], y: s[k], mode: "lines", type: "scatter",
         name: esc(byPlayer ? s.player : KINDS[k][0]),
         line: {color: byPlayer ? colour(s.player) : KINDS[k][1], dash: k === "adjusted" && byPlayer ? "dot" : "solid"}});
-    plot(div, traces, xKey === "t" ? "date" : "his hands, in time order", "chips");
+    plot(div, traces, xKey === "t" ? "date" : "hands, in time order", "chips");
   }
 }
 
@@ -213,12 +213,6 @@ const PAGES = {};
 PAGES.overview = async () => {
   const d = await api("/api/overview?" + withHeroes(new URLSearchParams()));
   const w = d.watch;
-  const p = $("progress");
-  p.replaceChildren();
-  if (w.state !== "off")
-    p.append(el("p", {"data-state": w.state}, `watch ${w.state}: ${w.folders.join(", ")} · ` +
-      `${WHOLE.format(w.hands)} hands read, ${WHOLE.format(w.imported)} imported, ` +
-      `${WHOLE.format(w.rejected)} rejected` + (w.error ? " · " + w.error : "")));
   const hero = $("hero");
   hero.hidden = !d.heroes.length;
   if (d.heroes.length) {
@@ -231,6 +225,13 @@ PAGES.overview = async () => {
       player: r => playerUrl(r.player)});
     gameCharts($("chart-net"), series, ["net", "adjusted"], "hand", false);
   }
+  // filled after every wait: two refreshes at once leave one copy
+  const p = $("progress");
+  p.replaceChildren();
+  if (w.state !== "off")
+    p.append(el("p", {"data-state": w.state}, `${w.state === "watching" ? "watching" : "watch " + w.state}: ` +
+      `${w.folders.join(", ")} · ${WHOLE.format(w.hands)} hands read, ${WHOLE.format(w.imported)} imported, ` +
+      `${WHOLE.format(w.rejected)} rejected` + (w.error ? " · " + w.error : "")));
   const total = d.games.reduce((a, g) => a + g.hands, 0);
   p.append(el("p", {id: "total"}, `${WHOLE.format(total)} hands stored, ${WHOLE.format(d.rejected)} rejected runs`));
   fill($("games"), ["game", "hands", "invalid", "last"], d.games);
