@@ -560,3 +560,24 @@ def test_a_kept_result_is_encoded_once_and_a_new_one_again() -> None:
         assert bodies.response(("other", k), [k]).body == b"[%d]" % k
     assert bodies.response(("players",), second, {"X-Total-Count": "2"}).headers[
         "x-total-count"] == "2"  # fmt: skip
+
+
+def test_every_column_shown_has_a_header_from_the_catalogue(client: TestClient) -> None:
+    """No column a page, the terminal or the HTML report heads is headed
+    by its own name (``bb_per_100``): the catalogue (hh.reports.columns)
+    names every one; and the catalogue's formats are the terminal's."""
+    import re
+
+    from hh.reports.columns import PLAYER_COLUMNS, catalogue, label, number_format
+
+    snake = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")
+    player = client.get("/api/players").json()[0]["player"]
+    d = client.get("/api/player", params={"name": player}).json()
+    shown = {c for sec in d["sections"].values() for c in sec["columns"]}
+    shown |= {c for c, _ in PLAYER_COLUMNS} | set(d["hands"][0])
+    shown |= set(client.get("/api/sessions").json()["sessions"][0]) - {"hero", "session"}
+    assert not [c for c in shown if snake.match(label(c))], sorted(shown)
+    cat = catalogue()
+    assert cat["labels"]["bb_per_100"] == "bb/100" and cat["formats"]["vpip"] == "pct"
+    assert {c: number_format(c) for c in cat["formats"]} == cat["formats"]
+    assert cat["formats"]["af"] == "ratio" and cat["formats"]["la_perla"] == "pct"
