@@ -111,7 +111,9 @@ def test_the_hud_shows_counts_on_hover_and_greys_a_small_sample(
     live = _get(url + "/api/live")["tables"]
     pg, problems = _open(browser, url + "/live")
     pg.wait_for_selector("table.hud tbody tr")
-    cells = pg.eval_on_selector_all("table.hud td.stat", """tds => tds.map(t => ({
+    # the page fills itself again when its live updates connect: read it after, at once
+    pg.wait_for_function("+document.body.getAttribute('data-loaded') >= 2")
+    cells = pg.evaluate("""[...document.querySelectorAll('table.hud td.stat')].map(t => ({
         table: t.closest('section').getAttribute('data-table'),
         player: t.parentElement.getAttribute('data-player'), stat: t.getAttribute('data-stat'),
         title: t.title, few: t.classList.contains('few'),
@@ -133,8 +135,8 @@ def test_the_hud_shows_counts_on_hover_and_greys_a_small_sample(
         (greyed if c["few"] else firm).add(c["colour"])
     assert greyed and firm and not greyed & firm  # a small sample looks other than a firm one
     # tables: active first, then by name
-    names = pg.eval_on_selector_all("section.live",
-                                    "ss => ss.map(s => s.getAttribute('data-table'))")
+    names = pg.evaluate("[...document.querySelectorAll('section.live')]"
+                        ".map(s => s.getAttribute('data-table'))")
     assert names == [t["table_name"] for t in live]
     order = [(not t["active"], t["table_name"].casefold()) for t in live]
     assert order == sorted(order)
