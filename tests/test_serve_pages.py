@@ -196,3 +196,19 @@ def test_a_name_in_lower_case_finds_the_player(browser: Any, served: tuple[str, 
     exact = _get(url + "/api/hands?per=500&player=" + quote(name))
     assert total == len(exact) > 0
     assert problems == []
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_the_joker_card_shows_whole(browser: Any, served: tuple[str, Any], width: int) -> None:
+    """The replayer's JOKER card (Aces, Straights and Flushes) fits its
+    card at either width: the word is not cut ("OKER")."""
+    url, _ = served
+    hand = _get(url + "/api/hands?per=1&game=aces-straights-flushes")[0]
+    pg, problems = _open(browser, url + f"/hand?site={quote(hand['site'])}&id="
+                         f"{quote(hand['hand_id'])}", width)  # fmt: skip
+    pg.wait_for_selector(".card.joker")
+    pg.keyboard.press("End")  # every card dealt
+    cards = pg.evaluate("[...document.querySelectorAll('.card.joker')].map(c => "
+                        "[c.textContent, c.scrollWidth, c.clientWidth])")  # fmt: skip
+    assert cards and all(text == "JOKER" and scroll <= client for text, scroll, client in cards)
+    assert problems == []
