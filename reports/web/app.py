@@ -2,14 +2,19 @@
 hh.reports.web.data, pages from Jinja2 templates (autoescape on), the
 charts drawn by Plotly served from the installed ``plotly`` package, live
 updates by server-sent events (``/api/events``). docs/serve.md documents
-the pages and the API.
+the pages and the API. Every endpoint is a module-level function over
+``request.app.state.hh`` (:class:`State`: the source and its lock
+(hh.reports.web.source), the results kept (hh.reports.web.results), the
+watch (hh.reports.web.watcher)); :func:`create_app` only assembles them.
 
 Safety: every page is rendered with autoescape and fills itself with
 ``textContent`` from the JSON API (never ``innerHTML``); the Content
 Security Policy allows scripts and requests to this server only, so no
 request leaves the machine; with a token (required off loopback) every
 request without it gets 401; static files are a fixed list of names, and a
-hand is looked up by its key as SQL parameters, never as a path.
+hand is looked up by its key as SQL parameters, never as a path. The one
+write, a note (POST /api/notes), takes JSON only and refuses another
+site's origin, so no page elsewhere can make a browser write one.
 """
 
 from __future__ import annotations
