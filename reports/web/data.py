@@ -215,6 +215,7 @@ def sessions(con: Any, q: Query, cache: str | None, heroes: Sequence[str]
 
     filters = replace(q.filters, min_hands=0)
     rows = select_players(hand_rows(con, filters, cache=cache, equity=q.equity,
+                                    only=list(filters.players) or None,
                                     columns=SESSION_COLUMNS), filters)  # fmt: skip
     keys = ("player", "game", "stakes", "site", "table_name", "session")
     df = (with_sessions(rows).group_by(keys).agg(
