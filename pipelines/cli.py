@@ -16,7 +16,8 @@ from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail, say, shown
 
-KEYS = ("files", "hands", "imported", "duplicates", "invalid", "rejected", "conflicts", "seconds")
+KEYS = ("files", "hands", "imported", "duplicates", "replaced", "invalid", "rejected",
+        "conflicts", "seconds")
 
 
 def register(app: typer.Typer) -> None:
@@ -199,6 +200,10 @@ def _report(summary: dict[str, Any], as_json: bool, done: str = "imported") -> N
         f"{done:<11}{s.get('imported', 0):>10,}  ({s.get('invalid', 0):,} invalid: "
         f"violations stored)",
         f"duplicates {s.get('duplicates', 0):>10,}  (already stored, skipped)",
+        *(
+            [f"replaced   {s['replaced']:>10,}  (a last hand that grew: judged again whole)"]
+            if s.get("replaced") else []
+        ),
         f"rejected   {s.get('rejected', 0):>10,}  (did not parse: raw text in rejects)",
         f"conflicts  {s.get('conflicts', 0):>10,}  (same id, other text: kept in rejects)",
         f"seconds    {s.get('seconds', 0):>10.2f}",

@@ -166,6 +166,7 @@ class _Plan:
     size: int
     lines: int  # as the cut counted them
     before: int = 0  # hands counted by earlier imports (a file read from where it stopped)
+    reopen: int = 0  # the line it resumes at, where an open hand may be stored (Task.reopen)
 
     def __post_init__(self) -> None:
         # A plain file is read up to the size the cut saw, not to its end as
@@ -248,7 +249,9 @@ class Importer:
 
     def _stored(self, name: str) -> tuple[Any, ...] | None:
         rows = self.con.execute(
-            "SELECT sha256, size, lines, hands, status FROM files WHERE path = ?", [name]
+            "SELECT sha256, size, lines, hands, status, open_at, open_line FROM files "
+            "WHERE path = ?",
+            [name],
         ).fetchall()
         return rows[0] if rows else None
 
@@ -259,7 +262,7 @@ class Importer:
         the bytes before it are the same (the file only grew)."""
         row = self._stored(name)
         if row is not None:
-            sha, done_size, lines, hands, status = row
+            sha, done_size, lines, hands, status, open_at, open_line = row
             size = os.path.getsize(path)
             grown = sha is not None and lines is not None and 0 < (done_size or 0) <= size
             read = cut(path, self.chunk_bytes, start=done_size if grown else 0, digest=True)
@@ -270,7 +273,12 @@ class Importer:
                 return None
             if grown and sha == read.head_sha256:  # it grew: read from where it stopped
                 whole = None if tail else read.sha256
-                return _Plan(name, path, read.chunks, whole, read.size, read.lines, hands or 0)
+                chunks = read.chunks
+                if status == "done" and open_at is not None:
+                    # its last hand had nothing after it: read again from its start
+                    chunks[0] = replace(chunks[0], start=open_at, first_line=open_line)
+                return _Plan(name, path, chunks, whole, read.size, read.lines, hands or 0,
+                             chunks[0].first_line)
         read = cut(path, self.chunk_bytes, digest=not tail)
         return _Plan(name, path, read.chunks, read.sha256, read.size, read.lines)
 
@@ -314,7 +322,13 @@ class Importer:
                 known = frozenset()
                 if stored is not None and stored.num_rows:
                     known = _known_in(stored, c.first_line, end)
-                yield Task(c, plan.name, known, tail and last, self.version, seq, last, derive)
+                reopen = 0
+                if k == 0 and plan.reopen and stored is not None and stored.num_rows:
+                    # a hand (or reject) stored where it resumes: the open last hand
+                    at = pc.equal(stored.column("line"), plan.reopen)
+                    reopen = plan.reopen if pc.any(at).as_py() else 0
+                yield Task(c, plan.name, known, tail and last, self.version, seq, last, reopen,
+                           derive)
                 seq += 1
             del stored
 
@@ -429,12 +443,13 @@ class Importer:
                 files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
                 flush()
                 continue
-            runs[plan.name] = runs.get(plan.name, 0) + r.runs
+            # (an open last hand that grew is not one more hand of its file)
+            runs[plan.name] = runs.get(plan.name, 0) + r.runs - bool(r.replaces)
             group.append(r)
             hands += r.tables["hands"].num_rows + r.tables["rejects"].num_rows
             chunk = r.task.chunk
             done_bytes += (chunk.end if chunk.end is not None else plan.size) - chunk.start
-            if r.task.last and r.end is not None and not r.task.tail:
+            if r.task.last and r.end is not None and not r.task.tail and not r.open:
                 self.notes.append(
                     f"{plan.name}: the hand at line {r.end_line} is unfinished (it stops "
                     f"before its end): held back until the file is completed"
@@ -454,12 +469,15 @@ class Importer:
 
     def _file_row(self, plan: _Plan, r: Result, runs: int) -> FileRow:
         hands = plan.before + runs
-        if r.end is not None:  # a file still being written: what was read of it
+        if r.end is not None and not r.open:  # a file still being written: what was read of it
             assert r.end_line is not None
             return FileRow(
                 plan.name, _sha256(plan.path, r.end), r.end, r.end_line - 1, hands, "partial"
             )
         lines = r.task.chunk.first_line - 1 + r.lines if r.task.tail else plan.lines
+        if r.open:  # its last hand is stored, but nothing follows it: it may still grow
+            return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done", None,
+                           r.end, r.end_line)
         return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done")
 
     # ------------------------------------------------------------ after
@@ -471,7 +489,7 @@ class Importer:
         self.con.execute(f"SET memory_limit = '{CHECK_MEMORY_LIMIT}'")
         try:
             crosshand.check(self.con)
-            if self.counts.imported:
+            if self.counts.imported or self.counts.replaced:
                 after_import(self.con)
         finally:
             with contextlib.suppress(Exception):  # (a broken connection: its error stands)
@@ -486,6 +504,7 @@ class Importer:
             "hands": c.hands,
             "imported": c.imported,
             "duplicates": c.duplicates,
+            "replaced": c.replaced,
             "invalid": invalid,
             "rejected": c.rejected,
             "conflicts": c.conflicts,

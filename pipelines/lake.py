@@ -1020,7 +1020,9 @@ def _files_view(con: Any, lake: Lake) -> None:
                sum(hands)::INTEGER AS hands, max(committed_at) AS imported_at,
                CASE WHEN count(*) FILTER (WHERE "end" IS NULL) > 0 THEN 'done'
                     ELSE 'partial' END AS status,
-               NULL::VARCHAR AS error
+               NULL::VARCHAR AS error,
+               -- the lake reads each file whole: no open last hand is kept
+               NULL::BIGINT AS open_at, NULL::INTEGER AS open_line
         FROM c GROUP BY path""")
 
 

@@ -23,6 +23,12 @@ def _hands(game: Game, n: int, seed: int) -> list[str]:
     return session(game, n, seed, tables=1).strip("\n").split("\n\n")
 
 
+def _settled(hands: list[str]) -> int:
+    """The lines before the last of ``hands`` written as a file (one blank
+    line between hands): what ``files.lines`` says of a file left open."""
+    return ("\n\n".join(hands[:-1]) + "\n\n").count("\n")
+
+
 def _clean(tmp: Path, *paths: Path) -> dict[str, list[tuple[object, ...]]]:
     """Every table of a clean import of ``paths`` as they are now."""
     db = tmp / "clean.duckdb"
@@ -67,8 +73,9 @@ def test_a_hand_cut_at_the_end_of_a_file_is_pending_then_stored_whole(
     assert code == 0 and err == ""
     assert s is not None and (s["hands"], s["imported"], s["duplicates"]) == (3, 3, 0)
     assert contents(db) == _clean(tmp_path, log)
-    assert query(db, "SELECT status, hands, lines FROM files") == [
-        ("done", 8, whole.count("\n"))
+    # nothing follows the last hand: stored, and read again should the file grow
+    assert query(db, "SELECT status, hands, lines, open_line FROM files") == [
+        ("done", 8, whole.count("\n"), _settled(hands) + 1)
     ]
 
 

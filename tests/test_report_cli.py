@@ -511,7 +511,7 @@ def test_watch_says_each_batch_and_counts_files_once(tmp_path: Path) -> None:
         on_cycle=seen.append)))  # fmt: skip
     thread.start()
     try:
-        wait_for(3)
+        wait_for(4)  # a blank line follows the fourth: it is whole
         with log.open("a", encoding="utf-8") as f:
             f.write("\n\n".join(hands[4:]) + "\n")
         wait_for(10)
@@ -524,4 +524,4 @@ def test_watch_says_each_batch_and_counts_files_once(tmp_path: Path) -> None:
     batches = [re.fullmatch(r"(\d+) hands read from 1 file: (\d+) imported, 0 rejected", s)
                for s in said[1:]]  # fmt: skip
     assert said[1:] and all(batches), said
-    assert 3 + sum(int(m.group(2)) for m in batches if m) == 10
+    assert 4 + sum(int(m.group(2)) for m in batches if m) == 10
