@@ -23,9 +23,9 @@ from typing import Any, Protocol
 
 from hh.crosshand import Packed, Summary, summarize
 from hh.output import Rendered, render
-from hh.parse import Record
+from hh.parse import Record, parse_chunk
 from hh.pool import Ordered, Pool, WorkerDied
-from hh.sources import Chunk, Place, Unreadable, placement, records
+from hh.sources import Chunk, Place, Unreadable, placement
 from hh.validate import Verdict, internal_failure, parse_failure, validate
 
 __all__ = ["POOL_MIN_BYTES", "Judged", "WorkerDied", "judge", "judge_chunk", "judged"]
@@ -91,7 +91,7 @@ def judge_chunk(chunk: Chunk | Unreadable, as_json: bool) -> Iterator[Judged]:
         yield unreadable(chunk, as_json)
         return
     try:
-        hands = records(chunk)
+        hands = parse_chunk(chunk)
     except OSError as error:  # unreadable, or gone since it was found
         reason = error.strerror or str(error)
         yield unreadable(Unreadable(chunk.name or chunk.path, reason), as_json)

@@ -30,10 +30,15 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date as _date
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple, cast
+from typing import BinaryIO, NamedTuple, cast
 
-if TYPE_CHECKING:
-    from hh.parse import Record, Run
+from hh.read.runs import (
+    Run,
+    lines_of_stream,
+    looks_like_header,
+    split_blocks,
+    split_runs,
+)
 
 SUFFIXES = (".txt", ".log", ".gz")
 
@@ -241,16 +246,6 @@ def placement(first: str, second: str | None) -> Place:
 
 # A table: the site (None when the header names none) and the table's name.
 TableKey = tuple[str | None, str]
-
-
-# A header: "Hand #" at the start or after the first word (the site).
-LOOKS_LIKE_HEADER = re.compile(r"(?:\S+ )?Hand #")
-
-
-def looks_like_header(line: str) -> bool:
-    """Whether a line begins a hand (FORMAT.md: a header inside a run starts
-    a new hand). Cheap: used to cut files at hand boundaries."""
-    return LOOKS_LIKE_HEADER.match(line) is not None
 
 
 # ------------------------------------------------------------ gzip
@@ -824,30 +819,10 @@ def _blocks(path: str, chunk: Chunk, long: list[int] | None = None) -> Iterator[
 
 
 def runs(chunk: Chunk, long: list[int] | None = None) -> Iterator[Run]:
-    """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`).
+    """The hands of a chunk, cut but not parsed (see :class:`hh.read.runs.Run`).
     A line longer than :data:`MAX_LINE` is cut there; its number is
     appended to ``long`` before the run that holds it is yielded."""
-    from hh.parse import lines_of_stream, split_blocks, split_runs
-
     name = chunk.path if chunk.name is None else chunk.name
     if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
         return split_runs(lines_of_stream(_lines(chunk.path, long)), name, chunk.first_line)
     return split_blocks(_blocks(chunk.path, chunk, long), name, chunk.first_line)
-
-
-def records(chunk: Chunk) -> Iterator[Record]:
-    """The hands of a chunk, parsed: the same records, with the same line
-    numbers, as :func:`hh.parse.parse_file` gives for that part of the file.
-    A file that cannot be opened raises OSError here, at the call."""
-    return _parsed(runs(chunk))  # opened now; parsed as the caller reads
-
-
-def _parsed(found: Iterator[Run]) -> Iterator[Record]:
-    """Each run parsed as it is read. A generator function, not a generator
-    expression: compiled by mypyc, the expression returned above was
-    evaluated at once, and the whole chunk's hands were held before the
-    first was judged."""
-    from hh.parse import parse_run
-
-    for run in found:
-        yield parse_run(run)

@@ -22,7 +22,8 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
 
-from hh.parse import ParseError, Record, Run, lines_of_stream, parse_run, split_runs
+from hh.parse import ParseError, Record, parse_run
+from hh.read.runs import Run, lines_of_stream, split_runs
 from hh.sources import MAX_LINE, Chunk, bounded_lines, is_compressed, runs
 from hh.validate import ActionFigures, validate
 

@@ -15,7 +15,7 @@ from hh.pipelines.importer import Importer, connect, find_files
 from import_helpers import contents, session
 
 from hh.model import Game
-from hh.parse import Run, lines_of_stream, split_runs
+from hh.read.runs import Run, lines_of_stream, split_runs
 from hh.sources import Chunk, chunks, cut, runs
 
 

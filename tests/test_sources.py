@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hh.model import Game
-from hh.parse import Run, lines_of_stream, parse_file, split_blocks, split_runs
+from hh.parse import parse_chunk, parse_file
+from hh.read.runs import Run, lines_of_stream, split_blocks, split_runs
 from hh.simulate import Simulator
 from hh.sources import (
     Chunk,
@@ -23,7 +24,6 @@ from hh.sources import (
     is_compressed,
     marks,
     placement,
-    records,
     table_order,
 )
 from hh.write import write_hand
@@ -42,7 +42,7 @@ def _session(tmp: Path) -> Path:
 
 
 def _key(path: Path, parts: list[Chunk]) -> list[tuple[int, str | None, str, bool]]:
-    return [(r.line, r.hand_id, r.raw, r.hand is None) for c in parts for r in records(c)]
+    return [(r.line, r.hand_id, r.raw, r.hand is None) for c in parts for r in parse_chunk(c)]
 
 
 @settings(
