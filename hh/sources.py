@@ -770,7 +770,7 @@ def _lines(path: str, long: list[int] | None = None) -> Iterator[bytes]:
 
 def _blocks(path: str, chunk: Chunk, long: list[int] | None = None) -> Iterator[bytes]:
     """The bytes of a plain chunk in blocks of whole lines (the last may
-    have no line end), for :func:`hh.parse.split_blocks`; a line longer than
+    have no line end), for :func:`hh.read.runs.split_blocks`; a line longer than
     :data:`MAX_LINE` is cut there, as :func:`bounded_lines` cuts it. Opened
     at the call, as :func:`_lines`."""
     f = open(path, "rb")  # noqa: SIM115 - closed by the generator below

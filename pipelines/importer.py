@@ -474,11 +474,10 @@ class Importer:
             return FileRow(
                 plan.name, _sha256(plan.path, r.end), r.end, r.end_line - 1, hands, "partial"
             )
-        lines = r.task.chunk.first_line - 1 + r.lines if r.task.tail else plan.lines
         if r.open:  # its last hand is stored, but nothing follows it: it may still grow
-            return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done", None,
+            return FileRow(plan.name, plan.sha256, plan.size, plan.lines, hands, "done", None,
                            r.end, r.end_line)
-        return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done")
+        return FileRow(plan.name, plan.sha256, plan.size, plan.lines, hands, "done")
 
     # ------------------------------------------------------------ after
 

@@ -23,8 +23,8 @@ import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
 
 from hh.parse import ParseError, Record, parse_run
-from hh.read.runs import Run, lines_of_stream, split_runs
-from hh.sources import MAX_LINE, Chunk, bounded_lines, is_compressed, runs
+from hh.read.runs import Run
+from hh.sources import MAX_LINE, Chunk, is_compressed, runs
 from hh.validate import ActionFigures, validate
 
 _SCAN_BLOCK = 1024 * 1024
@@ -101,7 +101,6 @@ class Result:
     # hand): the file's ``open`` hand, read again should the file grow
     open: bool = False
     replaces: int = 0  # Task.reopen, when the run there was stored with other text
-    lines: int = 0  # tail: lines read (else the cut counts them, hh.sources.Cut.lines)
     error: str | None = None  # the file could not be read
     derived: dict[str, dict[str, pa.Table]] = field(default_factory=dict)  # by hook
     seconds: float = 0.0  # the time the task took where it ran (the import's busy figures)
@@ -168,36 +167,12 @@ def _derive(result: Result) -> None:
             hook_failed(name, error)
 
 
-def _byte_lines(
-    chunk: Chunk, offsets: list[int], result: Result, long: list[int]
-) -> Iterator[bytes]:
-    """A file still being written (``tail``): the chunk's raw lines (cut at
-    hh.sources.MAX_LINE, see ``bounded_lines``), counted in
-    ``result.lines``, the byte offset of each appended to ``offsets`` as it
-    is read (where to resume, should its last hand be held back)."""
-    with open(chunk.path, "rb") as f:
-        f.seek(chunk.start)
-        pos = chunk.start
-        end = chunk.end
-        for line, size in bounded_lines(f.readline, chunk.first_line, long):
-            if end is not None and pos >= end:
-                return
-            offsets.append(pos)
-            pos += size
-            result.lines += 1
-            yield line
-        offsets.append(pos)
-
-
-def _runs(task: Task, offsets: list[int] | None, result: Result, long: list[int]) -> Iterator[Run]:
+def _runs(task: Task, long: list[int]) -> Iterator[Run]:
     """The chunk's runs, cut as ``hh validate`` cuts them (hh.sources.runs);
-    line by line, with their offsets, for a file still being written. The
-    numbers of lines too long are appended to ``long`` as they are read."""
-    chunk = task.chunk
-    if offsets is None:
-        return runs(replace(chunk, name=task.name), long)
-    source = lines_of_stream(_byte_lines(chunk, offsets, result, long))
-    return split_runs(source, task.name, chunk.first_line)
+    the numbers of lines too long are appended to ``long`` as they are read.
+    A file still being written is read the same way, up to the size the
+    import found (its last chunk's end)."""
+    return runs(replace(task.chunk, name=task.name), long)
 
 
 def process(task: Task) -> Result:
@@ -216,12 +191,11 @@ def _process(task: Task) -> Result:
     batch = Batch()
     chunk = task.chunk
     tail = task.tail and not is_compressed(chunk.path)
-    offsets: list[int] | None = [] if tail else None
     version = task.hh_version or hh_version()
     pending: Run | None = None
     long: list[int] = []  # lines cut at hh.sources.MAX_LINE: their runs are rejects
     try:
-        for run in _runs(task, offsets, result, long):
+        for run in _runs(task, long):
             if pending is not None:
                 _one(pending, task, batch, result, version, _failed, long=long)
             pending = run
@@ -247,10 +221,8 @@ def _process(task: Task) -> Result:
                 _one(pending, task, batch, result, version, _failed, long=long)
                 if at is not None:  # stored, but read again should the file grow
                     result.end, result.end_line, result.open = at, pending.start, True
-        elif tail:
-            assert offsets is not None
-            result.end = offsets[-1] if offsets else chunk.start
-            result.end_line = chunk.first_line + max(0, len(offsets) - 1)
+        elif tail:  # nothing but blank lines: read again from the chunk's start
+            result.end, result.end_line = chunk.start, chunk.first_line
     except OSError as e:
         result.error = f"cannot read {task.name}: {e.strerror or e}"
         return result
