@@ -23,7 +23,7 @@ import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
 
 from hh.parse import ParseError, Record, Run, lines_of_stream, parse_run, split_runs
-from hh.sources import MAX_LINE, Chunk, bounded_lines, is_compressed, runs
+from hh.sources import MAX_LINE, Chunk, bounded_lines, read_whole, runs
 from hh.validate import ActionFigures, validate
 
 _SCAN_BLOCK = 1024 * 1024
@@ -206,7 +206,7 @@ def _process(task: Task) -> Result:
     result = Result(task)
     batch = Batch()
     chunk = task.chunk
-    tail = task.tail and not is_compressed(chunk.path)
+    tail = task.tail and not read_whole(chunk.path)
     offsets: list[int] | None = [] if tail else None
     version = task.hh_version or hh_version()
     pending: Run | None = None
