@@ -242,10 +242,10 @@ def pots(verdict: Verdict, ids: dict[str, int]) -> list[dict[str, Any]]:
         taken = rake if k == 0 else 0
         wins = []
         for name, share in zip(pot.winners, pot.shares, strict=False):
-            win: dict[str, Any] = {"player_id": ids.get(name, -1), "win_amount": share,
-                                   "cashout_amount": 0, "cashout_fee": 0, "bonus_amount": 0,
-                                   "contributed_rake": paid.get(name, 0) if k == 0 else 0}  # fmt: skip
-            wins.append(win)
+            part = paid.get(name, 0) if k == 0 else 0
+            wins.append({"player_id": ids.get(name, -1), "win_amount": share,
+                         "cashout_amount": 0, "cashout_fee": 0, "bonus_amount": 0,
+                         "contributed_rake": part})  # fmt: skip
         out.append({"number": k, "amount": pot.amount + taken, "rake": taken, "jackpot": 0,
                     "player_wins": wins})  # fmt: skip
     return out
@@ -256,13 +256,11 @@ def extension(hand: Hand, verdict: Verdict, lines: list[dict[str, Any]]) -> dict
     h = hand.header
     summary = to_jsonable(hand.summary)
     _drop_lines(summary)
-    ext: dict[str, Any] = {
-        "version": EXTENSION_VERSION,
-        "game": hand.game.value,
-        "deck": deck_name(hand),
-        "header": {"site": h.site, "date": h.date, "time": h.time, "zone": h.zone,
-                   "forced": h.stakes.forced, "low": h.stakes.low, "high": h.stakes.high},  # fmt: skip
-    }
+    s = h.stakes
+    header = {"site": h.site, "date": h.date, "time": h.time, "zone": h.zone,
+              "forced": s.forced, "low": s.low, "high": s.high}  # fmt: skip
+    ext: dict[str, Any] = {"version": EXTENSION_VERSION, "game": hand.game.value,
+                           "deck": deck_name(hand), "header": header}  # fmt: skip
     if hand.game is Game.ACES:
         ext["joker"] = "Jk"
     if hand.house_rules is not None:
@@ -279,10 +277,7 @@ def extension(hand: Hand, verdict: Verdict, lines: list[dict[str, Any]]) -> dict
     ext["lines"] = lines
     ext["summary"] = summary
     judged = verdict.to_json()
-    for key in ("file", "line"):
-        judged.pop(key, None)
-    if verdict.rake_paid is not None:
-        judged["rake_paid"] = verdict.rake_paid
+    judged["rake_paid"] = verdict.rake_paid
     ext["verdict"] = judged
     return ext
 

@@ -67,11 +67,12 @@ def is_ohh(path: str) -> bool:
     return path.lower().endswith(SUFFIX)
 
 
-_RECORDS: dict[str, type[ModelRecord]] = {
-    c.__name__: c
-    for c in (Post, TopUp, Action, Deal, Uncalled, Collected, Show, Muck, Info, Marker,
-              TotalPot, Board, DeckLine, SeatOutcome, Summary)  # fmt: skip
-}
+# the records the extension holds serialized (hh.serialize.to_jsonable)
+_KINDS: tuple[type[ModelRecord], ...] = (
+    Post, TopUp, Action, Deal, Uncalled, Collected, Show, Muck, Info, Marker,
+    TotalPot, Board, DeckLine, SeatOutcome, Summary,
+)  # fmt: skip
+_RECORDS: dict[str, type[ModelRecord]] = {c.__name__: c for c in _KINDS}
 
 
 def _record(obj: Any) -> Any:
