@@ -89,7 +89,8 @@ def export_command(
     done = exporter.done
     for line in done.skipped:
         say(line, _COMMAND)
-    where = f" into {out} ({done.files} files)" if out is not None else ""
+    files = f"{done.files} file" + ("" if done.files == 1 else "s")
+    where = f" into {out} ({files})" if out is not None else ""
     say(f"{done.hands} hands exported as {fmt}{where}"
         + (f"; {len(done.skipped)} left out" if done.skipped else ""), _COMMAND)  # fmt: skip
     if done.skipped:
