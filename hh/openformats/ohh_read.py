@@ -41,7 +41,6 @@ from hh.model import (
     Post,
     Seat,
     SeatOutcome,
-    Section,
     Show,
     Stakes,
     Summary,
@@ -50,6 +49,7 @@ from hh.model import (
     TotalPot,
     Uncalled,
     Verb,
+    cut_body,
 )
 from hh.openformats import cards as cardmap
 from hh.openformats.ohh import EXTENSION
@@ -182,22 +182,7 @@ def _hand(obj: Any) -> Hand:
     seats = tuple(Seat(_int(p, "seat"), p["name"], _int(p, "starting_stack"),
                        bool(p.get("is_sitting_out", False))) for p in ohh["players"])  # fmt: skip
     build = _Builder(ohh, ext)
-    preamble: list[Line] = []
-    sections: list[Section] = []
-    marker: Marker | None = None
-    lines: list[Line] = []
-    for entry in ext["lines"]:
-        item = build.line(entry)
-        if isinstance(item, Marker):
-            if marker is not None:
-                sections.append(Section(marker, tuple(lines)))
-            marker, lines = item, []
-        elif marker is None:
-            preamble.append(item)
-        else:
-            lines.append(item)
-    if marker is not None:
-        sections.append(Section(marker, tuple(lines)))
+    preamble, sections = cut_body(build.line(entry) for entry in ext["lines"])
     summary = _record(ext["summary"])
     if not isinstance(summary, Summary):
         raise OhhError("x_hh.summary: expected a Summary record")
