@@ -66,7 +66,7 @@ from hh.model import (
     TotalPot,
     Uncalled,
 )
-from hh.sources import LOOKS_LIKE_HEADER, gzipped
+from hh.sources import LOOKS_LIKE_HEADER, gzipped, is_ohh
 
 __all__ = [
     "HandSyntaxError",
@@ -1184,6 +1184,10 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
     :func:`hh.sources.gzipped`), streaming. A file that
     cannot be opened raises OSError."""
     name = os.fspath(path)
+    if is_ohh(name):  # Open Hand History: the text of its hands (hh.openformats.ohh_read)
+        from hh.openformats.ohh_read import text_lines
+
+        return parse_stream(text_lines(name), file=name)
     f = open(name, "rb")  # noqa: SIM115 - closed by the generator below
 
     def records() -> Iterator[Record]:

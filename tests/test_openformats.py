@@ -28,6 +28,7 @@ from hh.openformats import schema
 from hh.openformats.cards import FROM_FRENCH, TO_FRENCH
 from hh.openformats.ohh import EXTENSION
 from hh.openformats.ohh_read import hand_of, texts
+from hh.openformats.phh import phh_text
 from hh.parse import parse_text
 from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
@@ -46,6 +47,7 @@ register_import(app)
 runner = CliRunner()
 
 ROOT = Path(__file__).resolve().parent.parent
+HANDS, HERO = 45, 12  # per game; the hero's-eye log
 
 
 def hh_export(*args: str) -> tuple[int, str, str]:
@@ -63,7 +65,7 @@ def _session(game: Game, seed: int) -> tuple[str, int, int]:
     rng = random.Random(seed)
     kinds = sorted(KINDS)
     out, mutants, unparsed = [], 0, 0
-    for k, hand in enumerate(Simulator(game, seed, tables=2).hands(45)):
+    for k, hand in enumerate(Simulator(game, seed, tables=2).hands(HANDS)):
         text = write_hand(hand)
         if k % 3 == 1:
             for step in range(len(kinds)):
@@ -92,6 +94,9 @@ def trip(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         body, n, _ = _session(game, 11 + k)
         mutants += n
         (text / f"{game.value}.txt").write_text(body, encoding="utf-8")
+    # a hero's-eye log: the others' cards are ??, what they keep unchecked is said
+    hero = Simulator(Game.CHIRIBITO, 5, tables=1, view="Ana María").hands(HERO)
+    (text / "hero.txt").write_text("\n\n".join(map(write_hand, hero)) + "\n", encoding="utf-8")
     code, _, err = hh_export("--format", "ohh", str(text), "--out", str(root / "ohh"))
     assert code == 0, err
     dbs = {}
@@ -121,7 +126,8 @@ def test_ohh_import_stores_the_same_rows_as_the_text(trip: dict[str, Any]) -> No
     text, ohh = contents(dbs["text"]), contents(dbs["ohh"])
     assert _named(text, root) == _named(ohh, root)
     hands = query(dbs["ohh"], "SELECT count(*), count(*) FILTER (NOT valid) FROM hands")[0]
-    assert hands[0] == 3 * 45 and hands[1] >= trip["mutants"] > 20
+    assert hands[0] == 3 * HANDS + HERO and hands[1] >= trip["mutants"] > 20
+    assert query(dbs["ohh"], "SELECT count(*) FROM hand_violations WHERE unchecked")[0][0] > 0
     assert query(dbs["ohh"], "SELECT count(*) FROM rejects")[0][0] == 0
     # each file: the same hands, the same lines (those of the text it converts to)
     files = "SELECT hands, lines, status FROM files ORDER BY path"
@@ -161,7 +167,7 @@ def test_validate_reads_ohh_as_the_text(trip: dict[str, Any], capsys: pytest.Cap
         out = capsys.readouterr().out
         results[name] = [{**json.loads(x), "file": None} for x in out.splitlines()]
     assert results["text"] == results["ohh"]
-    assert len(results["ohh"]) == 3 * 45
+    assert len(results["ohh"]) == 3 * HANDS + HERO
 
 
 def test_golden_hand_as_ohh() -> None:
@@ -187,6 +193,20 @@ def test_golden_hand_as_ohh() -> None:
     raise_ = next(a for a in obj["rounds"][0]["actions"] if a["action"] == "Raise")
     assert (raise_["amount"], names[raise_["player_id"]]) == (40, "Íñigo")
     _extension_ok(obj[EXTENSION])
+    # a stud game: the antes are dead money, a raise's amount what it puts in
+    hand = next(parse_text(EX_CALATONE.text)).hand
+    assert hand is not None
+    verdict, order = judge(hand)
+    rounds = json.loads(ohh_json(hand, verdict))["ohh"]["rounds"]
+    assert [(a["action"], a.get("amount")) for a in rounds[1]["actions"]
+            if a["action"] != "Dealt Cards"] == [("Bet", 20), ("Raise", 50), ("Fold", None),
+                                                 ("Call", 30)]  # fmt: skip
+    phh = HandHistory.loads(phh_text(hand, verdict, order))
+    assert phh.actions[3:6] == ["p2 cbr 10", "p3 cc", "p1 cc"]
+    assert phh.actions[9:13] == ["p3 cbr 20", "p1 cbr 50", "p2 f", "p3 cc"]
+    assert phh.winnings == [565, 0, 0] and phh.finishing_stacks == [790, 485, 225]
+    assert phh.user_defined_fields["_hh_declarations"] == ["p1 Kh Kd Ks Kc 9h",
+                                                           "p3 Js Jd Jh 2c 2s"]  # fmt: skip
     raked = EX_CHIRIBITO.text.replace("collected 1480", "collected 1460").replace(
         "Rake 0", "Rake 20").replace("won 1480", "won 1460")
     hand = next(parse_text(raked)).hand
@@ -255,7 +275,7 @@ def test_phh_export_is_read_by_pokerkit(trip: dict[str, Any], tmp_path: Path) ->
     code, _, err = hh_export("--format", "phh", str(trip["root"] / "text"), "--out", str(out))
     assert code == 0, err
     files = sorted(out.glob("*.phh"))
-    assert len(files) == 3 * 45
+    assert len(files) == 3 * HANDS + HERO
     games = set()
     for path in files:
         with warnings.catch_warnings():
@@ -277,7 +297,7 @@ def test_phh_export_is_read_by_pokerkit(trip: dict[str, Any], tmp_path: Path) ->
     # standard output: .phhs sections, read by PokerKit's loader of many hands
     code, stdout, _ = hh_export("--format", "phh", str(trip["root"] / "text" / "calatone.txt"))
     assert code == 0
-    assert len(list(HandHistory.loads_all(stdout))) == 45
+    assert len(list(HandHistory.loads_all(stdout))) == HANDS
 
 
 def test_export_from_the_database_with_filters(trip: dict[str, Any]) -> None:

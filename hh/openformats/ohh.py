@@ -119,7 +119,8 @@ class _Actions:
             out["amount"] = line.amount
             out["is_allin"] = line.all_in
             extra["post"] = line.kind
-            self.bets[line.name] = self.bets.get(line.name, 0) + line.amount
+            if line.kind == "blind":  # (an ante is dead money, not a bet of the round)
+                self.bets[line.name] = self.bets.get(line.name, 0) + line.amount
         elif isinstance(line, TopUp):
             out["action"] = "Added Chips"
             out["amount"] = line.amount

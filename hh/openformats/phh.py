@@ -87,10 +87,12 @@ def phh_fields(hand: Hand, verdict: Verdict, order: tuple[str, ...]) -> dict[str
     actions: list[str] = []
     bets: dict[str, int] = {}
     lines = hand.lines()
-    for street, line in lines:
+    first = True  # the first round keeps the blind posted before its marker
+    for _, line in lines:
         if isinstance(line, Marker):
-            if street is not None and bets:
+            if not first:
                 bets = {}
+            first = False
             for card in cardmap.out(line.new_cards, spanish):
                 actions.append(f"d db {card}")
             continue
@@ -100,7 +102,8 @@ def phh_fields(hand: Hand, verdict: Verdict, order: tuple[str, ...]) -> dict[str
         who = f"p{index[name]}"
         if isinstance(line, Post):
             posted[name] += line.amount
-            bets[name] = bets.get(name, 0) + line.amount
+            if line.kind == "blind":  # (an ante is dead money, not a bet of the round)
+                bets[name] = bets.get(name, 0) + line.amount
         elif isinstance(line, Deal):
             dealt = cardmap.out((line.down or ()) + (line.up or ()), spanish)
             actions.append(f"d dh {who} {''.join(dealt)}")
