@@ -190,11 +190,11 @@ def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str
     _emit(render(report_data(table, rows, found, title, sections)), out)
 
 
-def _with_progress(call: Callable[[Any], T]) -> T:
+def _with_progress(call: Callable[[Any], T], note: str = " (hands not cached yet)") -> T:
     """``call(progress)`` with a progress bar on the terminal (standard error)
     while a report computes what the cache lacks (``progress(stage, done,
     total)``: a bar per stage, such as the all-in equity or the integrity
-    report's standings and facts)."""
+    report's standings and facts; ``note`` follows the stage's name)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -206,7 +206,7 @@ def _with_progress(call: Callable[[Any], T]) -> T:
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task(f"{stage} (hands not cached yet)", total=total)
+                tasks[stage] = bar.add_task(f"{stage}{note}", total=total)
             bar.update(tasks[stage], completed=done)
 
         return call(progress)

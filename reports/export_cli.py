@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -32,6 +33,7 @@ from hh.reports.cli import (
     HAND_INVALID,
     HAND_MIN_POT,
     HAND_PLAYER,
+    _with_progress,
 )
 
 _COMMAND = "hh export"
@@ -76,16 +78,19 @@ def export_command(
             cannot_write(out, error, _COMMAND)
     with writing() as stream:
         exporter = _exporter(fmt, out, stream, cross_hand=bool(files))
-        try:
+        def run(progress: Callable[[str, int, int | None], None]) -> None:
             if files:
+                exporter.progress = lambda n: progress("judging", n, None)
                 _from_files(exporter, files)
             else:
-                _from_db(exporter, db, game, player, site, table, since, until, code,
-                         invalid, min_pot)  # fmt: skip
+                _from_db(exporter, progress, db, game, player, site, table, since, until,
+                         code, invalid, min_pot)  # fmt: skip
+            exporter.close()  # (from files: the hands are written now, cross-hand checked)
+
+        try:
+            _with_progress(run, note="")
         except OSError as error:
             cannot_write(out or "standard output", error, _COMMAND)
-        finally:
-            exporter.close()
     done = exporter.done
     for line in done.skipped:
         say(line, _COMMAND)
@@ -132,7 +137,8 @@ def _from_files(exporter: Exporter, files: list[str]) -> None:
         exporter.records(found)
 
 
-def _from_db(exporter: Exporter, db: Path | None, game: list[str], player: list[str],
+def _from_db(exporter: Exporter, progress: Callable[[str, int, int | None], None],
+             db: Path | None, game: list[str], player: list[str],
              site: list[str], table: list[str], since: str | None, until: str | None,
              code: list[str], invalid: bool, min_pot: int) -> None:  # fmt: skip
     from hh.reports.cli import _connect, _filters, _players_named, hand_query
@@ -146,6 +152,7 @@ def _from_db(exporter: Exporter, db: Path | None, game: list[str], player: list[
     filters = _players_named(con, filters)
     found, _total = find_hands(con, filters, hand_query(con, code, invalid, min_pot))
     exporter.group("export")
+    exporter.progress = lambda n: progress("exporting", n, found.height)
     for raw, line, file in hand_texts(con, found):  # (as hh import --revalidate reads them)
         record = parse_run(Run(file, line, raw.split("\n"), []))
         hand = record.hand

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol, TextIO
 
@@ -84,6 +84,9 @@ class Exporter:
         # held for the cross-hand checks: (group, hand or None, verdict, dealing order)
         self._held: list[tuple[str | None, Hand | None, Verdict, tuple[str, ...]]] = []
         self._current: str | None = None
+        # told the number of hands judged so far, after each (a progress bar)
+        self.progress: Callable[[int], None] | None = None
+        self._judged = 0
 
     def group(self, name: str) -> None:
         """Begin the OHH file ``<name>.ohh`` in the folder (``name``: an
@@ -125,6 +128,9 @@ class Exporter:
                 self._held.append((self._current, None, failed_verdict(record), ()))
             return
         verdict, order = judge(record.hand, record.file)
+        self._judged += 1
+        if self.progress is not None:
+            self.progress(self._judged)
         if cross:
             verdict = replace(verdict, violations=verdict.violations + cross)
         if self.cross_hand:
