@@ -96,7 +96,6 @@ class _Actions:
     extension's list of all lines that places them."""
 
     def __init__(self, hand: Hand, ids: dict[str, int]) -> None:
-        self.hand = hand
         self.ids = ids
         self.spanish = hand.game is Game.CHIRIBITO
         self.number = 0
@@ -108,7 +107,8 @@ class _Actions:
 
     def action(self, line: Line) -> dict[str, Any] | None:
         """The OHH action of one line (None: OHH has none for it, or its
-        player has no seat), with the extension's extras in ``extra``."""
+        player has no seat); its place in :attr:`lines`, with what OHH
+        cannot say of it, is appended there."""
         pid = self.ids.get(line.name)
         if pid is None:
             return None
