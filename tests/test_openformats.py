@@ -5,6 +5,7 @@ Schemas the package ships."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import warnings
@@ -335,11 +336,12 @@ def test_bad_ohh_objects_become_rejects(tmp_path: Path) -> None:
     assert "OHH object 2 (line 2 of x.ohh) cannot be read: missing 'players'" in found[1]
     assert "no x_hh extension" in found[2]
     assert "cannot be read further: line 4 column 2: not JSON" in found[3]
-    path = tmp_path / "x.ohh"
-    path.write_text(body, encoding="utf-8")
+    (tmp_path / "x.ohh").write_text(body, encoding="utf-8")
+    (tmp_path / "y.ohh.gz").write_bytes(gzip.compress(body.replace("CA-1", "CA-2").encode()))
     db = tmp_path / "x.duckdb"
-    _, summary, _ = hh_import(str(path), "--db", str(db), "--workers", "1")
-    assert summary is not None and (summary["imported"], summary["rejected"]) == (1, 3)
+    _, summary, _ = hh_import(str(tmp_path), "--db", str(db), "--workers", "1")
+    assert summary is not None and (summary["imported"], summary["rejected"]) == (2, 6)
+    assert query(db, "SELECT hand_id FROM hands ORDER BY 1") == [("CA-1",), ("CA-2",)]
 
 
 def _ohh_of(text: str) -> str:

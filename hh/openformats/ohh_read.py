@@ -11,7 +11,7 @@ and cards (the Spanish deck mapped back, :mod:`hh.openformats.cards`); the
 line numbers are those of the text they become (docs/formats.md).
 
 A file holds JSON objects one after another (one per line, or pretty
-printed), or one array of them. An object that cannot be read becomes a run
+printed), or one array of them; ``*.ohh.gz`` is the same, compressed. An object that cannot be read becomes a run
 of text that says why (stored as a reject, as a text that does not parse);
 a file that is not JSON from some point on ends there with such a run.
 """
@@ -53,9 +53,10 @@ from hh.model import (
 )
 from hh.openformats import cards as cardmap
 from hh.openformats.ohh import EXTENSION
+from hh.sources import GZIP_MAGIC
 from hh.write import write_hand
 
-SUFFIX = ".ohh"
+SUFFIXES = (".ohh", ".ohh.gz")
 
 
 class OhhError(ValueError):
@@ -63,8 +64,9 @@ class OhhError(ValueError):
 
 
 def is_ohh(path: str) -> bool:
-    """Whether a file is read as Open Hand History: by its name, ``*.ohh``."""
-    return path.lower().endswith(SUFFIX)
+    """Whether a file is read as Open Hand History: by its name, ``*.ohh``
+    (or ``*.ohh.gz``, compressed)."""
+    return path.lower().endswith(SUFFIXES)
 
 
 # the records the extension holds serialized (hh.serialize.to_jsonable)
@@ -238,6 +240,15 @@ def converted(path: str) -> bytes:
     apart by a blank line). Raises OSError when it cannot be read."""
     with open(path, "rb") as f:
         data = f.read()
+    if data.startswith(GZIP_MAGIC):
+        import gzip
+        import zlib
+
+        try:
+            data = gzip.decompress(data)
+        except (EOFError, OSError, zlib.error) as error:
+            return (f"OHH file {path} cannot be read: not a whole gzip stream ({error})\n"
+                    ).encode("utf-8")  # fmt: skip
     body = "\n\n".join(texts(data, path))
     return (body + "\n").encode("utf-8") if body else b""
 
