@@ -11,9 +11,10 @@ and cards (the Spanish deck mapped back, :mod:`hh.openformats.cards`); the
 line numbers are those of the text they become (docs/formats.md).
 
 A file holds JSON objects one after another (one per line, or pretty
-printed), or one array of them; ``*.ohh.gz`` is the same, compressed. An object that cannot be read becomes a run
-of text that says why (stored as a reject, as a text that does not parse);
-a file that is not JSON from some point on ends there with such a run.
+printed), or one array of them; ``*.ohh.gz`` is the same, compressed. An
+object that cannot be read becomes a run of text that says why (stored as a
+reject, as a text that does not parse); a file that is not JSON from some
+point on ends there with such a run.
 """
 
 from __future__ import annotations
@@ -247,8 +248,8 @@ def converted(path: str) -> bytes:
         try:
             data = gzip.decompress(data)
         except (EOFError, OSError, zlib.error) as error:
-            return (f"OHH file {path} cannot be read: not a whole gzip stream ({error})\n"
-                    ).encode("utf-8")  # fmt: skip
+            why = f"OHH file {path} cannot be read: not a whole gzip stream ({error})\n"
+            return why.encode()
     body = "\n\n".join(texts(data, path))
     return (body + "\n").encode("utf-8") if body else b""
 
