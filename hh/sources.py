@@ -40,7 +40,7 @@ from hh.read.runs import (
     split_runs,
 )
 
-SUFFIXES = (".txt", ".log", ".gz")
+SUFFIXES = (".txt", ".log", ".gz", ".ohh")
 
 # ------------------------------------------------------------ finding the files
 
@@ -58,8 +58,8 @@ class MissingPath(Exception):
 
 
 def find_inputs(paths: Iterable[str]) -> list[str | Unreadable]:
-    """The files to read, in order: a folder gives its ``*.txt``, ``*.log`` and
-    ``*.gz`` files, recursively, sorted by path; ``-`` is standard input.
+    """The files to read, in order: a folder gives its ``*.txt``, ``*.log``,
+    ``*.gz`` and ``*.ohh`` files, recursively, sorted by path; ``-`` is standard input.
 
     Inside folders, what cannot be read is reported in its place, not
     skipped: a sub-folder that cannot be listed, a broken symbolic link
@@ -257,6 +257,19 @@ def is_compressed(path: str) -> bool:
     """Whether the file is gzip (see :func:`gzipped`)."""
     with open(path, "rb") as f:
         return gzipped(f)
+
+
+def is_ohh(path: str) -> bool:
+    """Whether the file is Open Hand History (``*.ohh``): read as the text
+    of its hands (:mod:`hh.openformats.ohh_read`), whole, as a gzip file is."""
+    from hh.openformats.ohh_read import is_ohh as ohh
+
+    return ohh(path)
+
+
+def read_whole(path: str) -> bool:
+    """Whether the file is read whole, never from a byte offset: gzip, or OHH."""
+    return is_ohh(path) or is_compressed(path)
 
 
 def gzipped(f: BinaryIO) -> bool:
@@ -470,6 +483,9 @@ def _cut(
     """:func:`cut`, a chunk at a time as the pass finds them (so that the
     workers start on the first chunks while the rest is cut); the pass's
     figures are appended to ``done`` at its end."""
+    if is_ohh(path):
+        yield from _cut_ohh(path, order, digest, done)
+        return
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         compressed = gzipped(f)
@@ -510,9 +526,36 @@ def _cut(
         )
 
 
+def _cut_ohh(path: str, order: Order | None, digest: bool, done: list[Cut]) -> Iterator[Chunk]:
+    """:func:`cut` of an OHH file: one chunk, its hands' places and lines
+    those of the text it converts to, its size and SHA-256 the file's."""
+    import io
+
+    from hh.openformats.ohh_read import converted
+
+    yield Chunk(path)
+    with open(path, "rb") as f:
+        reader = _Reader(f, digest, -1)
+        reader.drain()
+        size = reader._pos
+    text = converted(path)
+    if order is not None:
+        for mark in _marks_plain(_Reader(io.BytesIO(text), False, 0)):
+            order.add(mark.place)
+    lines = text.count(b"\n")
+    done.append(Cut([], size, lines, reader.sha.hexdigest() if reader.sha else None, None))
+
+
 def marks(path: str) -> Iterator[Mark]:
     """Every hand of a file with its place, in file order (the pass
     :func:`cut` makes); a compressed file is read up to where it breaks."""
+    if is_ohh(path):
+        import io
+
+        from hh.openformats.ohh_read import converted
+
+        yield from _marks_plain(_Reader(io.BytesIO(converted(path)), False, 0))
+        return
     with open(path, "rb") as f:
         compressed = gzipped(f)
         reader = _Reader(f, False, 0)
@@ -823,6 +866,10 @@ def runs(chunk: Chunk, long: list[int] | None = None) -> Iterator[Run]:
     A line longer than :data:`MAX_LINE` is cut there; its number is
     appended to ``long`` before the run that holds it is yielded."""
     name = chunk.path if chunk.name is None else chunk.name
+    if is_ohh(chunk.path):  # its hands' text (hh.openformats.ohh_read), read whole
+        from hh.openformats.ohh_read import text_lines
+
+        return split_runs(lines_of_stream(text_lines(chunk.path)), name, 1)
     if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
         return split_runs(lines_of_stream(_lines(chunk.path, long)), name, chunk.first_line)
     return split_blocks(_blocks(chunk.path, chunk, long), name, chunk.first_line)

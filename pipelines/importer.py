@@ -48,7 +48,7 @@ from hh.pipelines.work import (
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import Chunk, cut, is_compressed
+from hh.sources import Chunk, cut, read_whole
 
 CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -173,7 +173,7 @@ class _Plan:
         # the worker finds it: what is recorded (size, SHA-256, lines) is
         # what was read, though a client appends to the file meanwhile.
         last = self.chunks[-1]
-        if last.end is None and not is_compressed(self.path):
+        if last.end is None and not read_whole(self.path):
             self.chunks[-1] = replace(last, end=self.size)
 
 

@@ -24,7 +24,7 @@ from hh.pipelines.rows import Batch, content_hash
 
 from hh.parse import ParseError, Record, parse_run
 from hh.read.runs import Run
-from hh.sources import MAX_LINE, Chunk, is_compressed, runs
+from hh.sources import MAX_LINE, Chunk, read_whole, runs
 from hh.validate import ActionFigures, validate
 
 _SCAN_BLOCK = 1024 * 1024
@@ -190,7 +190,7 @@ def _process(task: Task) -> Result:
     result = Result(task)
     batch = Batch()
     chunk = task.chunk
-    tail = task.tail and not is_compressed(chunk.path)
+    tail = task.tail and not read_whole(chunk.path)
     version = task.hh_version or hh_version()
     pending: Run | None = None
     long: list[int] = []  # lines cut at hh.sources.MAX_LINE: their runs are rejects

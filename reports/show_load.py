@@ -179,7 +179,7 @@ def from_con(con: Any, hand_id: str, site: str | None = None, where: str = "the 
         raise ShowError(f"hand #{hand_id} is in {db} for several sites ({sites}): "
                         f"use --site")  # fmt: skip
     key_site, key_id, file, line, raw = rows[0]
-    cross = _stored_cross(con, key_site, key_id)
+    cross = stored_cross(con, key_site, key_id)
     try:
         hand = parse_hand(raw, first_line=line or 1)
     except HandSyntaxError as error:
@@ -187,7 +187,7 @@ def from_con(con: Any, hand_id: str, site: str | None = None, where: str = "the 
     return Found(hand, raw, file, cross)
 
 
-def _stored_cross(con: Any, site: str, hand_id: str) -> tuple[Violation, ...]:
+def stored_cross(con: Any, site: str, hand_id: str) -> tuple[Violation, ...]:
     """The cross-hand violations the import computed (none if the view is absent)."""
     import duckdb
 

@@ -458,7 +458,7 @@ def test_import_says_what_it_did_not_do(tmp_path: Path) -> None:
     empty = run("--db", db, str(folder))
     assert (empty.returncode, empty.stdout) == (2, "")
     assert empty.stderr == (f"hh: no hand-history files in {folder}: hh import reads *.txt, "
-                            "*.log, *.gz files (folders recursively)\n")  # fmt: skip
+                            "*.log, *.gz, *.ohh files (folders recursively)\n")  # fmt: skip
     from hh.model import Game
     from hh.simulate import Simulator
     from hh.write import write_hand

@@ -22,7 +22,7 @@ from hh.read.runs import (
     lines_of_text,
     split_runs,
 )
-from hh.sources import Chunk, gzipped, runs
+from hh.sources import Chunk, gzipped, is_ohh, runs
 
 # Best effort for a header that did not parse, to name the hand in reports.
 HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
@@ -192,6 +192,10 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
     :func:`hh.sources.gzipped`), streaming. A file that
     cannot be opened raises OSError."""
     name = os.fspath(path)
+    if is_ohh(name):  # Open Hand History: the text of its hands (hh.openformats.ohh_read)
+        from hh.openformats.ohh_read import text_lines
+
+        return parse_stream(text_lines(name), file=name)
     f = open(name, "rb")  # noqa: SIM115 - closed by the generator below
 
     def records() -> Iterator[Record]:
