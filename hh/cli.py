@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from hh.collusion import Collusion
     from hh.model import Game
     from hh.parse import Record
-    from hh.sources import Unreadable
+    from hh.read.files import Unreadable
     from hh.validate import Violation
 
 app = App(
@@ -76,7 +76,7 @@ def parse(
 
 def _records(inputs: list[str | Unreadable]) -> Iterator[Record]:
     from hh.parse import ParseError, Record, parse_file, parse_stream
-    from hh.sources import Unreadable
+    from hh.read.files import Unreadable
 
     def failure(path: str, reason: str) -> Record:
         message = f"cannot read this {'folder' if os.path.isdir(path) else 'file'}: {reason}"
@@ -192,7 +192,7 @@ def validate_files(
     from hh.output import Rendered, finish
     from hh.parallel import WorkerDied, judged
     from hh.pool import default_workers
-    from hh.sources import Plan
+    from hh.read.cut import Plan
 
     n = workers or default_workers()
     total = invalid = 0

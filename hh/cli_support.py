@@ -17,7 +17,7 @@ from typing import NoReturn, TextIO
 
 import typer
 
-from hh.sources import MissingPath, Unreadable, find_inputs
+from hh.read.files import MissingPath, Unreadable, find_inputs
 
 
 def shown(text: object) -> str:
@@ -48,7 +48,7 @@ def cannot_write(name: object, error: OSError, command: str = "hh") -> NoReturn:
 
 
 def find(paths: list[str]) -> list[str | Unreadable]:
-    """The inputs of a run (see :func:`hh.sources.find_inputs`); a missing
+    """The inputs of a run (see :func:`hh.read.files.find_inputs`); a missing
     path is a usage error (exit 2), found before anything is printed."""
     try:
         found = find_inputs(paths)

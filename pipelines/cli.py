@@ -67,7 +67,7 @@ def import_command(
     from hh.pipelines.importer import ImportFailure, find_files
 
     from hh.pool import default_workers
-    from hh.sources import SUFFIXES
+    from hh.read.files import SUFFIXES
 
     path = db_path(db)
     n = workers or default_workers()

@@ -3,7 +3,7 @@
 ``hh import PATH... --engine dask [--scheduler ADDRESS] --lake DIR``
 
 Each Dask task is a group of consecutive chunks of about ``chunk_bytes``
-(``hh.sources.chunks``: a file, or a byte range of a big plain file cut at a
+(``hh.read.cut.chunks``: a file, or a byte range of a big plain file cut at a
 hand boundary; small files are grouped, :func:`group`). A task runs the
 local import's own per-chunk function (``hh.pipelines.work.process``) on a
 worker and writes the group's tables as temporary Parquet parts
@@ -51,7 +51,7 @@ from hh.pipelines.work import Task, hh_version, worker_init
 from hh.pipelines.writer import Counts
 
 from hh.pool import default_workers
-from hh.sources import CHUNK_BYTES
+from hh.read.cut import CHUNK_BYTES
 
 
 @dataclass

@@ -2,7 +2,7 @@
 the one writer in this process -> the cross-hand checks.
 
 Work is split by file and, for big plain files, by byte ranges cut at hand
-boundaries: one pass over each file (``hh.sources.cut``) gives its chunks
+boundaries: one pass over each file (``hh.read.cut.cut``) gives its chunks
 and its SHA-256 together. Results come back in task order through the
 bounded window of ``hh.pool.Pool`` (the pool ``hh validate`` uses), so
 memory stays flat whatever the input's size and the database is written in
@@ -48,7 +48,8 @@ from hh.pipelines.work import (
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import Chunk, cut, read_whole
+from hh.read.cut import Chunk, cut
+from hh.read.files import read_whole
 
 CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -74,14 +75,14 @@ class ImportFailure(Exception):
 
 def find_files(paths: Iterable[str], problems: list[str] | None = None) -> list[str]:
     """The files to read, in order, as ``hh validate`` finds them
-    (:func:`hh.sources.find_inputs`: a folder gives its *.txt, *.log and
+    (:func:`hh.read.files.find_inputs`: a folder gives its *.txt, *.log and
     *.gz files recursively, sorted; ``-`` is standard input), by absolute
     path. A file reached twice (named and in a folder, through a link) is
     read once, where it is first reached. What cannot be read (a link that
     loops or points nowhere, a folder that cannot be listed) is left out
     and said in ``problems``, a line each. A missing path fails before
     anything is read."""
-    from hh.sources import MissingPath, Unreadable, find_inputs
+    from hh.read.files import MissingPath, Unreadable, find_inputs
 
     try:
         found = find_inputs(paths)

@@ -82,7 +82,7 @@ from hh.pipelines.rows import SCHEMAS
 from hh.pipelines.work import Result, Task, process
 from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
 
-from hh.sources import Chunk, cut
+from hh.read.cut import Chunk, cut
 
 # The tables the workers write, in commit order after hands (cross_violations
 # is computed over the lake).
@@ -169,7 +169,7 @@ class FileFacts(NamedTuple):
 
 def file_facts(path: str, target: int) -> tuple[list[Chunk], FileFacts | None]:
     """A file's chunks of about ``target`` bytes and its facts, from the one
-    pass the import's cut makes over it (``hh.sources.cut``, hashing on the
+    pass the import's cut makes over it (``hh.read.cut.cut``, hashing on the
     way): the workers need not read the file again for its lines and
     SHA-256. No facts when the file changed during the pass."""
     before = _stat(path)
@@ -315,7 +315,7 @@ class Lake:
             if read.task.chunk.end is None:  # the file's last chunk: its facts
                 known = (facts or {}).get(path)
                 if known is None or (known.size, known.mtime_ns) != (read.size, read.mtime_ns):
-                    from hh.sources import cut
+                    from hh.read.cut import cut
 
                     whole = cut(path, digest=True)  # changed since: the import's own pass
                     known = FileFacts(whole.size, read.mtime_ns or 0, whole.lines,

@@ -35,7 +35,7 @@ from hh.pipelines.importer import (
     timed,
 )
 
-from hh.sources import SUFFIXES
+from hh.read.files import SUFFIXES
 
 Lease = Callable[[], AbstractContextManager[Any]]
 

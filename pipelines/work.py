@@ -23,8 +23,10 @@ import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
 
 from hh.parse import ParseError, Record, parse_run
+from hh.read.cut import Chunk, runs
+from hh.read.files import read_whole
+from hh.read.lines import MAX_LINE
 from hh.read.runs import Run
-from hh.sources import MAX_LINE, Chunk, read_whole, runs
 from hh.validate import ActionFigures, validate
 
 _SCAN_BLOCK = 1024 * 1024
@@ -168,7 +170,7 @@ def _derive(result: Result) -> None:
 
 
 def _runs(task: Task, long: list[int]) -> Iterator[Run]:
-    """The chunk's runs, cut as ``hh validate`` cuts them (hh.sources.runs);
+    """The chunk's runs, cut as ``hh validate`` cuts them (hh.read.cut.runs);
     the numbers of lines too long are appended to ``long`` as they are read.
     A file still being written is read the same way, up to the size the
     import found (its last chunk's end)."""
@@ -193,7 +195,7 @@ def _process(task: Task) -> Result:
     tail = task.tail and not read_whole(chunk.path)
     version = task.hh_version or hh_version()
     pending: Run | None = None
-    long: list[int] = []  # lines cut at hh.sources.MAX_LINE: their runs are rejects
+    long: list[int] = []  # lines cut at hh.read.lines.MAX_LINE: their runs are rejects
     try:
         for run in _runs(task, long):
             if pending is not None:
@@ -298,7 +300,7 @@ def _line_offset(f: BinaryIO, start: int, end: int, skip: int) -> int | None:
 
 
 def _too_long(run: Run, long: list[int]) -> int | None:
-    """The first line of ``run`` cut at hh.sources.MAX_LINE, if any."""
+    """The first line of ``run`` cut at hh.read.lines.MAX_LINE, if any."""
     if long:
         end = run.start + len(run.lines)
         for n in long:

@@ -118,7 +118,8 @@ def _stem(path: str) -> str:
 
 def _from_files(exporter: Exporter, files: list[str]) -> None:
     from hh.parse import parse_chunk, parse_stream
-    from hh.sources import Chunk, Unreadable
+    from hh.read.cut import Chunk
+    from hh.read.files import Unreadable
 
     for item in find(files):
         if isinstance(item, Unreadable):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hh.model import Hand
-from hh.sources import MissingPath, Unreadable, find_inputs
+from hh.read.files import MissingPath, Unreadable, find_inputs
 from hh.validate import LineState, Verdict, Violation, cross_check, validate
 
 
@@ -63,7 +63,7 @@ def judge(found: Found) -> Judged:
 
 def expand(paths: Iterable[str]) -> list[str]:
     """The files to read, found as every command finds them
-    (:func:`hh.sources.find_inputs`: a folder gives its *.txt, *.log and
+    (:func:`hh.read.files.find_inputs`: a folder gives its *.txt, *.log and
     *.gz files recursively, sorted; ``-`` is standard input)."""
     try:
         found = find_inputs(paths)

@@ -310,7 +310,8 @@ def _refusals(
 def test_a_line_too_long_is_a_reject_with_its_beginning_and_the_run_goes_on(
     tmp_path: Path,
 ) -> None:
-    from hh.sources import MAX_LINE, looks_like_header
+    from hh.read.lines import MAX_LINE
+    from hh.read.runs import looks_like_header
 
     folder = tmp_path / "logs"
     folder.mkdir()
@@ -355,7 +356,8 @@ def test_long_lines_are_cut_alike_by_every_reader(tmp_path: Path, extra: int, pa
     too long as its first MAX_LINE bytes, with the line numbers of the file."""
     import gzip
 
-    from hh.sources import MAX_LINE, Chunk, cut, marks, runs
+    from hh.read.cut import Chunk, cut, marks, runs
+    from hh.read.lines import MAX_LINE
 
     hands = _hands(Game.CHIRIBITO, 4, 51)
     long_line = "Info " + "z" * (MAX_LINE - 5 + extra)

@@ -34,8 +34,8 @@ from hh.model import (
     TopUp,
 )
 from hh.openformats import cards as cardmap
+from hh.read.places import instant
 from hh.serialize import to_jsonable
-from hh.sources import instant
 from hh.verdict import Verdict
 
 SPEC_VERSION = "1.4.7"

@@ -54,20 +54,12 @@ from hh.model import (
 )
 from hh.openformats import cards as cardmap
 from hh.openformats.ohh import EXTENSION
-from hh.sources import GZIP_MAGIC
+from hh.read.files import GZIP_MAGIC
 from hh.write import write_hand
-
-SUFFIXES = (".ohh", ".ohh.gz")
 
 
 class OhhError(ValueError):
     """An OHH object that cannot be rebuilt into a hand: what and where."""
-
-
-def is_ohh(path: str) -> bool:
-    """Whether a file is read as Open Hand History: by its name, ``*.ohh``
-    (or ``*.ohh.gz``, compressed)."""
-    return path.lower().endswith(SUFFIXES)
 
 
 # the records the extension holds serialized (hh.serialize.to_jsonable)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from hh.model import Hand
 from hh.parse.fast import parse_fast
 from hh.parse.lines import HandSyntaxError, ParseError
+from hh.read.cut import Chunk, runs
+from hh.read.files import gzipped, is_ohh
 from hh.read.runs import (
     LOOKS_LIKE_HEADER,
     Corrupt,
@@ -22,7 +24,6 @@ from hh.read.runs import (
     lines_of_text,
     split_runs,
 )
-from hh.sources import Chunk, gzipped, is_ohh, runs
 
 # Best effort for a header that did not parse, to name the hand in reports.
 HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
@@ -189,7 +190,7 @@ def parse_stream(
 
 def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
     """Parse a file, plain or gzip-compressed (by its magic bytes:
-    :func:`hh.sources.gzipped`), streaming. A file that
+    :func:`hh.read.files.gzipped`), streaming. A file that
     cannot be opened raises OSError."""
     name = os.fspath(path)
     if is_ohh(name):  # Open Hand History: the text of its hands (hh.openformats.ohh_read)
@@ -212,7 +213,7 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Record]:
 
 
 def parse_chunk(chunk: Chunk) -> Iterator[Record]:
-    """The hands of a chunk (:func:`hh.sources.runs`), parsed: the same
+    """The hands of a chunk (:func:`hh.read.cut.runs`), parsed: the same
     records, with the same line numbers, as :func:`parse_file` gives for
     that part of the file. A file that cannot be opened raises OSError
     here, at the call."""
