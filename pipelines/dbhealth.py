@@ -27,9 +27,12 @@ import contextlib
 import errno
 import json
 import os
+from dataclasses import dataclass
 from typing import Any
 
 from hh.pipelines.dblock import DatabaseUnusable
+
+from hh.cli_support import EXPLAINERS
 
 NO_SPACE = os.strerror(errno.ENOSPC)  # "No space left on device"
 # DuckDB's memory while :func:`check` scans: the scan streams, and DuckDB keeps
@@ -60,7 +63,8 @@ def failure(error: BaseException, db: str) -> str | None:
             f"cannot write the database {db}: {NO_SPACE}; what was imported before is kept: "
             "free some space and run the same command again"
         )
-    if "Corrupt database file" in text or "checksum" in text.lower():
+    if is_damage(error):
+        unstamp(db)
         return damaged(db, text)
     if isinstance(error, duckdb.IOException) or "database has been invalidated" in text:
         first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
@@ -73,8 +77,40 @@ def damaged(db: str, why: str) -> str:
     first = why.strip().splitlines()[0] if why.strip() else "a block does not read back"
     return (
         f"the database {db} is damaged ({first}): hh neither reads nor writes it; restore "
-        f"it from a copy, or import again into a new file with --db"
+        f"it from a backup, or import the hand histories again into a new file "
+        f"(hh import LOGS --db NEW.duckdb)"
     )
+
+
+def is_damage(error: BaseException) -> bool:
+    """Whether DuckDB found a block of the file that does not read back."""
+    text = str(error)
+    return "Corrupt database file" in text or "checksum" in text.lower()
+
+
+def is_storage_error(error: BaseException) -> bool:
+    """An error of storage (a full disk, an I/O error, a damaged file), which
+    no step of a command may swallow (an import hook's error is otherwise
+    only said)."""
+    return failure(error, "") is not None
+
+
+def explain(error: BaseException) -> str | None:
+    """The damaged line for a damage met by a command after it opened its
+    database (a report reading a damaged block): registered with
+    hh.cli_support.EXPLAINERS, so every command says the same line, exit 2,
+    never a traceback. The stamp is removed: the next command scans the
+    file, and refuses it at once."""
+    from hh.pipelines.dblock import OPENED
+
+    if not is_damage(error):
+        return None
+    db = OPENED[-1] if OPENED else "in use"
+    unstamp(db)
+    return damaged(db, str(error))
+
+
+EXPLAINERS.append(explain)
 
 
 class DatabaseDamaged(DatabaseUnusable):
@@ -88,7 +124,10 @@ def stamp_file(db: str) -> str:
 
 
 def _state(db: str) -> list[object]:
-    """What a change to the file or its WAL changes."""
+    """What a change to the file or its WAL changes: its size, its times
+    (the change time too, which a write sets and no program can set back:
+    bytes rewritten in place with the size and mtime kept change it) and
+    its inode."""
     out: list[object] = []
     for path in (db, f"{db}.wal"):
         try:
@@ -96,7 +135,7 @@ def _state(db: str) -> list[object]:
         except OSError:
             out.append(None)
             continue
-        out.append([st.st_size, st.st_mtime_ns, st.st_ino])
+        out.append([st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns])
     return out
 
 
@@ -112,6 +151,12 @@ def stamp(db: str) -> None:
         os.replace(tmp, path)
 
 
+def unstamp(db: str) -> None:
+    """Forget that ``db`` was sound: the next open scans it."""
+    with contextlib.suppress(OSError):
+        os.remove(stamp_file(db))
+
+
 def _stamped(db: str) -> bool:
     try:
         with open(stamp_file(db), encoding="utf-8") as f:
@@ -120,15 +165,27 @@ def _stamped(db: str) -> bool:
         return False
 
 
-def check(con: Any, db: str) -> None:
+@dataclass(frozen=True)
+class Health:
+    """What a scan read of a sound database (``hh db check`` says it)."""
+
+    tables: int
+    rows: int
+    hands: int  # hands whose stored text was hashed again and matched
+
+
+def check(con: Any, db: str, force: bool = False) -> Health | None:
     """Raise :class:`DatabaseDamaged` if a block of ``db``'s tables does not
-    read back; skipped when the file is as stamped (see the module)."""
+    read back, or a hand's stored text is not the text its content hash was
+    made of; skipped (None) when the file is as stamped (see the module),
+    unless ``force``."""
     import duckdb
 
-    if db == ":memory:" or _stamped(db):
-        return
+    if db == ":memory:" or (not force and _stamped(db)):
+        return None
     limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
     con.execute(f"SET memory_limit = '{CHECK_MEMORY}'")
+    rows = 0
     try:
         tables = con.execute(
             "SELECT schema_name, table_name FROM duckdb_tables() "
@@ -144,13 +201,35 @@ def check(con: Any, db: str) -> None:
             # its checksum verified) once, nothing is kept
             reads = ", ".join(f"bit_xor(hash({_quote(c)}))" for (c,) in columns)
             con.execute(f"SELECT count(*), {reads} FROM {_quote(schema)}.{_quote(table)}")
-            con.fetchall()
+            rows += int(con.fetchall()[0][0])
+        hands = _texts_match(con, db, {t for s_, t in tables if s_ == "main"})
     except duckdb.Error as error:  # a scan of sound tables does not fail
         raise DatabaseDamaged(damaged(db, str(error))) from None
     finally:
         with contextlib.suppress(duckdb.Error):  # (a broken connection: its error stands)
             _limit(con, limit)
     stamp(db)
+    return Health(len(tables), rows, hands)
+
+
+def _texts_match(con: Any, db: str, tables: set[str]) -> int:
+    """Each hand's content hash made again from its stored text (SHA-256,
+    as hh.columns.content_hash), and each hand's text present: damage that
+    DuckDB's block checksums do not see, in the hands' keys, hashes or
+    texts, shows here. Returns the hands checked."""
+    if not {"hands", "hand_text"} <= tables:
+        return 0
+    row = con.execute(
+        "SELECT count(*), count(*) FILTER (WHERE h.content_hash IS DISTINCT FROM "
+        "sha256(t.raw_text)), any_value(coalesce(h.hand_id, t.hand_id)) FILTER (WHERE "
+        "h.content_hash IS DISTINCT FROM sha256(t.raw_text)) "
+        "FROM hands h FULL JOIN hand_text t USING (site, hand_id)"
+    ).fetchall()[0]
+    if row[1]:
+        raise DatabaseDamaged(damaged(db, (
+            f"{row[1]:,} of {row[0]:,} hands' stored texts do not match their content "
+            f"hashes, hand #{row[2]} among them")))
+    return int(row[0])
 
 
 def _limit(con: Any, limit: str) -> None:

@@ -34,6 +34,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 from hh.pipelines import crosshand, schema
+from hh.pipelines.dbhealth import is_storage_error
 from hh.pipelines.work import (
     Result,
     Task,
@@ -523,6 +524,8 @@ def keep(con: Any, results: Sequence[Result]) -> None:
         try:
             hook.keep(con, derived)
         except Exception as error:
+            if is_storage_error(error):  # the database's, not the hook's: the import's
+                raise
             hook_failed(name, error)
 
 
@@ -545,7 +548,9 @@ def after_import(con: Any, cache: str | None = None) -> None:
     for ep in sorted(entry_points(group="hh.imported"), key=lambda e: e.name):
         try:
             ep.load()(con, cache)
-        except Exception as error:  # a hook never fails the import
+        except Exception as error:  # a hook never fails the import,
+            if is_storage_error(error):  # a damaged or full database does
+                raise
             hook_failed(ep.name, error)
 
 

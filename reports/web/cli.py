@@ -18,7 +18,7 @@ from typing import NoReturn
 import typer
 from hh.pipelines.dblock import DB_HELP, db_path
 
-from hh.cli_support import fail, say
+from hh.cli_support import SPEAKERS, fail, say
 from hh.pool import default_workers
 
 DEFAULT_PORT = 8765
@@ -53,6 +53,7 @@ def token_problem(token: str) -> str | None:
 
 def register(app: typer.Typer) -> None:
     """Add ``hh serve`` to the ``hh`` command line."""
+    SPEAKERS["serve"] = "hh serve"
 
     @app.command("serve")
     def serve(
