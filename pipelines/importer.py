@@ -403,6 +403,7 @@ class Importer:
     def _read(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None,
               size: int) -> None:  # fmt: skip
         by_name = {p.name: p for p in plans}
+        failed: set[str] = set()  # files a chunk of which could not be read
         runs: dict[str, int] = {}
         group: list[Result] = []
         files: list[FileRow] = []
@@ -426,9 +427,13 @@ class Importer:
             busy.working += r.seconds
             plan = by_name[r.task.name]
             if r.error is not None:
-                self.errors.append(r.error)
-                files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
-                flush()
+                if plan.name not in failed:  # said once a file: its other chunks fail alike
+                    failed.add(plan.name)
+                    self.errors.append(r.error)
+                    files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
+                    flush()
+                continue
+            if plan.name in failed:  # a chunk read before the file went: not a part of it
                 continue
             runs[plan.name] = runs.get(plan.name, 0) + r.runs
             group.append(r)
