@@ -49,7 +49,7 @@ from hh.pipelines.work import (
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import Chunk, cut, is_compressed
+from hh.sources import Chunk, cut, is_compressed, not_text
 
 CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -139,6 +139,10 @@ def closed(con: Any, db: str) -> None:
 
     con.close()
     stamp(db)
+
+
+class NotText(Exception):
+    """A file that is no text (hh.sources.not_text): the message says so."""
 
 
 def _sha256(path: str, size: int | None = None) -> str:
@@ -262,6 +266,10 @@ class Importer:
         if row is not None:
             sha, done_size, lines, hands, status = row
             size = os.path.getsize(path)
+            if status == "error" and sha is not None:  # no text when it was read
+                if size == done_size and _sha256(path) == sha:
+                    return None  # the same bytes: said then, not read again
+                sha = lines = None  # changed since: read as a new file
             grown = sha is not None and lines is not None and 0 < (done_size or 0) <= size
             read = cut(path, self.chunk_bytes, start=done_size if grown else 0, digest=True)
             if status == "done" and done_size == read.size and sha == read.sha256:
@@ -272,6 +280,10 @@ class Importer:
             if grown and sha == read.head_sha256:  # it grew: read from where it stopped
                 whole = None if tail else read.sha256
                 return _Plan(name, path, read.chunks, whole, read.size, read.lines, hands or 0)
+        why = not_text(path)
+        if why is not None:
+            raise NotText(f"{name} is not a hand history ({why}): it is not read again "
+                          "until it changes")
         read = cut(path, self.chunk_bytes, digest=not tail)
         return _Plan(name, path, read.chunks, read.sha256, read.size, read.lines)
 
@@ -367,6 +379,9 @@ class Importer:
                 except OSError as e:
                     self._unreadable(name, e)
                     continue
+                except NotText as e:
+                    self._not_text(name, path, str(e))
+                    continue
                 if plan is not None:
                     plans.append(plan)
             self._run(plans, tail, progress)
@@ -383,6 +398,14 @@ class Importer:
         message = f"cannot read {name}: {e.strerror or e}"
         self.errors.append(message)
         self.writer.write([], [FileRow(name, None, None, None, None, "error", message)])
+
+    def _not_text(self, name: str, path: str, message: str) -> None:
+        """A file that is no text: an error of the file, said once; its row
+        keeps its size and SHA-256, so that no import reads it again while
+        it is the same (:meth:`plan`)."""
+        self.errors.append(message)
+        self.writer.write([], [FileRow(name, _sha256(path), os.path.getsize(path), None, 0,
+                                       "error", message)])
 
     def _run(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None) -> None:
         size = sum(

@@ -582,3 +582,30 @@ def test_the_check_of_a_database_hh_did_not_leave_keeps_no_more_than_its_memory(
     finally:
         con.close()
     assert Path(dbhealth.stamp_file(str(db))).exists()
+
+
+def test_a_file_that_is_not_text_is_an_error_of_its_own_read_once(tmp_path: Path) -> None:
+    """Random bytes beside a log: one line saying the file is no text, exit
+    2, its ``files`` row ``error`` (not ``partial``: "held back until the
+    file is completed"), nothing of it stored; the next import does not
+    read it again (exit 0, silent) until it changes."""
+    import random
+
+    noise = tmp_path / "noise.txt"
+    noise.write_bytes(random.Random(43).randbytes(200_000))
+    log = tmp_path / "c.txt"
+    log.write_text(session(Game.CHIRIBITO, 20, 71), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    code, summary, err = hh_import(str(noise), str(log), "--db", str(db), "--workers", "1")
+    assert code == 2 and summary is not None and summary["imported"] == 20
+    at = noise.read_bytes()[:8192].index(b"\0") + 1
+    assert err == (f"hh: {noise} is not a hand history (a NUL byte at byte {at:,}: binary "
+                   "data, not text): it is not read again until it changes\n")
+    assert query(db, "SELECT status, size, hands, error IS NOT NULL FROM files "
+                     "WHERE path = ?", [str(noise)]) == [("error", 200_000, 0, True)]
+    assert query(db, "SELECT count(*) FROM rejects") == [(0,)]
+    code, summary, err = hh_import(str(noise), "--db", str(db), "--workers", "1")
+    assert (code, err) == (0, "") and summary is not None and summary["hands"] == 0
+    noise.write_bytes(noise.read_bytes() + b"\0")  # changed: read again, said again
+    code, _, err = hh_import(str(noise), "--db", str(db), "--workers", "1")
+    assert code == 2 and "is not a hand history" in err
