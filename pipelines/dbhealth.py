@@ -214,17 +214,21 @@ def check(con: Any, db: str, force: bool = False) -> Health | None:
 
 def _texts_match(con: Any, db: str, tables: set[str]) -> int:
     """Each hand's content hash made again from its stored text (SHA-256,
-    as hh.columns.content_hash), and each hand's text present: damage that
-    DuckDB's block checksums do not see, in the hands' keys, hashes or
-    texts, shows here. Returns the hands checked."""
+    as hh.columns.content_hash), and, in a file that holds texts, each
+    hand's text present and each text's hand: damage that DuckDB's block
+    checksums do not see, in the hands' keys, hashes or texts, shows here.
+    Returns the hands checked."""
     if not {"hands", "hand_text"} <= tables:
         return 0
-    row = con.execute(
-        "SELECT count(*), count(*) FILTER (WHERE h.content_hash IS DISTINCT FROM "
-        "sha256(t.raw_text)), any_value(coalesce(h.hand_id, t.hand_id)) FILTER (WHERE "
-        "h.content_hash IS DISTINCT FROM sha256(t.raw_text)) "
-        "FROM hands h FULL JOIN hand_text t USING (site, hand_id)"
-    ).fetchall()[0]
+    row = con.execute("""
+        WITH j AS (
+            SELECT coalesce(h.hand_id, t.hand_id) AS hand_id, h.hand_id IS NOT NULL AS hand,
+                   CASE WHEN h.hand_id IS NULL OR t.hand_id IS NULL
+                        THEN (SELECT count(*) FROM hand_text) > 0
+                        ELSE h.content_hash <> sha256(t.raw_text) END AS wrong
+            FROM hands h FULL JOIN hand_text t USING (site, hand_id))
+        SELECT count(*) FILTER (WHERE hand), count(*) FILTER (WHERE wrong),
+               min(hand_id) FILTER (WHERE wrong) FROM j""").fetchall()[0]
     if row[1]:
         raise DatabaseDamaged(damaged(db, (
             f"{row[1]:,} of {row[0]:,} hands' stored texts do not match their content "

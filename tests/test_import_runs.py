@@ -330,3 +330,24 @@ def test_a_file_deleted_during_the_import_is_said_once(tmp_path: Path) -> None:
     assert said == [f"hh: cannot read {gone}: No such file or directory"]
     assert query(db, "SELECT path, status FROM files ORDER BY path") == [
         (str(folder / "a.txt"), "done"), (str(gone), "error")]
+
+
+def test_a_killed_parent_leaves_no_interpreter_warning(tmp_path: Path) -> None:
+    """``kill -9`` of an import whose workers run: its workers end, and the
+    resource tracker removes the pool's semaphores without its "leaked
+    semaphore objects" warning on the terminal (all their output read to
+    its end: every process that holds the pipe has ended)."""
+    folder = _logs(tmp_path)
+    env = {**ENV, "HH_IMPORT_PAUSE_AFTER_COMMIT": "60", "HH_IMPORT_GROUP_HANDS": "1",
+           "HH_IMPORT_CHUNK_BYTES": "4000", "HH_IMPORT_POOL_MIN_BYTES": "1"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(tmp_path / "h.duckdb"),
+         "--workers", "2"],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    assert "committed" in proc.stderr.readline()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    rest = proc.stderr.read()  # to the end: the workers and the tracker are gone
+    assert rest == ""
