@@ -16,9 +16,12 @@ reads every block of every table once, its checksums verified by DuckDB,
 within :data:`CHECK_MEMORY` (what it read is not kept).
 A scan costs a read of the whole file; it is made only when the file is
 not as hh last left or checked it: a stamp beside the file
-(``<db>.checked``: the size, time and inode of the file and of its WAL)
+(``<db>.checked``: the size, times and inode of the file and of its WAL)
 says so, written after a scan that found it sound and after each hh
-command that wrote it (:func:`stamp`).
+command that wrote it (:func:`stamp`). Damage found by anything (the scan,
+a command reading a damaged block, ``hh db check``, which also hashes every
+hand's text again) is noted in the stamp (:func:`condemn`): every later
+command refuses the file with the same line while it stays as it is.
 """
 
 from __future__ import annotations
@@ -51,22 +54,37 @@ def rollback(con: Any) -> None:
         con.execute("ROLLBACK")
 
 
-def failure(error: BaseException, db: str) -> str | None:
-    """One line saying why the database ``db`` could not be used, for an
-    error of storage (a full disk, an I/O error, a damaged file), with what
-    to do; None for any other error (a bug: its traceback is wanted)."""
+def _kind(error: BaseException) -> str | None:
+    """Which error of storage ``error`` is: ``full`` (no space left),
+    ``damaged`` (a block that does not read back), ``io`` (another I/O
+    error); None for any other error."""
     import duckdb
 
     text = str(error)
     if NO_SPACE in text or (isinstance(error, OSError) and error.errno == errno.ENOSPC):
+        return "full"
+    if is_damage(error):
+        return "damaged"
+    if isinstance(error, duckdb.IOException) or "database has been invalidated" in text:
+        return "io"
+    return None
+
+
+def failure(error: BaseException, db: str) -> str | None:
+    """One line saying why the database ``db`` could not be used, for an
+    error of storage (a full disk, an I/O error, a damaged file), with what
+    to do; None for any other error (a bug: its traceback is wanted). A
+    damaged file is noted so (:func:`condemn`)."""
+    kind = _kind(error)
+    text = str(error)
+    if kind == "full":
         return (
             f"cannot write the database {db}: {NO_SPACE}; what was imported before is kept: "
             "free some space and run the same command again"
         )
-    if is_damage(error):
-        unstamp(db)
-        return damaged(db, text)
-    if isinstance(error, duckdb.IOException) or "database has been invalidated" in text:
+    if kind == "damaged":
+        return condemn(db, text)
+    if kind == "io":
         first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
         return f"cannot use the database {db}: {first}"
     return None
@@ -92,22 +110,19 @@ def is_storage_error(error: BaseException) -> bool:
     """An error of storage (a full disk, an I/O error, a damaged file), which
     no step of a command may swallow (an import hook's error is otherwise
     only said)."""
-    return failure(error, "") is not None
+    return _kind(error) is not None
 
 
 def explain(error: BaseException) -> str | None:
     """The damaged line for a damage met by a command after it opened its
     database (a report reading a damaged block): registered with
     hh.cli_support.EXPLAINERS, so every command says the same line, exit 2,
-    never a traceback. The stamp is removed: the next command scans the
-    file, and refuses it at once."""
+    never a traceback; and the next ones at their open (:func:`condemn`)."""
     from hh.pipelines.dblock import OPENED
 
     if not is_damage(error):
         return None
-    db = OPENED[-1] if OPENED else "in use"
-    unstamp(db)
-    return damaged(db, str(error))
+    return condemn(OPENED[-1] if OPENED else "in use", str(error))
 
 
 EXPLAINERS.append(explain)
@@ -139,30 +154,40 @@ def _state(db: str) -> list[object]:
     return out
 
 
-def stamp(db: str) -> None:
+def stamp(db: str, damage: str | None = None) -> None:
     """Note that ``db`` is as hh left it (after a command that wrote it) or
-    as a check found it: the next open need not scan it. Best effort: in a
-    folder hh cannot write, every open scans."""
+    as a check found it: the next open need not scan it; or, with
+    ``damage``, that it was found damaged (why): every open refuses it
+    while it stays as it is. Best effort: in a folder hh cannot write,
+    every open scans."""
     path = stamp_file(db)
     with contextlib.suppress(OSError):
         tmp = f"{path}.{os.getpid()}"
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(_state(db), f)
+            json.dump({"state": _state(db), "damaged": damage}, f)
         os.replace(tmp, path)
 
 
-def unstamp(db: str) -> None:
-    """Forget that ``db`` was sound: the next open scans it."""
-    with contextlib.suppress(OSError):
-        os.remove(stamp_file(db))
+def condemn(db: str, why: str) -> str:
+    """The damaged line of ``db``, noted in its stamp: the commands after
+    this one refuse the file at their open with the same line, without a
+    scan, until it changes (restored from a backup, say)."""
+    first = why.strip().splitlines()[0] if why.strip() else ""
+    stamp(db, first)
+    return damaged(db, first)
 
 
-def _stamped(db: str) -> bool:
+def _stamped(db: str) -> tuple[bool, str | None]:
+    """Whether ``db`` is as stamped, and the damage the stamp notes."""
     try:
         with open(stamp_file(db), encoding="utf-8") as f:
-            return bool(json.load(f) == _state(db))
+            got = json.load(f)
     except (OSError, ValueError):
-        return False
+        return False, None
+    if not isinstance(got, dict) or got.get("state") != _state(db):
+        return False, None
+    damage = got.get("damaged")
+    return True, damage if isinstance(damage, str) else None
 
 
 @dataclass(frozen=True)
@@ -176,12 +201,17 @@ class Health:
 
 def check(con: Any, db: str, force: bool = False) -> Health | None:
     """Raise :class:`DatabaseDamaged` if a block of ``db``'s tables does not
-    read back, or a hand's stored text is not the text its content hash was
-    made of; skipped (None) when the file is as stamped (see the module),
-    unless ``force``."""
+    read back; skipped (None) when the file is as stamped (see the module).
+    ``force`` (``hh db check``): whatever the stamp, and each hand's stored
+    text hashed again against its content hash too."""
     import duckdb
 
-    if db == ":memory:" or (not force and _stamped(db)):
+    if db == ":memory:":
+        return None
+    same, damage = _stamped(db)
+    if damage is not None:
+        raise DatabaseDamaged(damaged(db, damage))
+    if same and not force:
         return None
     limit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
     con.execute(f"SET memory_limit = '{CHECK_MEMORY}'")
@@ -202,9 +232,9 @@ def check(con: Any, db: str, force: bool = False) -> Health | None:
             reads = ", ".join(f"bit_xor(hash({_quote(c)}))" for (c,) in columns)
             con.execute(f"SELECT count(*), {reads} FROM {_quote(schema)}.{_quote(table)}")
             rows += int(con.fetchall()[0][0])
-        hands = _texts_match(con, db, {t for s_, t in tables if s_ == "main"})
+        hands = _texts_match(con, db) if force else 0
     except duckdb.Error as error:  # a scan of sound tables does not fail
-        raise DatabaseDamaged(damaged(db, str(error))) from None
+        raise DatabaseDamaged(condemn(db, str(error))) from None
     finally:
         with contextlib.suppress(duckdb.Error):  # (a broken connection: its error stands)
             _limit(con, limit)
@@ -212,13 +242,17 @@ def check(con: Any, db: str, force: bool = False) -> Health | None:
     return Health(len(tables), rows, hands)
 
 
-def _texts_match(con: Any, db: str, tables: set[str]) -> int:
+def _texts_match(con: Any, db: str) -> int:
     """Each hand's content hash made again from its stored text (SHA-256,
     as hh.columns.content_hash), and, in a file that holds texts, each
     hand's text present and each text's hand: damage that DuckDB's block
     checksums do not see, in the hands' keys, hashes or texts, shows here.
-    Returns the hands checked."""
-    if not {"hands", "hand_text"} <= tables:
+    Returns the hands checked (0: the file has no such columns)."""
+    have = {tuple(r) for r in con.execute(
+        "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = "
+        "current_database() AND schema_name = 'main'").fetchall()}
+    if not {("hands", "site"), ("hands", "hand_id"), ("hands", "content_hash"),
+            ("hand_text", "site"), ("hand_text", "hand_id"), ("hand_text", "raw_text")} <= have:
         return 0
     row = con.execute("""
         WITH j AS (
@@ -230,7 +264,7 @@ def _texts_match(con: Any, db: str, tables: set[str]) -> int:
         SELECT count(*) FILTER (WHERE hand), count(*) FILTER (WHERE wrong),
                min(hand_id) FILTER (WHERE wrong) FROM j""").fetchall()[0]
     if row[1]:
-        raise DatabaseDamaged(damaged(db, (
+        raise DatabaseDamaged(condemn(db, (
             f"{row[1]:,} of {row[0]:,} hands' stored texts do not match their content "
             f"hashes, hand #{row[2]} among them")))
     return int(row[0])

@@ -266,6 +266,17 @@ def _stored(db: Path) -> tuple[int, int]:
         con.close()
 
 
+def _imported(tmp_path: Path) -> Path:
+    """A database of 400 hands of each game, imported."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for k, game in enumerate(Game):
+        (folder / f"{game.value}.txt").write_text(session(game, 400, 50 + k), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    assert hh_import(str(folder), "--db", str(db), "--workers", "1")[0] == 0
+    return db
+
+
 def _one_damaged_line(who: str, db: Path, said: str) -> None:
     lines = said.splitlines()
     assert len(lines) == 1, said
@@ -274,12 +285,7 @@ def _one_damaged_line(who: str, db: Path, said: str) -> None:
 
 
 def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Path) -> None:
-    folder = tmp_path / "logs"
-    folder.mkdir()
-    for k, game in enumerate(Game):
-        (folder / f"{game.value}.txt").write_text(session(game, 400, 50 + k), encoding="utf-8")
-    db = tmp_path / "h.duckdb"
-    assert hh_import(str(folder), "--db", str(db), "--workers", "1")[0] == 0
+    db = _imported(tmp_path)
     _damage(db)
     damaged = db.read_bytes()
     more = tmp_path / "more.txt"
@@ -304,12 +310,7 @@ def test_damage_met_while_a_command_reads_is_its_one_line(tmp_path: Path) -> Non
     file at once."""
     from hh.pipelines.dbhealth import stamp
 
-    folder = tmp_path / "logs"
-    folder.mkdir()
-    for k, game in enumerate(Game):
-        (folder / f"{game.value}.txt").write_text(session(game, 400, 50 + k), encoding="utf-8")
-    db = tmp_path / "h.duckdb"
-    assert hh_import(str(folder), "--db", str(db), "--workers", "1")[0] == 0
+    db = _imported(tmp_path)
     _damage(db, "hands")
     stamp(str(db))  # as if the damage came from below the file system
     more = tmp_path / "more.txt"
@@ -330,9 +331,11 @@ def test_damage_met_while_a_command_reads_is_its_one_line(tmp_path: Path) -> Non
 
 def test_damage_the_checksums_cannot_see_is_found_by_the_texts_hashes(tmp_path: Path) -> None:
     """A hand's stored text changed with its block's checksum made anew (a
-    write through DuckDB, as damage DuckDB cannot see): the scan of a file
-    not as stamped hashes every text again and refuses it in the one line;
-    ``hh db check`` does so whatever the stamp, and says a sound file is."""
+    write through DuckDB, as damage DuckDB cannot see): the commands' own
+    scan (checksums) does not see it; ``hh db check`` hashes every text
+    again and says the one damaged line, exit 2 (and a sound file is
+    sound), and from then on every command says that line at its open,
+    while the file stays as it is."""
     import duckdb
     from hh.pipelines.dbhealth import stamp
 
@@ -354,14 +357,16 @@ def test_damage_the_checksums_cannot_see_is_found_by_the_texts_hashes(tmp_path: 
     con.execute("UPDATE hand_text SET raw_text = replace(raw_text, 'Seat 1', 'Seat 9') "
                 "WHERE hand_id = (SELECT min(hand_id) FROM hands)")
     con.close()
+    stamp(str(db))
+    assert hh("report", "players").returncode == 0  # what the commands' scan cannot see
     said = " hands' stored texts do not match their content hashes, hand #"
-    for args in (["report", "players"], ["db", "check"]):
-        done = hh(*args)
+    for who, args in (("hh", ["db", "check"]), ("hh report", ["report", "players"]),
+                      ("hh", ["import", str(logs)])):
+        done = hh(*args)  # found by the check: from then on every command says it
         assert done.returncode == 2 and done.stdout == "", done.stderr
         line = done.stderr.splitlines()[-1]
-        assert f"is damaged (1 of 30{said}" in line and line.endswith(DAMAGED_TAIL), line
-        stamp(str(db))  # as if unseen: only a check that reads everything finds it
-    assert hh("report", "players").returncode == 0
+        assert line.startswith(f"{who}: the database {db} is damaged (1 of 30{said}"), line
+        assert line.endswith(DAMAGED_TAIL), line
 
 
 def _rows(db: Path) -> int:
