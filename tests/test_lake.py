@@ -388,3 +388,24 @@ def test_the_cross_hand_pass_lost_on_a_worker_runs_on_the_client(client, data, t
     con = lake.connect(url)
     assert con.execute("SELECT count(*) FROM cross_violations").fetchone() == (14,)
     assert lake.pending(url) == 0
+
+
+def test_a_file_that_is_not_text_is_refused_unread(client, data, tmp_path) -> None:
+    """Random bytes beside a log: the Dask import says the file is no text
+    (an error: ``hh import`` exits 2), reads none of it, and stores the
+    log's hands; nothing of the noise is in the lake."""
+    import random
+
+    noise = tmp_path / "noise.txt"
+    noise.write_bytes(random.Random(7).randbytes(50_000))
+    log = data["files"][2]
+    url = str(tmp_path / "lake")
+    got = run_import([str(noise), log], url, client=client, chunk_bytes=CHUNK)
+    at = noise.read_bytes()[:8192].index(b"\0") + 1
+    assert got.errors == [f"{noise} is not a hand history (a NUL byte at byte {at:,}: binary "
+                          "data, not text): it is not read"]
+    assert got.left == [] and got.imported == 40 and got.files == 1
+    con = lake.connect(url)
+    assert con.execute("SELECT count(*) FROM rejects").fetchone() == (0,)
+    assert con.execute("SELECT count(*) FROM files WHERE path = ?", [str(noise)]).fetchone() \
+        == (0,)
