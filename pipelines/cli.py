@@ -25,8 +25,10 @@ def register(app: typer.Typer) -> None:
 
     app.command("import")(import_command)
     lake_cli.register(app)
-    dbs = typer.Typer(help="The database file itself (docs/decisions.md, issue 43).",
-                      no_args_is_help=True)
+    from hh.helptext import App
+
+    dbs = App(help="The database file: `hh db check` reads all of it for damage.",
+              no_args_is_help=True)
     dbs.command("check")(check_command)
     app.add_typer(dbs, name="db")
 
