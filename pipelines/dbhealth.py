@@ -18,10 +18,11 @@ A scan costs a read of the whole file; it is made only when the file is
 not as hh last left or checked it: a stamp beside the file
 (``<db>.checked``: the size, times and inode of the file and of its WAL)
 says so, written after a scan that found it sound and after each hh
-command that wrote it (:func:`stamp`). Damage found by anything (the scan,
-a command reading a damaged block, ``hh db check``, which also hashes every
-hand's text again) is noted in the stamp (:func:`condemn`): every later
-command refuses the file with the same line while it stays as it is.
+command that wrote it (:func:`stamp`). Damage found by a scan (or by ``hh
+db check``, which also hashes every hand's text again) is noted in the
+stamp (:func:`condemn`): every later command refuses the file with the
+same line while it stays as it is; damage a command meets while it reads
+removes the stamp, so that the next command scans.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def failure(error: BaseException, db: str) -> str | None:
     """One line saying why the database ``db`` could not be used, for an
     error of storage (a full disk, an I/O error, a damaged file), with what
     to do; None for any other error (a bug: its traceback is wanted). A
-    damaged file is noted so (:func:`condemn`)."""
+    damaged file's stamp is removed: the next open scans it."""
     kind = _kind(error)
     text = str(error)
     if kind == "full":
@@ -83,7 +84,8 @@ def failure(error: BaseException, db: str) -> str | None:
             "free some space and run the same command again"
         )
     if kind == "damaged":
-        return condemn(db, text)
+        unstamp(db)
+        return damaged(db, text)
     if kind == "io":
         first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
         return f"cannot use the database {db}: {first}"
@@ -117,12 +119,18 @@ def explain(error: BaseException) -> str | None:
     """The damaged line for a damage met by a command after it opened its
     database (a report reading a damaged block): registered with
     hh.cli_support.EXPLAINERS, so every command says the same line, exit 2,
-    never a traceback; and the next ones at their open (:func:`condemn`)."""
+    never a traceback. The stamp is removed, not replaced by the verdict:
+    DuckDB's error does not name its file (it may be another one the
+    command attached, the reports' cache), so the next command's scan of
+    the database decides (and notes it, :func:`condemn`)."""
     from hh.pipelines.dblock import OPENED
 
     if not is_damage(error):
         return None
-    return condemn(OPENED[-1] if OPENED else "in use", str(error))
+    if not OPENED:
+        return damaged("in use", str(error))
+    unstamp(OPENED[-1])
+    return damaged(OPENED[-1], str(error))
 
 
 EXPLAINERS.append(explain)
@@ -166,6 +174,12 @@ def stamp(db: str, damage: str | None = None) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
             json.dump({"state": _state(db), "damaged": damage}, f)
         os.replace(tmp, path)
+
+
+def unstamp(db: str) -> None:
+    """Forget how ``db`` was found: the next open scans it."""
+    with contextlib.suppress(OSError):
+        os.remove(stamp_file(db))
 
 
 def condemn(db: str, why: str) -> str:
