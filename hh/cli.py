@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING, TextIO, cast
 import typer
 
 from hh import __version__
-from hh.cli_support import cannot_write, fail, find, say, stdin_copied, writing
+from hh.cli_support import (
+    SPEAKERS,
+    cannot_write,
+    explained,
+    fail,
+    find,
+    say,
+    stdin_copied,
+    writing,
+)
 from hh.helptext import App
 
 if TYPE_CHECKING:
@@ -456,6 +465,12 @@ def main() -> None:
         if message is None:
             raise
         say(message)
+        sys.exit(2)
+    except Exception as error:  # a damaged database met mid-command: its one line
+        message = explained(error)
+        if message is None:
+            raise
+        say(message, SPEAKERS.get(args[0], "hh") if args else "hh")
         sys.exit(2)
 
 

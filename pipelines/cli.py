@@ -26,6 +26,41 @@ def register(app: typer.Typer) -> None:
 
     app.command("import")(import_command)
     lake_cli.register(app)
+    from hh.helptext import App
+
+    dbs = App(help="The database file: `hh db check` reads all of it for damage.",
+              no_args_is_help=True)
+    dbs.command("check")(check_command)
+    app.add_typer(dbs, name="db")
+
+
+def check_command(
+    db: str = typer.Option(None, "--db", help=DB_HELP),
+) -> None:
+    """Read every block of every table of the database (DuckDB checks each
+    block's checksum) and hash every hand's stored text again against its
+    content hash, whatever the stamp beside the file says: exit 0 when it
+    is sound, else the line every command says of it and exit 2."""
+    from hh.pipelines.dbhealth import check
+    from hh.pipelines.dblock import DatabaseUnusable, open_db
+
+    path = db_path(db)
+    if not os.path.exists(path):
+        fail(f"no database at {path} (run `hh import` first, or pass --db FILE)")
+    say(f"reading every block of {path}")
+    try:
+        con = open_db(path, read_only=True)
+        try:
+            health = check(con, path, force=True)
+        finally:
+            con.close()
+    except DatabaseUnusable as error:
+        fail(error)
+    assert health is not None
+    sys.stdout.write(
+        f"the database {shown(path)} is sound: {health.tables} tables, {health.rows:,} rows "
+        f"read, every block's checksum verified; {health.hands:,} hands' texts match their "
+        "content hashes\n")
 
 
 def import_command(

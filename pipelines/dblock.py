@@ -50,6 +50,11 @@ ROW_GROUP_SIZE = 32_768
 WRITTEN_AS = "hh_db"  # the name of a database that hh writes, in its connections
 
 
+# The database files this process opened, last last: what a damage met
+# later belongs to (hh.pipelines.dbhealth.explain).
+OPENED: list[str] = []
+
+
 class DatabaseUnusable(Exception):
     """The database cannot be opened (not a DuckDB file, held too long,
     damaged): the message is for users, the same in every command."""
@@ -156,6 +161,8 @@ def open_db(
         except BaseException:
             con.close()
             raise
+        if db != ":memory:":
+            OPENED.append(db)
         return con
 
 

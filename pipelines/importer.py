@@ -34,6 +34,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 from hh.pipelines import crosshand, schema
+from hh.pipelines.dbhealth import is_storage_error
 from hh.pipelines.work import (
     Result,
     Task,
@@ -49,7 +50,7 @@ from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
 from hh.read.cut import Chunk, cut
-from hh.read.files import read_whole
+from hh.read.files import not_text, read_whole
 
 CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -139,6 +140,10 @@ def closed(con: Any, db: str) -> None:
 
     con.close()
     stamp(db)
+
+
+class NotText(Exception):
+    """A file that is no text (hh.read.files.not_text): the message says so."""
 
 
 def _sha256(path: str, size: int | None = None) -> str:
@@ -265,6 +270,10 @@ class Importer:
         if row is not None:
             sha, done_size, lines, hands, status, open_at, open_line = row
             size = os.path.getsize(path)
+            if status == "error" and sha is not None:  # no text when it was read
+                if size == done_size and _sha256(path) == sha:
+                    return None  # the same bytes: said then, not read again
+                sha = lines = None  # changed since: read as a new file
             grown = sha is not None and lines is not None and 0 < (done_size or 0) <= size
             read = cut(path, self.chunk_bytes, start=done_size if grown else 0, digest=True)
             if status == "done" and done_size == read.size and sha == read.sha256:
@@ -280,6 +289,10 @@ class Importer:
                     chunks[0] = replace(chunks[0], start=open_at, first_line=open_line)
                 return _Plan(name, path, chunks, whole, read.size, read.lines, hands or 0,
                              chunks[0].first_line)
+        why = not_text(path)
+        if why is not None:
+            raise NotText(f"{name} is not a hand history ({why}): it is not read again "
+                          "until it changes")
         read = cut(path, self.chunk_bytes, digest=not tail)
         return _Plan(name, path, read.chunks, read.sha256, read.size, read.lines)
 
@@ -381,6 +394,9 @@ class Importer:
                 except OSError as e:
                     self._unreadable(name, e)
                     continue
+                except NotText as e:
+                    self._not_text(name, path, str(e))
+                    continue
                 if plan is not None:
                     plans.append(plan)
             self._run(plans, tail, progress)
@@ -397,6 +413,14 @@ class Importer:
         message = f"cannot read {name}: {e.strerror or e}"
         self.errors.append(message)
         self.writer.write([], [FileRow(name, None, None, None, None, "error", message)])
+
+    def _not_text(self, name: str, path: str, message: str) -> None:
+        """A file that is no text: an error of the file, said once; its row
+        keeps its size and SHA-256, so that no import reads it again while
+        it is the same (:meth:`plan`)."""
+        self.errors.append(message)
+        self.writer.write([], [FileRow(name, _sha256(path), os.path.getsize(path), None, 0,
+                                       "error", message)])
 
     def _run(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None) -> None:
         size = sum(
@@ -417,6 +441,7 @@ class Importer:
     def _read(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None,
               size: int) -> None:  # fmt: skip
         by_name = {p.name: p for p in plans}
+        failed: set[str] = set()  # files a chunk of which could not be read
         runs: dict[str, int] = {}
         group: list[Result] = []
         files: list[FileRow] = []
@@ -440,9 +465,13 @@ class Importer:
             busy.working += r.seconds
             plan = by_name[r.task.name]
             if r.error is not None:
-                self.errors.append(r.error)
-                files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
-                flush()
+                if plan.name not in failed:  # said once a file: its other chunks fail alike
+                    failed.add(plan.name)
+                    self.errors.append(r.error)
+                    files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
+                    flush()
+                continue
+            if plan.name in failed:  # a chunk read before the file went: not a part of it
                 continue
             # (an open last hand that grew is not one more hand of its file)
             runs[plan.name] = runs.get(plan.name, 0) + r.runs - bool(r.replaces)
@@ -542,6 +571,8 @@ def keep(con: Any, results: Sequence[Result]) -> None:
         try:
             hook.keep(con, derived)
         except Exception as error:
+            if is_storage_error(error):  # the database's, not the hook's: the import's
+                raise
             hook_failed(name, error)
 
 
@@ -564,7 +595,9 @@ def after_import(con: Any, cache: str | None = None) -> None:
     for ep in sorted(entry_points(group="hh.imported"), key=lambda e: e.name):
         try:
             ep.load()(con, cache)
-        except Exception as error:  # a hook never fails the import
+        except Exception as error:  # a hook never fails the import,
+            if is_storage_error(error):  # a damaged or full database does
+                raise
             hook_failed(ep.name, error)
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import typer
 from hh.pipelines.dblock import DB_HELP, db_path
 
-from hh.cli_support import cannot_write, fail
+from hh.cli_support import SPEAKERS, cannot_write, fail
 from hh.helptext import App
 
 if TYPE_CHECKING:
@@ -515,3 +515,4 @@ def register(app: typer.Typer) -> None:
 
     app.add_typer(report, name="report")
     app.command("hands")(hands_command)
+    SPEAKERS["report"] = SPEAKERS["hands"] = "hh report"

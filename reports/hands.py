@@ -93,7 +93,7 @@ def rejects(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
                any_value(hand_id) AS hand_id, error, count(*) AS copies
         FROM rejects h WHERE {cond}
         GROUP BY kind, error, raw_text
-        ORDER BY file, line""", params)  # fmt: skip
+        ORDER BY file, line, kind, error, raw_text""", params)  # fmt: skip
 
 
 def hand_texts(con: duckdb.DuckDBPyConnection, found: pl.DataFrame, batch: int = 1000

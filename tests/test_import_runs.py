@@ -305,3 +305,51 @@ def test_a_version_2_database_is_migrated_and_its_dirty_tables_checked_whole(
     hh_import(*(str(f) for f in files), "--db", clean, "--workers", "1")
     sql = "SELECT hand_id, code, line, message FROM cross_violations"
     assert Counter(query(db, sql)) == Counter(query(clean, sql)) and query(clean, sql)
+
+
+def test_a_file_deleted_during_the_import_is_said_once(tmp_path: Path) -> None:
+    """A file of many chunks deleted after the import planned it (here while
+    it pauses after its first commit): one message for the file, not one per
+    chunk, its ``files`` row ``error``, exit 2; the other file is stored."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.txt").write_text(session(Game.CHIRIBITO, 5, 11), encoding="utf-8")
+    gone = folder / "b.txt"
+    gone.write_text(session(Game.ACES, 60, 12), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    env = {**ENV, "HH_IMPORT_PAUSE_AFTER_COMMIT": "0.3", "HH_IMPORT_GROUP_HANDS": "1",
+           "HH_IMPORT_CHUNK_BYTES": "4000"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(db), "--workers", "1"],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    assert "committed" in proc.stderr.readline()
+    gone.unlink()
+    rest = proc.stderr.read()
+    assert proc.wait(120) == 2
+    said = [line for line in rest.splitlines() if "committed" not in line]
+    assert said == [f"hh: cannot read {gone}: No such file or directory"]
+    assert query(db, "SELECT path, status FROM files ORDER BY path") == [
+        (str(folder / "a.txt"), "done"), (str(gone), "error")]
+
+
+def test_a_killed_parent_leaves_no_interpreter_warning(tmp_path: Path) -> None:
+    """``kill -9`` of an import whose workers run: its workers end, and the
+    resource tracker removes the pool's semaphores without its "leaked
+    semaphore objects" warning on the terminal (all their output read to
+    its end: every process that holds the pipe has ended)."""
+    folder = _logs(tmp_path)
+    env = {**ENV, "HH_IMPORT_PAUSE_AFTER_COMMIT": "60", "HH_IMPORT_GROUP_HANDS": "1",
+           "HH_IMPORT_CHUNK_BYTES": "4000", "HH_IMPORT_POOL_MIN_BYTES": "1"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(tmp_path / "h.duckdb"),
+         "--workers", "2"],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    assert "committed" in proc.stderr.readline()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    rest = proc.stderr.read()  # to the end: the workers and the tracker are gone
+    assert rest == ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import zlib
 from collections.abc import Iterable
 from typing import BinaryIO, NamedTuple
 
@@ -147,3 +148,27 @@ def gzipped(f: BinaryIO) -> bool:
     return compressed
 
 
+# How much of a file's text says whether it is text at all: a NUL byte in it
+# makes a file no text (a hand history is UTF-8, FORMAT.md; the odds that 8 KiB
+# of random bytes hold no NUL are about one in ten million).
+TEXT_PROBE = 8 * 1024
+
+
+def not_text(path: str) -> str | None:
+    """Why the file is no text (a NUL byte at byte N of its first
+    :data:`TEXT_PROBE` bytes, of its text for a gzip), or None. A file that
+    cannot be read raises OSError; a gzip that breaks in its first bytes is
+    left to the reader, which says so."""
+    import gzip
+
+    with open(path, "rb") as f:
+        head = f.read(TEXT_PROBE)
+        if head.startswith(GZIP_MAGIC):
+            f.seek(0)
+            try:
+                with gzip.open(f) as z:
+                    head = z.read(TEXT_PROBE)
+            except (EOFError, OSError, zlib.error):
+                return None
+    at = head.find(b"\0")
+    return None if at < 0 else f"a NUL byte at byte {at + 1:,}: binary data, not text"
