@@ -41,8 +41,9 @@ def check_command(
     block's checksum) and hash every hand's stored text again against its
     content hash, whatever the stamp beside the file says: exit 0 when it
     is sound, else the line every command says of it and exit 2."""
+    from hh.pipelines.database import open_db
     from hh.pipelines.dbhealth import check
-    from hh.pipelines.dblock import DatabaseUnusable, open_db
+    from hh.pipelines.dblock import DatabaseUnusable
 
     path = db_path(db)
     if not os.path.exists(path):

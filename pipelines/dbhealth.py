@@ -11,7 +11,7 @@ error that made it necessary.
 A damaged file (bytes changed on disk) is found by DuckDB only when it
 reads the damaged block, which a report or an import may never do while
 it writes beside it. So every hh command checks the file when it opens it
-(:func:`check`, called by ``hh.pipelines.dblock.open_db``): a scan that
+(:func:`check`, called by ``hh.pipelines.database.open_db``): a scan that
 reads every block of every table once, its checksums verified by DuckDB,
 within :data:`CHECK_MEMORY` (what it read is not kept).
 A scan costs a read of the whole file; it is made only when the file is

@@ -113,7 +113,8 @@ def connect(db: str, wait: float | None = None, say: Callable[[str], None] | Non
     hh.pipelines.dblock), then fail with a message. A damaged file fails
     before anything is written (hh.pipelines.dbhealth). Whoever closes the
     connection after writing calls :func:`closed`."""
-    from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable, open_db
+    from hh.pipelines.database import open_db
+    from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable
 
     try:
         con = open_db(db, timeout=wait, say=say)

@@ -137,7 +137,8 @@ def from_db(db: str, hand_id: str, site: str | None = None) -> Found:
 
     if not Path(db).exists():
         raise ShowError(f"no database at {db} (run `hh import` first, or give files)")
-    from hh.pipelines.dblock import DatabaseUnusable, open_db
+    from hh.pipelines.database import open_db
+    from hh.pipelines.dblock import DatabaseUnusable
 
     try:  # waits while an import writes it (hh.pipelines.dblock)
         con = open_db(db, read_only=True)

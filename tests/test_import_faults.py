@@ -577,7 +577,7 @@ def test_the_check_of_a_database_hh_did_not_leave_keeps_no_more_than_its_memory(
     CHECK_MEMORY and the limit is what it was after."""
     import duckdb
     from hh.pipelines import dbhealth
-    from hh.pipelines.dblock import open_db
+    from hh.pipelines.database import open_db
 
     db = tmp_path / "copied.duckdb"
     con = duckdb.connect(str(db))

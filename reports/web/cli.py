@@ -112,7 +112,8 @@ def register(app: typer.Typer) -> None:
             except ImportFailure as failure:
                 _fail(str(failure))
         elif path is not None:  # a file that cannot be read says so now, not on every page
-            from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable, open_db
+            from hh.pipelines.database import open_db
+            from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable
 
             try:
                 open_db(path, read_only=True, timeout=0).close()

@@ -35,7 +35,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from hh.pipelines.dblock import DatabaseUnusable, open_db, wanted
+from hh.pipelines.database import open_db
+from hh.pipelines.dblock import DatabaseUnusable, wanted
 
 T = TypeVar("T")
 
