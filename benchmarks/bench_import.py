@@ -115,7 +115,7 @@ def budget(paths: list[str], db: Path) -> list[Row]:
     from hh.pipelines.importer import Importer, connect, keep
     from hh.pipelines.work import Task, process, wanted
 
-    from hh.sources import Chunk
+    from hh.read.cut import Chunk
 
     hh = str(Path(sys.executable).parent / "hh")
     start = _cpu()  # (the command's, once it has been waited for)

@@ -19,8 +19,8 @@ from pathlib import Path
 from pokerkit import HandHistory
 
 from benchmarks.rows import Row, rate, seconds
-from hh._lark import build as _build
 from hh.parse import parse_hand, parse_text
+from hh.parse.lark import build as _build
 from hh.write import write_hand, write_hands
 from tests.strategies import variants
 

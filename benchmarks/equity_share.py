@@ -21,7 +21,7 @@ from hh.pipelines.importer import CHUNK_BYTES, find_files
 from hh.pipelines.work import Task, process
 from hh.reports import equity
 
-from hh.sources import cut
+from hh.read.cut import cut
 
 
 def main(paths: list[str]) -> None:

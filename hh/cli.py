@@ -20,14 +20,23 @@ from typing import TYPE_CHECKING, TextIO, cast
 import typer
 
 from hh import __version__
-from hh.cli_support import cannot_write, fail, find, say, stdin_copied, writing
+from hh.cli_support import (
+    SPEAKERS,
+    cannot_write,
+    explained,
+    fail,
+    find,
+    say,
+    stdin_copied,
+    writing,
+)
 from hh.helptext import App
 
 if TYPE_CHECKING:
     from hh.collusion import Collusion
     from hh.model import Game
     from hh.parse import Record
-    from hh.sources import Unreadable
+    from hh.read.files import Unreadable
     from hh.validate import Violation
 
 app = App(
@@ -76,7 +85,7 @@ def parse(
 
 def _records(inputs: list[str | Unreadable]) -> Iterator[Record]:
     from hh.parse import ParseError, Record, parse_file, parse_stream
-    from hh.sources import Unreadable
+    from hh.read.files import Unreadable
 
     def failure(path: str, reason: str) -> Record:
         message = f"cannot read this {'folder' if os.path.isdir(path) else 'file'}: {reason}"
@@ -192,7 +201,7 @@ def validate_files(
     from hh.output import Rendered, finish
     from hh.parallel import WorkerDied, judged
     from hh.pool import default_workers
-    from hh.sources import Plan
+    from hh.read.cut import Plan
 
     n = workers or default_workers()
     total = invalid = 0
@@ -456,6 +465,12 @@ def main() -> None:
         if message is None:
             raise
         say(message)
+        sys.exit(2)
+    except Exception as error:  # a damaged database met mid-command: its one line
+        message = explained(error)
+        if message is None:
+            raise
+        say(message, SPEAKERS.get(args[0], "hh") if args else "hh")
         sys.exit(2)
 
 

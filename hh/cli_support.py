@@ -13,11 +13,37 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn, TextIO
+from typing import NoReturn, Protocol, TextIO
 
 import typer
 
-from hh.sources import MissingPath, Unreadable, find_inputs
+from hh.read.files import MissingPath, Unreadable, find_inputs
+
+
+class Explainer(Protocol):
+    """A layer's reading of an error no command caught (a database found
+    damaged while a report reads it): the one line for users, or None when
+    it is not one of its errors (then it is a bug, and its traceback is
+    wanted)."""
+
+    def __call__(self, error: BaseException) -> str | None: ...
+
+
+# Registered by the layers that meet such errors (hh.pipelines.dbhealth);
+# asked by hh.cli.main, which then fails with the line, exit 2.
+EXPLAINERS: list[Explainer] = []
+# The name a command says its messages under when it is not "hh" (each
+# command group sets its own: ``SPEAKERS["report"] = "hh report"``).
+SPEAKERS: dict[str, str] = {}
+
+
+def explained(error: BaseException) -> str | None:
+    """The first line an :class:`Explainer` gives for ``error``, or None."""
+    for explain in EXPLAINERS:
+        line = explain(error)
+        if line is not None:
+            return line
+    return None
 
 
 def shown(text: object) -> str:
@@ -48,7 +74,7 @@ def cannot_write(name: object, error: OSError, command: str = "hh") -> NoReturn:
 
 
 def find(paths: list[str]) -> list[str | Unreadable]:
-    """The inputs of a run (see :func:`hh.sources.find_inputs`); a missing
+    """The inputs of a run (see :func:`hh.read.files.find_inputs`); a missing
     path is a usage error (exit 2), found before anything is printed."""
     try:
         found = find_inputs(paths)

@@ -29,7 +29,7 @@ from typing import Any, Final
 from hh.games import RULES
 from hh.model import SHOWDOWN, Action, Deal, Hand, Marker, Muck, Post, Show, TopUp, Uncalled
 from hh.parse import Record
-from hh.sources import NO_TIME, instant
+from hh.read.places import NO_TIME, instant
 from hh.validate import ActionFigures, Verdict, description_category
 
 # Each table's columns in stored order, with their kind: str, bool, i16, i32,
@@ -93,7 +93,7 @@ def content_hash(raw: str) -> str:
 
 def started_at(verdict: Verdict) -> dt.datetime | None:
     """The hand's instant exactly as the cross-hand checks order it
-    (``hh.sources.instant``): UTC when the zone is known, as written
+    (``hh.read.places.instant``): UTC when the zone is known, as written
     otherwise; None for a date that is not one (the Python order puts those
     first, as ``NULLS FIRST`` does in SQL) or that a zone moves past the
     calendar's end."""

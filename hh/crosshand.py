@@ -16,7 +16,7 @@ The pair check (:func:`_between`) and the chain that applies it
   table the last hand's end state, per (site, id) a 64-bit digest and where
   it was first seen (about 21 bytes a hand). A table whose
   hands do not come in time order (known beforehand from a cheap scan, see
-  :class:`hh.sources.Plan`) is held until its last hand has come;
+  :class:`hh.read.cut.Plan`) is held until its last hand has come;
 * the import and the lake (``hh.pipelines.crosshand``), which have DuckDB
   put the stored hands of the tables an import changed in each table's
   order and feed them to :class:`Chains` as :class:`Summary` records built
@@ -36,7 +36,7 @@ from typing import Any, Final, Protocol
 
 from hh.games import RULES
 from hh.model import Game, ModelRecord
-from hh.sources import Place, TableKey, instant
+from hh.read.places import Place, TableKey, instant
 
 
 def _instant(v: Verdict) -> int:
@@ -282,7 +282,7 @@ Packed = tuple[Any, ...]
 
 def summarize(v: Verdict, place: Place) -> Summary:
     """The summary of a judged hand; its place comes from its text (see
-    :func:`hh.sources.placement`), so that it agrees with the scan."""
+    :func:`hh.read.places.placement`), so that it agrees with the scan."""
     return Summary(
         v.file,
         v.line,

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar
 
 from hh.games.base import GameRules, Variant
 from hh.model import Stakes
 from hh.verdict import Violation
+
+K = TypeVar("K")  # a player: an index in the engine, a name in the reports
 
 
 class Player:
@@ -124,6 +126,26 @@ class Award:
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[int, ...]  # chips per winner, odd chips already given
+
+
+def best_of(values: dict[K, int], eligible: Sequence[K]) -> tuple[K, ...]:
+    """Who wins a pot: its eligible players with the best hand value among
+    those who can win (``values``: each one who showed a valid hand, or is
+    the last one in), in the pot's order; none of them can: all of its
+    eligible players, as for a tie (RULES.md, General: chips never vanish).
+    The referee's rule, also read by the reports' all-in equity."""
+    contenders = [i for i in eligible if i in values]
+    if not contenders:
+        return tuple(eligible)
+    best = max(values[i] for i in contenders)
+    return tuple(i for i in contenders if values[i] == best)
+
+
+def shares_of(amount: int, winners: int) -> tuple[int, ...]:
+    """A pot of ``amount`` chips split among ``winners``: equal shares, the
+    odd chips one each to the first winners in the pot's order."""
+    share, odd = divmod(amount, winners)
+    return tuple(share + (1 if j < odd else 0) for j in range(winners))
 
 
 class Engine:
@@ -668,13 +690,6 @@ class Engine:
         out = []
         for k, pot in enumerate(self.pots() if pots is None else pots):
             amount = pot.amount - (rake if k == 0 else 0)
-            contenders = [i for i in pot.eligible if i in values]
-            if contenders:
-                best = max(values[i] for i in contenders)
-                winners = tuple(i for i in contenders if values[i] == best)
-            else:
-                winners = pot.eligible
-            share, odd = divmod(amount, len(winners))
-            shares = tuple(share + (1 if j < odd else 0) for j in range(len(winners)))
-            out.append(Award(amount, pot.eligible, winners, shares))
+            winners = best_of(values, pot.eligible)
+            out.append(Award(amount, pot.eligible, winners, shares_of(amount, len(winners))))
         return out

@@ -14,7 +14,7 @@ parser records, the validator judges.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Any, ClassVar, Final, Literal, TypeVar
 
@@ -541,3 +541,24 @@ class Hand(ModelRecord):
             out.append((street, section.marker))
             out.extend((street, x) for x in section.lines)
         return out
+
+
+def cut_body(items: Iterable[Line | Marker]) -> tuple[tuple[Line, ...], tuple[Section, ...]]:
+    """A hand's body in file order cut at its markers: the preamble (the
+    lines before the first marker) and one section per marker."""
+    preamble: list[Line] = []
+    sections: list[Section] = []
+    marker: Marker | None = None
+    lines: list[Line] = []
+    for item in items:
+        if isinstance(item, Marker):
+            if marker is not None:
+                sections.append(Section(marker, tuple(lines)))
+            marker, lines = item, []
+        elif marker is None:
+            preamble.append(item)
+        else:
+            lines.append(item)
+    if marker is not None:
+        sections.append(Section(marker, tuple(lines)))
+    return tuple(preamble), tuple(sections)

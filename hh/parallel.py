@@ -1,6 +1,6 @@
 """Judging the hands of a run, on one core or several, in input order.
 
-The unit of work is a :class:`~hh.sources.Chunk` (a file, or a byte range of
+The unit of work is a :class:`~hh.read.cut.Chunk` (a file, or a byte range of
 a big one, cut at hand boundaries). Each hand is parsed, replayed and
 rendered where it is judged; what comes back is small: the rendered pieces
 (:class:`~hh.output.Rendered`) and the hand's cross-hand
@@ -23,9 +23,11 @@ from typing import Any, Protocol
 
 from hh.crosshand import Packed, Summary, summarize
 from hh.output import Rendered, render
-from hh.parse import Record
+from hh.parse import Record, parse_chunk
 from hh.pool import Ordered, Pool, WorkerDied
-from hh.sources import Chunk, Place, Unreadable, placement, records
+from hh.read.cut import Chunk
+from hh.read.files import Unreadable
+from hh.read.places import Place, placement
 from hh.validate import Verdict, internal_failure, parse_failure, validate
 
 __all__ = ["POOL_MIN_BYTES", "Judged", "WorkerDied", "judge", "judge_chunk", "judged"]
@@ -91,7 +93,7 @@ def judge_chunk(chunk: Chunk | Unreadable, as_json: bool) -> Iterator[Judged]:
         yield unreadable(chunk, as_json)
         return
     try:
-        hands = records(chunk)
+        hands = parse_chunk(chunk)
     except OSError as error:  # unreadable, or gone since it was found
         reason = error.strerror or str(error)
         yield unreadable(Unreadable(chunk.name or chunk.path, reason), as_json)

@@ -77,6 +77,32 @@ def _watch(parent: int, stop: Any) -> None:
     os._exit(0)
 
 
+# The warning the standard library's resource tracker gives, at its end,
+# for the semaphores of a parent that ended without removing them.
+_LEAKED = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_tracker() -> None:
+    """Start the resource tracker (the process that removes the named
+    semaphores of a pool's queues when their parent could not: killed with
+    ``kill -9``) told not to warn of them: it removes them all the same,
+    and its "There appear to be 5 leaked semaphore objects" line after a
+    killed import is noise on the user's terminal. The tracker takes the
+    parent's ``-W`` options when it starts, so the option is added for that
+    moment only; a tracker already running is left as it is."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    added = _LEAKED not in sys.warnoptions
+    if added:
+        sys.warnoptions.append(_LEAKED)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if added:
+            sys.warnoptions.remove(_LEAKED)
+
+
 class Pool:
     """``workers`` processes (started with ``start``: fork where the system
     has it, else spawn; the import asks for spawn, its parent holding
@@ -96,6 +122,8 @@ class Pool:
         methods = multiprocessing.get_all_start_methods()
         method = start or ("fork" if "fork" in methods else "spawn")
         context = multiprocessing.get_context(method)
+        if method != "fork":
+            _quiet_tracker()
         self.workers = workers
         self._window = max(1, ahead * workers)
         self._stop = context.RawValue("b", 0)

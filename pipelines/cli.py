@@ -16,7 +16,8 @@ from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail, say, shown
 
-KEYS = ("files", "hands", "imported", "duplicates", "invalid", "rejected", "conflicts", "seconds")
+KEYS = ("files", "hands", "imported", "duplicates", "replaced", "invalid", "rejected",
+        "conflicts", "seconds")
 
 
 def register(app: typer.Typer) -> None:
@@ -25,6 +26,42 @@ def register(app: typer.Typer) -> None:
 
     app.command("import")(import_command)
     lake_cli.register(app)
+    from hh.helptext import App
+
+    dbs = App(help="The database file: `hh db check` reads all of it for damage.",
+              no_args_is_help=True)
+    dbs.command("check")(check_command)
+    app.add_typer(dbs, name="db")
+
+
+def check_command(
+    db: str = typer.Option(None, "--db", help=DB_HELP),
+) -> None:
+    """Read every block of every table of the database (DuckDB checks each
+    block's checksum) and hash every hand's stored text again against its
+    content hash, whatever the stamp beside the file says: exit 0 when it
+    is sound, else the line every command says of it and exit 2."""
+    from hh.pipelines.database import open_db
+    from hh.pipelines.dbhealth import check
+    from hh.pipelines.dblock import DatabaseUnusable
+
+    path = db_path(db)
+    if not os.path.exists(path):
+        fail(f"no database at {path} (run `hh import` first, or pass --db FILE)")
+    say(f"reading every block of {path}")
+    try:
+        con = open_db(path, read_only=True)
+        try:
+            health = check(con, path, force=True)
+        finally:
+            con.close()
+    except DatabaseUnusable as error:
+        fail(error)
+    assert health is not None
+    sys.stdout.write(
+        f"the database {shown(path)} is sound: {health.tables} tables, {health.rows:,} rows "
+        f"read, every block's checksum verified; {health.hands:,} hands' texts match their "
+        "content hashes\n")
 
 
 def import_command(
@@ -66,7 +103,7 @@ def import_command(
     from hh.pipelines.importer import ImportFailure, find_files
 
     from hh.pool import default_workers
-    from hh.sources import SUFFIXES
+    from hh.read.files import SUFFIXES
 
     path = db_path(db)
     n = workers or default_workers()
@@ -199,6 +236,10 @@ def _report(summary: dict[str, Any], as_json: bool, done: str = "imported") -> N
         f"{done:<11}{s.get('imported', 0):>10,}  ({s.get('invalid', 0):,} invalid: "
         f"violations stored)",
         f"duplicates {s.get('duplicates', 0):>10,}  (already stored, skipped)",
+        *(
+            [f"replaced   {s['replaced']:>10,}  (a last hand that grew: judged again whole)"]
+            if s.get("replaced") else []
+        ),
         f"rejected   {s.get('rejected', 0):>10,}  (did not parse: raw text in rejects)",
         f"conflicts  {s.get('conflicts', 0):>10,}  (same id, other text: kept in rejects)",
         f"seconds    {s.get('seconds', 0):>10.2f}",

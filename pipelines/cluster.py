@@ -3,7 +3,7 @@
 ``hh import PATH... --engine dask [--scheduler ADDRESS] --lake DIR``
 
 Each Dask task is a group of consecutive chunks of about ``chunk_bytes``
-(``hh.sources.chunks``: a file, or a byte range of a big plain file cut at a
+(``hh.read.cut.chunks``: a file, or a byte range of a big plain file cut at a
 hand boundary; small files are grouped, :func:`group`). A task runs the
 local import's own per-chunk function (``hh.pipelines.work.process``) on a
 worker and writes the group's tables as temporary Parquet parts
@@ -51,7 +51,8 @@ from hh.pipelines.work import Task, hh_version, worker_init
 from hh.pipelines.writer import Counts
 
 from hh.pool import default_workers
-from hh.sources import CHUNK_BYTES
+from hh.read.cut import CHUNK_BYTES
+from hh.read.files import not_text
 
 
 @dataclass
@@ -69,6 +70,7 @@ class Summary:
     seconds: float = 0.0
     skipped_chunks: int = 0  # committed by an earlier run
     left: list[str] = field(default_factory=list)  # chunks not done, and why
+    errors: list[str] = field(default_factory=list)  # files not read, and why (no text)
 
     def to_json(self) -> dict[str, Any]:
         return dict(vars(self))
@@ -129,15 +131,27 @@ def _describe(task: Task) -> str:
 
 
 def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES,
-         facts: dict[str, FileFacts] | None = None,
+         facts: dict[str, FileFacts] | None = None, refused: list[str] | None = None,
          ) -> tuple[list[tuple[str, list[Task]]], int, int]:
     """The tasks of a run (their ids and chunks, in input order), how many
     chunks earlier runs committed and the hands those chunks held. A task a
     killed client had begun is planned again as the same chunks, under the
     same id, where the files have not changed since. ``facts`` receives
-    each file's lines and SHA-256, found by the cut (for the workers)."""
+    each file's lines and SHA-256, found by the cut (for the workers);
+    ``refused`` the message of each file that is no text, which is not read
+    (hh.read.files.not_text, as the local import)."""
     version = hh_version()
-    paths = [os.path.abspath(name) for name in files]
+    paths = []
+    for name in files:
+        path = os.path.abspath(name)
+        try:
+            why = not_text(path)
+        except OSError:
+            why = None  # the cut says it
+        if why is None:
+            paths.append(path)
+        elif refused is not None:
+            refused.append(f"{path} is not a hand history ({why}): it is not read")
     rows = committed_chunks(lake, paths).to_pylist()
     done = {(r["path"], r["start"], r["end"]): r for r in rows}
     begun = {tuple(c[:3]): task for task, listed in unfinished(lake).items() for c in listed}
@@ -228,10 +242,11 @@ def run_import(
     lake.create()
     committer = Committer(lake, next_run(lake))
     facts: dict[str, FileFacts] = {}
-    groups_, skipped, seen = plan(files, lake, chunk_bytes, facts)
+    refused: list[str] = []
+    groups_, skipped, seen = plan(files, lake, chunk_bytes, facts, refused)
     groups = [g for _, g in groups_]
     tasks = [t for g in groups for t in g]
-    summary = Summary(files=len(files), skipped_chunks=skipped)
+    summary = Summary(files=len(files) - len(refused), skipped_chunks=skipped, errors=refused)
     counts = Counts(hands=seen, duplicates=seen)
     own_cluster = None
     own_client = None

@@ -14,7 +14,7 @@ the lake (``hh.pipelines.lake.cross_check``) share :func:`find`.
 The chain of a table (same site, same table name) is its hands and its
 unparseable runs (``rejects`` of kind ``parse`` whose table could be read),
 ordered by ``started_at`` (UTC where the zone is known, as
-``hh.sources.instant`` orders them; a date that is not one first), then by
+``hh.read.places.instant`` orders them; a date that is not one first), then by
 file and line: the order ``hh validate`` gives the same files named in
 sorted order. A run that did not parse, or a hand the referee could not
 judge (INTERNAL_ERROR), breaks the chain where it stands.

@@ -6,7 +6,7 @@ both: a second process gets ``Could not set lock on file ... Conflicting
 lock is held``. So every hh command holds the file only while it works on
 it, and one that finds it held waits instead of failing:
 
-- :func:`open_db` retries the connection until the holder lets go (a
+- ``hh.pipelines.database.open_db`` retries the connection until the holder lets go (a
   writer between two batches of a watch, a report when it is done), and
   after ``timeout`` seconds fails with a plain :class:`DatabaseBusy` that
   says who holds it; it never lets DuckDB's lock message through.
@@ -21,8 +21,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Callable
-from typing import Any
 
 # The database a command uses when --db is not given: $HH_DB, else this file
 # in the current folder (:func:`db_path`); every command's --db says so.
@@ -48,6 +46,11 @@ _HELD = (
 # the default size was compressed again by every commit until it was full.
 ROW_GROUP_SIZE = 32_768
 WRITTEN_AS = "hh_db"  # the name of a database that hh writes, in its connections
+
+
+# The database files this process opened, last last: what a damage met
+# later belongs to (hh.pipelines.dbhealth.explain).
+OPENED: list[str] = []
 
 
 class DatabaseUnusable(Exception):
@@ -91,7 +94,7 @@ def holder(error: BaseException) -> str:
     return f" (PID {m.group(1)})" if m else ""
 
 
-def _touch(path: str) -> None:
+def touch(path: str) -> None:
     try:
         with open(path, "a"):
             pass
@@ -106,98 +109,3 @@ def wanted(db: str) -> bool:
         return time.time() - os.stat(wait_file(db)).st_mtime < WANTED_FOR
     except OSError:
         return False
-
-
-def open_db(
-    db: str,
-    read_only: bool = False,
-    timeout: float | None = None,
-    say: Callable[[str], None] | None = None,
-) -> Any:
-    """A connection to ``db`` (:func:`_connect`), waiting while another process holds
-    the file: up to ``timeout`` seconds (None: :func:`default_wait`; a
-    negative number: forever), then :class:`DatabaseBusy`. ``say`` hears
-    once, after a second, that we are waiting and for whom. A file whose
-    blocks do not read back raises DatabaseDamaged (checked at each open:
-    hh.pipelines.dbhealth). Any other refusal (not a database, no such
-    folder) raises :class:`DatabaseUnusable` at once, with DuckDB's reason."""
-    import duckdb
-    from hh.pipelines.dbhealth import DatabaseDamaged, check, damaged
-
-    limit = default_wait() if timeout is None else timeout
-    start = time.monotonic()
-    delay = 0.02
-    told = False
-    while True:
-        try:
-            con = _connect(db, read_only)
-        except duckdb.Error as error:
-            if "Corrupt database file" in str(error):
-                raise DatabaseDamaged(damaged(db, str(error))) from None
-            if not is_lock_error(error):
-                raise DatabaseUnusable(f"cannot open the database {db}: {error}") from None
-            _touch(wait_file(db))  # the holder hears that someone waits
-            waited = time.monotonic() - start
-            who = holder(error)
-            if 0 <= limit <= waited:
-                raise DatabaseBusy(
-                    f"the database {db} is in use by another process{who} and stayed so "
-                    f"for {limit:g} s: try again when it is done, or wait longer with "
-                    f"HH_DB_WAIT=SECONDS"
-                ) from None
-            if say is not None and not told and waited >= 1.0:
-                say(f"waiting for the database {db}: another process{who} is using it")
-                told = True
-            time.sleep(delay)
-            delay = min(delay * 1.5, 0.2)
-            continue
-        try:
-            check(con, db)
-        except BaseException:
-            con.close()
-            raise
-        return con
-
-
-def _connect(db: str, read_only: bool) -> Any:
-    """``duckdb.connect(db, read_only)``; a file opened to be written is
-    attached with rows per row group :data:`ROW_GROUP_SIZE` (an option of
-    ATTACH only, not kept in the file) under the name :data:`WRITTEN_AS`.
-
-    The file is attached in an in-memory DuckDB named after it, whose own
-    empty database is then detached: every connection and cursor of this
-    process to the file shares one database and reads the file's tables by
-    their plain names, as with ``duckdb.connect(db)``, and the file is let
-    go when the last of them is closed. Its temporary files go beside it,
-    as DuckDB puts those of a file it opens itself."""
-    import hashlib
-
-    import duckdb
-
-    if read_only or db == ":memory:":
-        return duckdb.connect(db, read_only=read_only)
-    path = os.path.realpath(db)
-    name = ":memory:hh_" + hashlib.sha256(path.encode()).hexdigest()[:16]
-    con = duckdb.connect(name, config={"temp_directory": path + ".tmp"})
-    try:
-        if not _attached(con):
-            quoted = "'" + path.replace("'", "''") + "'"
-            try:
-                con.execute(f"ATTACH {quoted} AS {WRITTEN_AS} (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
-            except duckdb.Error:
-                if not _attached(con):  # (else another thread of this process just did)
-                    raise
-        con.execute(f"USE {WRITTEN_AS}")
-        # the file is then every connection's and cursor's default database
-        con.execute("DETACH DATABASE IF EXISTS memory")
-    except BaseException:
-        con.close()
-        raise
-    return con
-
-
-def _attached(con: Any) -> bool:
-    rows = con.execute(
-        "SELECT count(*) FROM duckdb_databases() WHERE database_name = ?", [WRITTEN_AS]
-    ).fetchall()
-    return bool(rows[0][0])

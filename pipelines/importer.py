@@ -2,7 +2,7 @@
 the one writer in this process -> the cross-hand checks.
 
 Work is split by file and, for big plain files, by byte ranges cut at hand
-boundaries: one pass over each file (``hh.sources.cut``) gives its chunks
+boundaries: one pass over each file (``hh.read.cut.cut``) gives its chunks
 and its SHA-256 together. Results come back in task order through the
 bounded window of ``hh.pool.Pool`` (the pool ``hh validate`` uses), so
 memory stays flat whatever the input's size and the database is written in
@@ -34,6 +34,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 from hh.pipelines import crosshand, schema
+from hh.pipelines.dbhealth import is_storage_error
 from hh.pipelines.work import (
     Result,
     Task,
@@ -48,7 +49,8 @@ from hh.pipelines.work import (
 from hh.pipelines.writer import Counts, FileRow, Writer
 
 from hh.pool import Pool, WorkerDied
-from hh.sources import Chunk, cut, is_compressed
+from hh.read.cut import Chunk, cut
+from hh.read.files import not_text, read_whole
 
 CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -74,14 +76,14 @@ class ImportFailure(Exception):
 
 def find_files(paths: Iterable[str], problems: list[str] | None = None) -> list[str]:
     """The files to read, in order, as ``hh validate`` finds them
-    (:func:`hh.sources.find_inputs`: a folder gives its *.txt, *.log and
+    (:func:`hh.read.files.find_inputs`: a folder gives its *.txt, *.log and
     *.gz files recursively, sorted; ``-`` is standard input), by absolute
     path. A file reached twice (named and in a folder, through a link) is
     read once, where it is first reached. What cannot be read (a link that
     loops or points nowhere, a folder that cannot be listed) is left out
     and said in ``problems``, a line each. A missing path fails before
     anything is read."""
-    from hh.sources import MissingPath, Unreadable, find_inputs
+    from hh.read.files import MissingPath, Unreadable, find_inputs
 
     try:
         found = find_inputs(paths)
@@ -111,7 +113,8 @@ def connect(db: str, wait: float | None = None, say: Callable[[str], None] | Non
     hh.pipelines.dblock), then fail with a message. A damaged file fails
     before anything is written (hh.pipelines.dbhealth). Whoever closes the
     connection after writing calls :func:`closed`."""
-    from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable, open_db
+    from hh.pipelines.database import open_db
+    from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable
 
     try:
         con = open_db(db, timeout=wait, say=say)
@@ -140,6 +143,10 @@ def closed(con: Any, db: str) -> None:
     stamp(db)
 
 
+class NotText(Exception):
+    """A file that is no text (hh.read.files.not_text): the message says so."""
+
+
 def _sha256(path: str, size: int | None = None) -> str:
     """SHA-256 of the file's first ``size`` bytes (all of it: None)."""
     h = hashlib.sha256()
@@ -166,13 +173,14 @@ class _Plan:
     size: int
     lines: int  # as the cut counted them
     before: int = 0  # hands counted by earlier imports (a file read from where it stopped)
+    reopen: int = 0  # the line it resumes at, where an open hand may be stored (Task.reopen)
 
     def __post_init__(self) -> None:
         # A plain file is read up to the size the cut saw, not to its end as
         # the worker finds it: what is recorded (size, SHA-256, lines) is
         # what was read, though a client appends to the file meanwhile.
         last = self.chunks[-1]
-        if last.end is None and not is_compressed(self.path):
+        if last.end is None and not read_whole(self.path):
             self.chunks[-1] = replace(last, end=self.size)
 
 
@@ -248,7 +256,9 @@ class Importer:
 
     def _stored(self, name: str) -> tuple[Any, ...] | None:
         rows = self.con.execute(
-            "SELECT sha256, size, lines, hands, status FROM files WHERE path = ?", [name]
+            "SELECT sha256, size, lines, hands, status, open_at, open_line FROM files "
+            "WHERE path = ?",
+            [name],
         ).fetchall()
         return rows[0] if rows else None
 
@@ -259,8 +269,12 @@ class Importer:
         the bytes before it are the same (the file only grew)."""
         row = self._stored(name)
         if row is not None:
-            sha, done_size, lines, hands, status = row
+            sha, done_size, lines, hands, status, open_at, open_line = row
             size = os.path.getsize(path)
+            if status == "error" and sha is not None:  # no text when it was read
+                if size == done_size and _sha256(path) == sha:
+                    return None  # the same bytes: said then, not read again
+                sha = lines = None  # changed since: read as a new file
             grown = sha is not None and lines is not None and 0 < (done_size or 0) <= size
             read = cut(path, self.chunk_bytes, start=done_size if grown else 0, digest=True)
             if status == "done" and done_size == read.size and sha == read.sha256:
@@ -270,7 +284,16 @@ class Importer:
                 return None
             if grown and sha == read.head_sha256:  # it grew: read from where it stopped
                 whole = None if tail else read.sha256
-                return _Plan(name, path, read.chunks, whole, read.size, read.lines, hands or 0)
+                chunks = read.chunks
+                if status == "done" and open_at is not None:
+                    # its last hand had nothing after it: read again from its start
+                    chunks[0] = replace(chunks[0], start=open_at, first_line=open_line)
+                return _Plan(name, path, chunks, whole, read.size, read.lines, hands or 0,
+                             chunks[0].first_line)
+        why = not_text(path)
+        if why is not None:
+            raise NotText(f"{name} is not a hand history ({why}): it is not read again "
+                          "until it changes")
         read = cut(path, self.chunk_bytes, digest=not tail)
         return _Plan(name, path, read.chunks, read.sha256, read.size, read.lines)
 
@@ -314,7 +337,13 @@ class Importer:
                 known = frozenset()
                 if stored is not None and stored.num_rows:
                     known = _known_in(stored, c.first_line, end)
-                yield Task(c, plan.name, known, tail and last, self.version, seq, last, derive)
+                reopen = 0
+                if k == 0 and plan.reopen and stored is not None and stored.num_rows:
+                    # a hand (or reject) stored where it resumes: the open last hand
+                    at = pc.equal(stored.column("line"), plan.reopen)
+                    reopen = plan.reopen if pc.any(at).as_py() else 0
+                yield Task(c, plan.name, known, tail and last, self.version, seq, last, reopen,
+                           derive)
                 seq += 1
             del stored
 
@@ -366,6 +395,9 @@ class Importer:
                 except OSError as e:
                     self._unreadable(name, e)
                     continue
+                except NotText as e:
+                    self._not_text(name, path, str(e))
+                    continue
                 if plan is not None:
                     plans.append(plan)
             self._run(plans, tail, progress)
@@ -382,6 +414,14 @@ class Importer:
         message = f"cannot read {name}: {e.strerror or e}"
         self.errors.append(message)
         self.writer.write([], [FileRow(name, None, None, None, None, "error", message)])
+
+    def _not_text(self, name: str, path: str, message: str) -> None:
+        """A file that is no text: an error of the file, said once; its row
+        keeps its size and SHA-256, so that no import reads it again while
+        it is the same (:meth:`plan`)."""
+        self.errors.append(message)
+        self.writer.write([], [FileRow(name, _sha256(path), os.path.getsize(path), None, 0,
+                                       "error", message)])
 
     def _run(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None) -> None:
         size = sum(
@@ -402,6 +442,7 @@ class Importer:
     def _read(self, plans: list[_Plan], tail: bool, progress: ProgressFn | None,
               size: int) -> None:  # fmt: skip
         by_name = {p.name: p for p in plans}
+        failed: set[str] = set()  # files a chunk of which could not be read
         runs: dict[str, int] = {}
         group: list[Result] = []
         files: list[FileRow] = []
@@ -425,16 +466,21 @@ class Importer:
             busy.working += r.seconds
             plan = by_name[r.task.name]
             if r.error is not None:
-                self.errors.append(r.error)
-                files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
-                flush()
+                if plan.name not in failed:  # said once a file: its other chunks fail alike
+                    failed.add(plan.name)
+                    self.errors.append(r.error)
+                    files.append(FileRow(plan.name, None, None, None, None, "error", r.error))
+                    flush()
                 continue
-            runs[plan.name] = runs.get(plan.name, 0) + r.runs
+            if plan.name in failed:  # a chunk read before the file went: not a part of it
+                continue
+            # (an open last hand that grew is not one more hand of its file)
+            runs[plan.name] = runs.get(plan.name, 0) + r.runs - bool(r.replaces)
             group.append(r)
             hands += r.tables["hands"].num_rows + r.tables["rejects"].num_rows
             chunk = r.task.chunk
             done_bytes += (chunk.end if chunk.end is not None else plan.size) - chunk.start
-            if r.task.last and r.end is not None and not r.task.tail:
+            if r.task.last and r.end is not None and not r.task.tail and not r.open:
                 self.notes.append(
                     f"{plan.name}: the hand at line {r.end_line} is unfinished (it stops "
                     f"before its end): held back until the file is completed"
@@ -454,13 +500,15 @@ class Importer:
 
     def _file_row(self, plan: _Plan, r: Result, runs: int) -> FileRow:
         hands = plan.before + runs
-        if r.end is not None:  # a file still being written: what was read of it
+        if r.end is not None and not r.open:  # a file still being written: what was read of it
             assert r.end_line is not None
             return FileRow(
                 plan.name, _sha256(plan.path, r.end), r.end, r.end_line - 1, hands, "partial"
             )
-        lines = r.task.chunk.first_line - 1 + r.lines if r.task.tail else plan.lines
-        return FileRow(plan.name, plan.sha256, plan.size, lines, hands, "done")
+        if r.open:  # its last hand is stored, but nothing follows it: it may still grow
+            return FileRow(plan.name, plan.sha256, plan.size, plan.lines, hands, "done", None,
+                           r.end, r.end_line)
+        return FileRow(plan.name, plan.sha256, plan.size, plan.lines, hands, "done")
 
     # ------------------------------------------------------------ after
 
@@ -471,7 +519,7 @@ class Importer:
         self.con.execute(f"SET memory_limit = '{CHECK_MEMORY_LIMIT}'")
         try:
             crosshand.check(self.con)
-            if self.counts.imported:
+            if self.counts.imported or self.counts.replaced:
                 after_import(self.con)
         finally:
             with contextlib.suppress(Exception):  # (a broken connection: its error stands)
@@ -486,6 +534,7 @@ class Importer:
             "hands": c.hands,
             "imported": c.imported,
             "duplicates": c.duplicates,
+            "replaced": c.replaced,
             "invalid": invalid,
             "rejected": c.rejected,
             "conflicts": c.conflicts,
@@ -523,6 +572,8 @@ def keep(con: Any, results: Sequence[Result]) -> None:
         try:
             hook.keep(con, derived)
         except Exception as error:
+            if is_storage_error(error):  # the database's, not the hook's: the import's
+                raise
             hook_failed(name, error)
 
 
@@ -545,7 +596,9 @@ def after_import(con: Any, cache: str | None = None) -> None:
     for ep in sorted(entry_points(group="hh.imported"), key=lambda e: e.name):
         try:
             ep.load()(con, cache)
-        except Exception as error:  # a hook never fails the import
+        except Exception as error:  # a hook never fails the import,
+            if is_storage_error(error):  # a damaged or full database does
+                raise
             hook_failed(ep.name, error)
 
 

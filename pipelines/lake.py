@@ -39,8 +39,12 @@ holds a task's transaction does not take its rows again (a group, or a
 task, a killed client had begun is committed for the tasks and tables
 still without it), and two clients committing the same task at once
 conflict in the log. The hands keep the task's id
-(``_task``), so a task resumed after its hands were committed takes the
-same hands for the other tables. A task whose ``dirty_tables`` record
+(``_task``) and their place in it (``_ord``), so a task resumed after its
+hands were committed takes the same hands for the other tables: those
+stored under its id at the same place with the same content hash, never
+every hand of the task whose key is stored (a hand of the same id later
+in the task, a conflict or a duplicate, is decided again against the
+stored one). A task whose ``dirty_tables`` record
 exists but whose ``chunks`` do not (the client was killed inside it) is
 planned again as the same group of chunks. Files written by attempts that
 never committed are never read; ``hh lake optimize`` vacuums them.
@@ -82,7 +86,7 @@ from hh.pipelines.rows import SCHEMAS
 from hh.pipelines.work import Result, Task, process
 from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
 
-from hh.sources import Chunk, cut
+from hh.read.cut import Chunk, cut
 
 # The tables the workers write, in commit order after hands (cross_violations
 # is computed over the lake).
@@ -93,6 +97,10 @@ DIRTY = "dirty_tables"
 PARTITIONS = ["game", "date"]
 COMPRESSION = "zstd"
 _HAND_KEYS = ["site", "hand_id", "content_hash", "file", "line", "_task"]
+# A hand a task's earlier attempt stored is the same hand of the task again
+# when all of these are equal (the task's chunks, read again, give the same
+# hands in the same order).
+_KEPT = ["_ord", "site", "hand_id", "content_hash"]
 _REJECT_KEY = ["content_hash", "file", "line", "kind"]
 # Columns of the stored tables the worker's batch does not carry: the
 # writer adds them (which run, when); the lake stores them in the files.
@@ -169,7 +177,7 @@ class FileFacts(NamedTuple):
 
 def file_facts(path: str, target: int) -> tuple[list[Chunk], FileFacts | None]:
     """A file's chunks of about ``target`` bytes and its facts, from the one
-    pass the import's cut makes over it (``hh.sources.cut``, hashing on the
+    pass the import's cut makes over it (``hh.read.cut.cut``, hashing on the
     way): the workers need not read the file again for its lines and
     SHA-256. No facts when the file changed during the pass."""
     before = _stat(path)
@@ -315,7 +323,7 @@ class Lake:
             if read.task.chunk.end is None:  # the file's last chunk: its facts
                 known = (facts or {}).get(path)
                 if known is None or (known.size, known.mtime_ns) != (read.size, read.mtime_ns):
-                    from hh.sources import cut
+                    from hh.read.cut import cut
 
                     whole = cut(path, digest=True)  # changed since: the import's own pass
                     known = FileFacts(whole.size, read.mtime_ns or 0, whole.lines,
@@ -721,10 +729,13 @@ class Committer:
                 if t.transaction_version(_app(w.task_id)) is None:
                     todo.append(w)
                     continue
-                # committed by an earlier attempt: its hands are the ones kept
+                # committed by an earlier attempt: the hands it kept are those
+                # stored under its id, matched by their place in the task and
+                # their content (a key alone would take a later hand of the
+                # same id, a conflict or a duplicate, as kept too)
                 mine = pc.equal(stored.column("_task"), w.task_id)
-                ours = stored.filter(mine).select(["site", "hand_id"])
-                cand = w.keys.join(ours, ["site", "hand_id"], join_type="left anti")
+                ours = stored.filter(mine).select(_KEPT)
+                cand = w.keys.join(ours, _KEPT, join_type="left anti")
                 out[w.task_id] = self._drops(cand, stored)
             if not todo:
                 return out
@@ -753,7 +764,7 @@ class Committer:
 
     def _stored(self, t: DeltaTable, where: set[tuple[str | None, str | None]]) -> pa.Table:
         """The keys of the hands stored in these partitions."""
-        return self._read(t, "hands", where, _HAND_KEYS)
+        return self._read(t, "hands", where, ["_ord", *_HAND_KEYS])
 
     def _read(self, t: DeltaTable, name: str, where: set[tuple[str | None, str | None]],
               columns: Sequence[str]) -> pa.Table:
@@ -1020,7 +1031,9 @@ def _files_view(con: Any, lake: Lake) -> None:
                sum(hands)::INTEGER AS hands, max(committed_at) AS imported_at,
                CASE WHEN count(*) FILTER (WHERE "end" IS NULL) > 0 THEN 'done'
                     ELSE 'partial' END AS status,
-               NULL::VARCHAR AS error
+               NULL::VARCHAR AS error,
+               -- the lake reads each file whole: no open last hand is kept
+               NULL::BIGINT AS open_at, NULL::INTEGER AS open_line
         FROM c GROUP BY path""")
 
 

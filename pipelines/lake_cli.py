@@ -38,9 +38,11 @@ def dask_import(
     summary = run_import(files, lake, scheduler=scheduler, workers=workers or None,
                          progress=show).to_json()
     left = summary.pop("left")
-    if left:
-        summary["_errors"] = [f"not imported (run the same command again): {x}" for x in left]
-        for e in summary["_errors"]:
+    errors = summary.pop("errors") + [
+        f"not imported (run the same command again): {x}" for x in left]
+    if errors:
+        summary["_errors"] = errors
+        for e in errors:
             say(e)
     return summary
 

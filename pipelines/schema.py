@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 TABLES_DDL = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -38,7 +38,9 @@ CREATE TABLE IF NOT EXISTS files (
     hands INTEGER,
     imported_at TIMESTAMP,
     status VARCHAR NOT NULL,
-    error VARCHAR
+    error VARCHAR,
+    open_at BIGINT,
+    open_line INTEGER
 );
 CREATE TABLE IF NOT EXISTS hands (
     site VARCHAR NOT NULL,
@@ -217,6 +219,16 @@ def _to_3(con: Any) -> None:
 
 
 def _to_4(con: Any) -> None:
+    """Where a file's last hand begins when nothing follows it (it may still
+    grow: read again, and replaced if it grew): NULL for files imported
+    before, whose last hand is then read again only as a partial file's is."""
+    con.execute(
+        "ALTER TABLE files ADD COLUMN open_at BIGINT;"
+        "ALTER TABLE files ADD COLUMN open_line INTEGER;"
+    )
+
+
+def _to_5(con: Any) -> None:
     """The players' and hands' notes and tags (hh.pipelines.notes): written
     by a user, never by an import, so no import or revalidation touches them."""
     con.execute(TABLES_DDL[TABLES_DDL.index("CREATE TABLE IF NOT EXISTS notes"):
@@ -226,7 +238,7 @@ def _to_4(con: Any) -> None:
 # version -> the step from version - 1 to it. Version 1 is created whole;
 # a change adds ``n: _to_n`` here (ALTER TABLE ... in SQL) and bumps
 # SCHEMA_VERSION: ``ensure`` then applies it to every older database.
-MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2, 3: _to_3, 4: _to_4}
+MIGRATIONS: dict[int, Callable[[Any], None]] = {2: _to_2, 3: _to_3, 4: _to_4, 5: _to_5}
 
 
 class SchemaError(Exception):

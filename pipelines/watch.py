@@ -1,9 +1,11 @@
 """``hh import --watch``: keep importing files a poker client is still
 writing. watchfiles reports changes; each change imports what was appended
 (from where the last import stopped), holding back the last hand of each
-file, which may still be being written, until another hand follows it or
-the files have been quiet for ``quiet`` seconds. Ctrl-C (or ``stop``) ends
-the watch cleanly with the summary.
+file, which may still be being written, until a blank line or another hand
+follows it or the files have been quiet for ``quiet`` seconds. A hand
+stored after the quiet time that then grows is read again whole and
+replaces the stored one (docs/decisions.md, "A hand is judged only when it
+is whole"). Ctrl-C (or ``stop``) ends the watch cleanly with the summary.
 
 The database is open only during a cycle (an import of what changed and its
 cross-hand checks), never while the watch waits for changes: reports, ``hh
@@ -33,7 +35,7 @@ from hh.pipelines.importer import (
     timed,
 )
 
-from hh.sources import SUFFIXES
+from hh.read.files import SUFFIXES
 
 Lease = Callable[[], AbstractContextManager[Any]]
 
@@ -76,15 +78,16 @@ def watch(
             counts = importer.import_files(files, tail=tail)
             importer.notes.clear()  # an unfinished last hand: what a watch waits for anyway
             crosshand.check(con)
-            if counts.imported:  # the reports' counts, as after an import
+            if counts.imported or counts.replaced:  # the reports' counts, as after an import
                 hooks(con)
         seen.update(files)
         if say is not None and tell and files:
             now = _progress(importer)
             new = {k: int(now[k]) - int(before[k]) for k in now}  # type: ignore[call-overload]
             noun = "file" if len(files) == 1 else "files"
+            grown = f", {new['replaced']:,} replaced" if new["replaced"] else ""
             say(f"{new['hands']:,} hands read from {len(files)} {noun}: {new['imported']:,} "
-                f"imported, {new['rejected']:,} rejected")
+                f"imported{grown}, {new['rejected']:,} rejected")
 
     try:
         batch(find_files(paths), tail=True, tell=False)
@@ -154,4 +157,5 @@ def _held(importer: Importer, name: str) -> bool:
 
 def _progress(importer: Importer) -> dict[str, object]:
     c = importer.counts
-    return {"hands": c.hands, "imported": c.imported, "rejected": c.rejected}
+    return {"hands": c.hands, "imported": c.imported, "rejected": c.rejected,
+            "replaced": c.replaced}

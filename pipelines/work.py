@@ -22,8 +22,11 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 from hh.pipelines.rows import Batch, content_hash
 
-from hh.parse import ParseError, Record, Run, lines_of_stream, parse_run, split_runs
-from hh.sources import MAX_LINE, Chunk, bounded_lines, is_compressed, runs
+from hh.parse import ParseError, Record, parse_run
+from hh.read.cut import Chunk, runs
+from hh.read.files import read_whole
+from hh.read.lines import MAX_LINE
+from hh.read.runs import Run
 from hh.validate import ActionFigures, validate
 
 _SCAN_BLOCK = 1024 * 1024
@@ -79,6 +82,10 @@ class Task:
     hh_version: str = ""
     seq: int = 0  # the task's place in the run (results are written in this order)
     last: bool = True  # the file's last chunk
+    # the line where a file read again from where the last import stopped
+    # resumes (0: none): a hand stored there was the file's last, with
+    # nothing after it; read again with other text, it grew, and replaces it
+    reopen: int = 0
     # per hh.derive hook, its name and what it computes of each hand for this
     # database (``hook.wants(con)``, see :func:`wanted`); empty: nothing derived
     derive: tuple[tuple[str, Any], ...] = ()
@@ -90,9 +97,12 @@ class Result:
     tables: dict[str, pa.Table] = field(default_factory=dict)
     runs: int = 0  # hands and rejected runs read (known ones included)
     known: int = 0  # skipped before parsing: already stored
-    end: int | None = None  # byte offset where the held-back run begins (tail, or unfinished)
+    end: int | None = None  # byte offset where the held-back (or open) run begins
     end_line: int | None = None  # its first line (the next line to read)
-    lines: int = 0  # tail: lines read (else the cut counts them, hh.sources.Cut.lines)
+    # the last run was stored though nothing follows it (no blank line, no
+    # hand): the file's ``open`` hand, read again should the file grow
+    open: bool = False
+    replaces: int = 0  # Task.reopen, when the run there was stored with other text
     error: str | None = None  # the file could not be read
     derived: dict[str, dict[str, pa.Table]] = field(default_factory=dict)  # by hook
     seconds: float = 0.0  # the time the task took where it ran (the import's busy figures)
@@ -159,36 +169,12 @@ def _derive(result: Result) -> None:
             hook_failed(name, error)
 
 
-def _byte_lines(
-    chunk: Chunk, offsets: list[int], result: Result, long: list[int]
-) -> Iterator[bytes]:
-    """A file still being written (``tail``): the chunk's raw lines (cut at
-    hh.sources.MAX_LINE, see ``bounded_lines``), counted in
-    ``result.lines``, the byte offset of each appended to ``offsets`` as it
-    is read (where to resume, should its last hand be held back)."""
-    with open(chunk.path, "rb") as f:
-        f.seek(chunk.start)
-        pos = chunk.start
-        end = chunk.end
-        for line, size in bounded_lines(f.readline, chunk.first_line, long):
-            if end is not None and pos >= end:
-                return
-            offsets.append(pos)
-            pos += size
-            result.lines += 1
-            yield line
-        offsets.append(pos)
-
-
-def _runs(task: Task, offsets: list[int] | None, result: Result, long: list[int]) -> Iterator[Run]:
-    """The chunk's runs, cut as ``hh validate`` cuts them (hh.sources.runs);
-    line by line, with their offsets, for a file still being written. The
-    numbers of lines too long are appended to ``long`` as they are read."""
-    chunk = task.chunk
-    if offsets is None:
-        return runs(replace(chunk, name=task.name), long)
-    source = lines_of_stream(_byte_lines(chunk, offsets, result, long))
-    return split_runs(source, task.name, chunk.first_line)
+def _runs(task: Task, long: list[int]) -> Iterator[Run]:
+    """The chunk's runs, cut as ``hh validate`` cuts them (hh.read.cut.runs);
+    the numbers of lines too long are appended to ``long`` as they are read.
+    A file still being written is read the same way, up to the size the
+    import found (its last chunk's end)."""
+    return runs(replace(task.chunk, name=task.name), long)
 
 
 def process(task: Task) -> Result:
@@ -206,37 +192,39 @@ def _process(task: Task) -> Result:
     result = Result(task)
     batch = Batch()
     chunk = task.chunk
-    tail = task.tail and not is_compressed(chunk.path)
-    offsets: list[int] | None = [] if tail else None
+    tail = task.tail and not read_whole(chunk.path)
     version = task.hh_version or hh_version()
     pending: Run | None = None
-    long: list[int] = []  # lines cut at hh.sources.MAX_LINE: their runs are rejects
+    long: list[int] = []  # lines cut at hh.read.lines.MAX_LINE: their runs are rejects
     try:
-        for run in _runs(task, offsets, result, long):
+        for run in _runs(task, long):
             if pending is not None:
                 _one(pending, task, batch, result, version, _failed, long=long)
             pending = run
         if pending is not None:
-            if tail and pending.corrupt is None:
-                # a hand still being written: its first line is where to resume
-                assert offsets is not None
-                result.end = offsets[pending.start - chunk.first_line]
-                result.end_line = pending.start
+            # the file's last run: whole when a blank line follows it (or it
+            # cannot be placed); else it may still be being written
+            # (docs/decisions.md, "A hand is judged only when it is whole")
+            at = None
+            if task.last and chunk.end is not None and pending.corrupt is None:
+                at = _open_at(pending, chunk)
+            if at is not None and tail:
+                # a hand perhaps still being written: held back, read again from its start
+                result.end, result.end_line = at, pending.start
             elif (
-                task.last
-                and chunk.end is not None
+                at is not None
                 and _too_long(pending, long) is None
                 and content_hash(pending.raw) not in task.known
-                and (at := _unfinished(pending, chunk)) is not None
+                and _cut_short(pending, chunk, at)
             ):
                 # a hand cut at the end of the file: pending, read again when it grows
                 result.end, result.end_line = at, pending.start
             else:
                 _one(pending, task, batch, result, version, _failed, long=long)
-        elif tail:
-            assert offsets is not None
-            result.end = offsets[-1] if offsets else chunk.start
-            result.end_line = chunk.first_line + max(0, len(offsets) - 1)
+                if at is not None:  # stored, but read again should the file grow
+                    result.end, result.end_line, result.open = at, pending.start, True
+        elif tail:  # nothing but blank lines: read again from the chunk's start
+            result.end, result.end_line = chunk.start, chunk.first_line
     except OSError as e:
         result.error = f"cannot read {task.name}: {e.strerror or e}"
         return result
@@ -249,20 +237,14 @@ def _process(task: Task) -> Result:
     return result
 
 
-def _unfinished(run: Run, chunk: Chunk) -> int | None:
-    """Where ``run`` begins, when it is a hand cut at the end of the file
-    (docs/decisions.md, "Import under faults"): the file's last
-    run, nothing after it (not even a blank line), and it does not parse
-    because it stops before its end: its last line has no line end, or the
-    parser wanted more lines than it has. None otherwise (stored as read).
-    ``chunk`` is the file's last chunk, bounded by the size the import
-    recorded."""
-    if run.corrupt is not None or not run.lines:
+def _open_at(run: Run, chunk: Chunk) -> int | None:
+    """Where ``run``, the last run of the file (``chunk`` is its last chunk,
+    bounded by the size the import recorded), begins, when nothing follows
+    it: no line after its own, not even a blank one (its last line may lack
+    its line end). None when a line follows it (it ended at a blank line: it
+    is whole) or it cannot be placed."""
+    if not run.lines:
         return None
-    record = parse_run(run)
-    if record.hand is not None or record.error is None:
-        return None
-    last = run.start + len(run.lines) - 1
     assert chunk.end is not None
     with open(chunk.path, "rb") as f:
         at = _line_offset(f, chunk.start, chunk.end, run.start - chunk.first_line)
@@ -275,8 +257,25 @@ def _unfinished(run: Run, chunk: Chunk) -> int | None:
             final = block[-1:]
     if ends > len(run.lines) or (ends == len(run.lines) and final != b"\n"):
         return None  # lines follow the run: it ended, at a blank line
-    open_line = ends < len(run.lines)
-    return at if open_line or record.error.line > last else None
+    return at
+
+
+def _cut_short(run: Run, chunk: Chunk, at: int) -> bool:
+    """Whether ``run``, the file's last run with nothing after it (it
+    begins at byte ``at``), is a hand cut at the end of the file
+    (docs/decisions.md, "Import under faults"): it does not parse because
+    it stops before its end: its last line has no line end, or the parser
+    wanted more lines than it has."""
+    record = parse_run(run)
+    if record.hand is not None or record.error is None:
+        return False
+    assert chunk.end is not None
+    open_line = False
+    if chunk.end > at:
+        with open(chunk.path, "rb") as f:
+            f.seek(chunk.end - 1)
+            open_line = f.read(1) != b"\n"
+    return open_line or record.error.line > run.start + len(run.lines) - 1
 
 
 def _line_offset(f: BinaryIO, start: int, end: int, skip: int) -> int | None:
@@ -301,7 +300,7 @@ def _line_offset(f: BinaryIO, start: int, end: int, skip: int) -> int | None:
 
 
 def _too_long(run: Run, long: list[int]) -> int | None:
-    """The first line of ``run`` cut at hh.sources.MAX_LINE, if any."""
+    """The first line of ``run`` cut at hh.read.lines.MAX_LINE, if any."""
     if long:
         end = run.start + len(run.lines)
         for n in long:
@@ -327,10 +326,14 @@ def _one(  # type: ignore[no-untyped-def]
     run: Run, task: Task, batch: Batch, result: Result, version: str, failed, file=None,
     long: list[int] | None = None,
 ) -> None:
-    result.runs += 1
     name = task.name if file is None else file
     raw = run.raw
     digest = content_hash(raw)
+    if run.start == task.reopen:  # the file's open last hand, read again
+        if digest in task.known:
+            return  # as it was: counted when it was stored
+        result.replaces = run.start  # grown: it replaces the one stored (not a new hand)
+    result.runs += 1
     if digest in task.known:
         result.known += 1
         return

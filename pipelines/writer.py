@@ -36,6 +36,7 @@ class Counts:
     duplicates: int = 0
     rejected: int = 0
     conflicts: int = 0
+    replaced: int = 0  # open last hands stored again with the text they grew to
 
     def add(self, other: Counts) -> None:
         self.files += other.files
@@ -44,6 +45,7 @@ class Counts:
         self.duplicates += other.duplicates
         self.rejected += other.rejected
         self.conflicts += other.conflicts
+        self.replaced += other.replaced
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,10 @@ class FileRow:
     hands: int | None
     status: str  # done, partial, error
     error: str | None = None
+    # a file read whole whose last hand has nothing after it (no blank line):
+    # where that hand begins, read again should the file grow
+    open_at: int | None = None
+    open_line: int | None = None
 
 
 _FILES = pa.schema(
@@ -68,6 +74,8 @@ _FILES = pa.schema(
         ("hands", pa.int32()),
         ("status", pa.string()),
         ("error", pa.string()),
+        ("open_at", pa.int64()),
+        ("open_line", pa.int32()),
     ]
 )
 
@@ -171,6 +179,9 @@ class Writer:
         try:
             for t in TABLES:
                 con.register(f"b_{t}", tables[t])
+            gone = [(r.task.name, r.replaces) for r in results if r.replaces]
+            if gone:
+                counts.replaced += self._withdraw(gone)
             drops = con.sql(_DROPS).to_arrow_table()
             con.register("b_drops", drops)
             same = drops.column("same")
@@ -209,6 +220,9 @@ class Writer:
             ).fetchall()[0][0]  # the rows inserted
             counts.rejected += stored
             counts.duplicates += tables["rejects"].num_rows - stored
+            if counts.replaced:  # a replacement is not a new hand nor a new reject
+                counts.imported -= self._stored_at(gone, "b_hands", keep)
+                counts.rejected -= self._stored_at(gone, "b_rejects", "")
             # each table the batch adds to, from its earliest instant on
             # (NULL: a row without one, which the chain puts first)
             since = "CASE WHEN count(started_at) = count(*) THEN min(started_at) END"
@@ -228,9 +242,48 @@ class Writer:
                 rollback(con)  # (a failed COMMIT has ended it)
             raise
         finally:
-            for t in (*TABLES, "drops"):
+            for t in (*TABLES, "drops", "gone"):
                 con.unregister(f"b_{t}")
         return counts
+
+    def _withdraw(self, gone: Sequence[tuple[str, int]]) -> int:
+        """Remove what is stored at these (file, line): open last hands
+        (hh.pipelines.work.Task.reopen) that grew, about to be stored again
+        in the same transaction. Their rows go from every table, their
+        cross-hand violations too, and their tables are noted dirty from
+        their instant, so the cross-hand checks judge the new text. Returns
+        how many runs (hands or rejects) were removed."""
+        con = self.con
+        files, lines = zip(*gone, strict=True)
+        con.register("b_gone", pa.table({"file": list(files), "line": list(lines)}))
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE _gone AS SELECT h.site, h.hand_id, h.table_name, "
+            "h.started_at FROM hands h SEMI JOIN b_gone g ON h.file = g.file AND h.line = g.line"
+        )
+        try:
+            for t in ("hand_text", "seats", "actions", "pots", "hand_violations",
+                      "cross_violations"):  # fmt: skip
+                con.execute(f"DELETE FROM {t} x USING _gone g "
+                            "WHERE x.site = g.site AND x.hand_id = g.hand_id")  # fmt: skip
+            removed = 0
+            for t in ("hands", "rejects"):
+                removed += con.execute(f"DELETE FROM {t} x USING b_gone g "
+                                       "WHERE x.file = g.file AND x.line = g.line"
+                                       ).fetchall()[0][0]  # fmt: skip
+            con.execute("INSERT INTO dirty_tables SELECT site, table_name, started_at FROM _gone")
+        finally:
+            con.execute("DROP TABLE IF EXISTS _gone")
+        return int(removed)
+
+    def _stored_at(self, gone: Sequence[tuple[str, int]], table: str, keep: str) -> int:
+        """How many of the batch's ``table`` rows stored (``keep``: the
+        filter of the rows inserted) stand at the places of ``gone``."""
+        where = f"{keep} AND" if keep else "WHERE"
+        row = self.con.execute(
+            f"SELECT count(*) FROM {table} b {where} EXISTS "
+            "(SELECT 1 FROM b_gone g WHERE g.file = b.file AND g.line = b.line)"
+        ).fetchall()
+        return min(int(row[0][0]), len(gone))
 
     def _files(self, files: Sequence[FileRow]) -> None:
         rows = pa.Table.from_pylist([vars(f) for f in files], schema=_FILES)
@@ -238,9 +291,9 @@ class Writer:
         try:
             self.con.execute("DELETE FROM files WHERE path IN (SELECT path FROM b_files)")
             self.con.execute(
-                "INSERT INTO files (path, sha256, size, lines, hands, imported_at, status, error) "
-                "SELECT path, sha256, size, lines, hands, now()::TIMESTAMP, status, error "
-                "FROM b_files"
+                "INSERT INTO files (path, sha256, size, lines, hands, imported_at, status, error, "
+                "open_at, open_line) SELECT path, sha256, size, lines, hands, now()::TIMESTAMP, "
+                "status, error, open_at, open_line FROM b_files"
             )
         finally:
             self.con.unregister("b_files")

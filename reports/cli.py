@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import typer
 from hh.pipelines.dblock import DB_HELP, db_path
 
-from hh.cli_support import cannot_write, fail
+from hh.cli_support import SPEAKERS, cannot_write, fail
 from hh.helptext import App
 
 if TYPE_CHECKING:
     import polars as pl
     from hh.reports.db import Filters
+    from hh.reports.hands import HandQuery
     from rich.console import Console
 
 T = TypeVar("T")
@@ -189,11 +190,11 @@ def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str
     _emit(render(report_data(table, rows, found, title, sections)), out)
 
 
-def _with_progress(call: Callable[[Any], T]) -> T:
+def _with_progress(call: Callable[[Any], T], note: str = " (hands not cached yet)") -> T:
     """``call(progress)`` with a progress bar on the terminal (standard error)
     while a report computes what the cache lacks (``progress(stage, done,
     total)``: a bar per stage, such as the all-in equity or the integrity
-    report's standings and facts)."""
+    report's standings and facts; ``note`` follows the stage's name)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -205,7 +206,7 @@ def _with_progress(call: Callable[[Any], T]) -> T:
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task(f"{stage} (hands not cached yet)", total=total)
+                tasks[stage] = bar.add_task(f"{stage}{note}", total=total)
             bar.update(tasks[stage], completed=done)
 
         return call(progress)
@@ -411,25 +412,47 @@ def _data(df: pl.DataFrame, fmt: str, out: Path | None, title: str) -> None:
         _write_frame(df, fmt, out)
 
 
+# ``hh hands``' own filters (``hh export`` takes them too)
+HAND_PLAYER = typer.Option([], "--player", help="Hands this player was dealt in (repeatable; "
+                           "any case).")
+HAND_CODE = typer.Option([], "--code", help="Hands with a violation of this code (repeatable), "
+                         "e.g. OUT_OF_TURN.")
+HAND_INVALID = typer.Option(False, "--invalid", help="Only hands the referee found invalid.")
+HAND_MIN_POT = typer.Option(0, "--min-pot", min=0, help="Only pots of at least this many chips.")
+
+
+def hand_query(con: Any, code: list[str], invalid: bool, min_pot: int, sort: str = "time",
+               limit: int | None = None) -> HandQuery:  # fmt: skip
+    """``hh hands``' query: a code no hand of the database has is a usage
+    error that lists the codes it has."""
+    from hh.reports.hands import HandQuery
+
+    query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
+                      sort=sort, limit=limit)  # fmt: skip
+    if query.codes:
+        stored = {r[0] for r in con.sql("SELECT DISTINCT code FROM violations").fetchall()}
+        unknown = [c for c in query.codes if c not in stored]
+        if unknown:
+            _fail(f"--code {', '.join(unknown)}: no such violation in the database; the codes "
+                  f"found are {', '.join(sorted(stored)) or 'none'} (FORMAT.md lists them all)")
+    return query
+
+
 def hands_command(
     db: Path = _DB, lake: str = _LAKE, game: list[str] = _GAME,
-    player: list[str] = typer.Option([], "--player", help="Hands this player was dealt in "  # noqa: B008
-                                     "(repeatable; any case)."),
+    player: list[str] = HAND_PLAYER,
     site: list[str] = _SITE, table: list[str] = _TABLE, since: str = _SINCE,
     until: str = _UNTIL,
-    code: list[str] = typer.Option([], "--code", help="Hands with a violation of this code "  # noqa: B008
-                                   "(repeatable), e.g. OUT_OF_TURN."),
-    invalid: bool = typer.Option(False, "--invalid", help="Only hands the referee found "
-                                 "invalid."),
-    min_pot: int = typer.Option(0, "--min-pot", min=0, help="Only pots of at least this many "
-                                "chips."),
+    code: list[str] = HAND_CODE,
+    invalid: bool = HAND_INVALID,
+    min_pot: int = HAND_MIN_POT,
     sort: str = typer.Option("time", "--sort", help="time (oldest first) or pot (biggest "
                              "first); a leading - reverses."),
     limit: int = typer.Option(50, "--limit", min=0, help="List at most this many (0: all)."),
     fmt: str = _DATA_FMT, out: Path = _OUT,
 ) -> None:  # fmt: skip
     """Find hands: their ids, for `hh show ID`."""
-    from hh.reports.hands import HAND_SORTS, HandQuery, find_hands
+    from hh.reports.hands import HAND_SORTS, find_hands
 
     _check_data_format(fmt)
     if sort not in HAND_SORTS:
@@ -437,14 +460,7 @@ def hands_command(
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
     filters = _players_named(con, filters)
-    query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
-                      sort=sort, limit=limit or None)  # fmt: skip
-    if query.codes:
-        stored = {r[0] for r in con.sql("SELECT DISTINCT code FROM violations").fetchall()}
-        unknown = [c for c in query.codes if c not in stored]
-        if unknown:
-            _fail(f"--code {', '.join(unknown)}: no such violation in the database; the codes "
-                  f"found are {', '.join(sorted(stored)) or 'none'} (FORMAT.md lists them all)")
+    query = hand_query(con, code, invalid, min_pot, sort, limit or None)
     found, total = find_hands(con, filters, query)
     if fmt != "table":
         _write_frame(found, fmt, out)
@@ -495,4 +511,5 @@ def register(app: typer.Typer) -> None:
 
     app.add_typer(report, name="report")
     app.command("hands")(hands_command)
+    SPEAKERS["report"] = SPEAKERS["hands"] = "hh report"
     notes_cli.register(app)

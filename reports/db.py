@@ -37,7 +37,8 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
     p = Path(path)
     if not p.exists():
         raise ReportError(f"no database at {p} (run `hh import` first, or pass --db FILE)")
-    from hh.pipelines.dblock import DatabaseUnusable, open_db
+    from hh.pipelines.database import open_db
+    from hh.pipelines.dblock import DatabaseUnusable
 
     try:  # waits while an import writes it (hh.pipelines.dblock)
         con = open_db(str(p), read_only=True)

@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -57,8 +56,6 @@ EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
 SE_BOUND = 0.02
 SAMPLES = math.ceil(0.25 / SE_BOUND**2)  # 625 deals per hand
 
-_DECK_FROM = re.compile(r"Deck from (\S+)")
-
 
 @dataclass
 class Spot:
@@ -79,14 +76,15 @@ class Spot:
     dead: list[str] = field(default_factory=list)
 
     def deck(self) -> tuple[str, ...]:
-        from hh.cards import FRENCH_52, SPANISH_28, stripped_deck
+        """The cards in play: the game's deck under its house rules, as the
+        referee reads them (Calatone's ``Deck from R``)."""
+        from hh.cards import JOKER
+        from hh.games import RULES
+        from hh.model import Game
 
-        if self.game == CHIRIBITO:
-            return SPANISH_28.cards
-        if self.game == ACES:
-            return FRENCH_52.cards
-        lowest = [m.group(1) for r in self.house_rules if (m := _DECK_FROM.fullmatch(r))]
-        return (stripped_deck(lowest[0]) if lowest else FRENCH_52).cards
+        deck = RULES[Game(self.game)].variant(self.house_rules).deck.cards
+        # (Aces' joker is the common card from the start: no one is dealt it)
+        return tuple(c for c in deck if c != JOKER)
 
     def unseen(self) -> list[str]:
         seen = {c for cards in self.own.values() for c in cards} | set(self.board) | set(self.dead)
@@ -104,15 +102,16 @@ class Spot:
 def _payoff(spot: Spot, value, extra: dict[str, Sequence[str]], board: Sequence[str]
             ) -> dict[str, float]:  # fmt: skip
     """Chips each contender takes from the pots for one completion."""
+    from hh.engine import best_of
+
     values = {p: value(p, [*spot.own[p], *extra.get(p, ())], board) for p in spot.own}
     out = dict.fromkeys(spot.own, 0.0)
     for amount, eligible in spot.pots:
         if not eligible:
             continue
-        best = max(values[p] for p in eligible)
-        winners = [p for p in eligible if values[p] == best]
+        winners = best_of(values, eligible)  # as the referee splits it
         for p in winners:
-            out[p] += amount / len(winners)
+            out[p] += amount / len(winners)  # the odd chip averaged out
     return out
 
 

@@ -34,6 +34,7 @@ from hh.model import (
     Marker,
     Muck,
     Post,
+    Seat,
     SeatOutcome,
     Show,
     TopUp,
@@ -218,14 +219,14 @@ class _Explainer:
                 out[x.line] = ("showdown" if x.street == SHOWDOWN else "street", x)
             else:
                 out[x.line] = (kinds[type(x)], x)
-        s = h.summary
-        out[s.line] = ("summary", s)
-        out[s.total.line] = ("total", s.total)
-        if s.board is not None:
-            out[s.board.line] = ("board", s.board)
-        if s.deck is not None:
-            out[s.deck.line] = ("deck", s.deck)
-        for o in s.seats:
+        summary = h.summary
+        out[summary.line] = ("summary", summary)
+        out[summary.total.line] = ("total", summary.total)
+        if summary.board is not None:
+            out[summary.board.line] = ("board", summary.board)
+        if summary.deck is not None:
+            out[summary.deck.line] = ("deck", summary.deck)
+        for o in summary.seats:
             out[o.line] = ("seat_outcome", o)
         return out
 
@@ -302,45 +303,45 @@ class _Explainer:
         self, row: Row, kind: str, record: object, before: LineState, after: LineState
     ) -> None:
         notes: list[str] = row["notes"]
-        if kind == "header":
-            self._header(row, after)
-        elif kind == "seat":
-            if record.sitting_out:  # type: ignore[attr-defined]
-                notes.append(f"{record.name} sits out: not dealt in")  # type: ignore[attr-defined]
-        elif kind == "post":
-            self._moved(row, record.name, before, after)  # type: ignore[attr-defined]
-        elif kind == "top_up":
-            p = record
-            notes.append(f"{p.name} adds {p.amount} chips before the hand")  # type: ignore[attr-defined]
-        elif kind == "street":
-            self._street(row, record, after)  # type: ignore[arg-type]
-        elif kind == "deal":
-            self._deal(row, record, before, after)  # type: ignore[arg-type]
-        elif kind == "action":
-            self._action(row, record, before, after)  # type: ignore[arg-type]
-        elif kind == "uncalled":
-            u = record
-            notes.append(
-                f"{u.amount} uncalled goes back to {u.name}: pot {after.pot}"  # type: ignore[attr-defined]
-            )
-        elif kind == "showdown":
-            live = [x for x, f in zip(after.names, after.folded, strict=True) if not f]
-            notes.append(f"showdown between {', '.join(live)}; pot {after.pot}")
-        elif kind == "show":
-            self._show(row, record, after)  # type: ignore[arg-type]
-        elif kind == "muck":
-            self.mucked.append(record.name)  # type: ignore[attr-defined]
-            notes.append(f"{record.name} mucks: can win nothing")  # type: ignore[attr-defined]
-        elif kind == "collected":
-            if row["line"] == self.first_collect:
-                self._pots(row)
-            self._collected(row, record)  # type: ignore[arg-type]
-        elif kind == "summary":
-            self._summary(row, after)
-        elif kind == "total":
-            self._total(row, record, after)
-        elif kind == "seat_outcome":
-            self._outcome(row, record)  # type: ignore[arg-type]
+        # each line by its record's type (``kind`` tells a marker of the
+        # showdown from a street's, and the hand's own lines apart)
+        match record:
+            case _ if kind == "header":
+                self._header(row, after)
+            case Seat() if record.sitting_out:
+                notes.append(f"{record.name} sits out: not dealt in")
+            case Post():
+                self._moved(row, record.name, before, after)
+            case TopUp():
+                notes.append(f"{record.name} adds {record.amount} chips before the hand")
+            case Marker() if kind == "showdown":
+                live = [x for x, f in zip(after.names, after.folded, strict=True) if not f]
+                notes.append(f"showdown between {', '.join(live)}; pot {after.pot}")
+            case Marker():
+                self._street(row, record, after)
+            case Deal():
+                self._deal(row, record, before, after)
+            case Action():
+                self._action(row, record, before, after)
+            case Uncalled():
+                notes.append(
+                    f"{record.amount} uncalled goes back to {record.name}: pot {after.pot}"
+                )
+            case Show():
+                self._show(row, record, after)
+            case Muck():
+                self.mucked.append(record.name)
+                notes.append(f"{record.name} mucks: can win nothing")
+            case Collected():
+                if row["line"] == self.first_collect:
+                    self._pots(row)
+                self._collected(row, record)
+            case _ if kind == "summary":
+                self._summary(row, after)
+            case _ if kind == "total":
+                self._total(row, record, after)
+            case SeatOutcome():
+                self._outcome(row, record)
         row["cards"] = {n: {"down": list(c["down"]), "up": list(c["up"])}
                         for n, c in self.cards.items()}  # fmt: skip
         row["mucked"] = list(self.mucked)
@@ -513,13 +514,14 @@ class _Explainer:
         ev = self._evaluator()
         judged: Sequence[str] = own
         if self.game is Game.CALATONE and not early:
-            holds = show.declared is not None and "DECLARATION" not in codes
+            declared = show.declared
+            holds = declared is not None and "DECLARATION" not in codes
             info["holds"] = holds
-            if not holds:
+            if declared is None or not holds:
                 notes.append(f"{show.name}'s declaration does not hold: the hand forfeits")
                 row["show"] = info
                 return
-            judged = show.declared  # type: ignore[assignment]
+            judged = declared
         elif self.game is Game.CALATONE:
             notes.append("the hand ended when a round was all checked: every card dealt "
                          "counts, no declaration")  # fmt: skip
@@ -631,12 +633,12 @@ class _Explainer:
         # rules give and the log does not say, in order
         want = Counter(self._rule_collects())
         extra: list[Collected] = []
-        for x in (r for _, (k, r) in sorted(self.records.items()) if k == "collected"):
-            key = (x.name, x.pot, x.amount)  # type: ignore[attr-defined]
+        for x in (r for _, (_k, r) in sorted(self.records.items()) if isinstance(r, Collected)):
+            key = (x.name, x.pot, x.amount)
             if want[key] > 0:
                 want[key] -= 1
             else:
-                extra.append(x)  # type: ignore[arg-type]
+                extra.append(x)
         missing = [k for k, n in want.items() for _ in range(n)]
         if c not in extra:
             return

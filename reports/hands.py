@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import duckdb
@@ -92,4 +93,23 @@ def rejects(con: duckdb.DuckDBPyConnection, filters: Filters) -> pl.DataFrame:
                any_value(hand_id) AS hand_id, error, count(*) AS copies
         FROM rejects h WHERE {cond}
         GROUP BY kind, error, raw_text
-        ORDER BY file, line""", params)  # fmt: skip
+        ORDER BY file, line, kind, error, raw_text""", params)  # fmt: skip
+
+
+def hand_texts(con: duckdb.DuckDBPyConnection, found: pl.DataFrame, batch: int = 1000
+               ) -> Iterator[tuple[str, int, str | None]]:  # fmt: skip
+    """The stored text of the hands of ``found`` (a frame with ``site`` and
+    ``hand_id``, as :func:`find_hands` gives), in its order: (raw text,
+    first line, file), read ``batch`` hands at a time."""
+    keys = found.select("site", "hand_id").with_row_index("k").to_arrow()
+    con.register("_hand_keys", keys)
+    try:
+        cursor = con.execute(
+            "SELECT t.raw_text, h.line, h.file FROM _hand_keys k "
+            "JOIN hands h ON h.site = k.site AND h.hand_id = k.hand_id "
+            "JOIN hand_text t ON t.site = k.site AND t.hand_id = k.hand_id ORDER BY k.k")
+        while rows := cursor.fetchmany(batch):
+            for raw, line, file in rows:
+                yield raw, line or 1, file
+    finally:
+        con.unregister("_hand_keys")

@@ -100,6 +100,7 @@ def in_depth(rows: pl.LazyFrame) -> dict[str, pl.DataFrame]:
         keys = ["player", "game", "stakes", *by]
         order = ["start", "session"] if name == "by_session" else [*keys[1:3], *first,
                                                                     *keys[3:]]  # fmt: skip
+        order += [k for k in (*keys, *first) if k not in order]  # ties: the same each run
         df = df.sort(order).select(keys + [c for c in column_order(df.columns) if c not in keys
                                            and c not in first])  # fmt: skip
         out[name] = df

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hh.model import Hand
-from hh.sources import MissingPath, Unreadable, find_inputs
+from hh.read.files import MissingPath, Unreadable, find_inputs
 from hh.validate import LineState, Verdict, Violation, cross_check, validate
 
 
@@ -63,7 +63,7 @@ def judge(found: Found) -> Judged:
 
 def expand(paths: Iterable[str]) -> list[str]:
     """The files to read, found as every command finds them
-    (:func:`hh.sources.find_inputs`: a folder gives its *.txt, *.log and
+    (:func:`hh.read.files.find_inputs`: a folder gives its *.txt, *.log and
     *.gz files recursively, sorted; ``-`` is standard input)."""
     try:
         found = find_inputs(paths)
@@ -137,7 +137,8 @@ def from_db(db: str, hand_id: str, site: str | None = None) -> Found:
 
     if not Path(db).exists():
         raise ShowError(f"no database at {db} (run `hh import` first, or give files)")
-    from hh.pipelines.dblock import DatabaseUnusable, open_db
+    from hh.pipelines.database import open_db
+    from hh.pipelines.dblock import DatabaseUnusable
 
     try:  # waits while an import writes it (hh.pipelines.dblock)
         con = open_db(db, read_only=True)
@@ -179,7 +180,7 @@ def from_con(con: Any, hand_id: str, site: str | None = None, where: str = "the 
         raise ShowError(f"hand #{hand_id} is in {db} for several sites ({sites}): "
                         f"use --site")  # fmt: skip
     key_site, key_id, file, line, raw = rows[0]
-    cross = _stored_cross(con, key_site, key_id)
+    cross = stored_cross(con, key_site, key_id)
     try:
         hand = parse_hand(raw, first_line=line or 1)
     except HandSyntaxError as error:
@@ -187,7 +188,7 @@ def from_con(con: Any, hand_id: str, site: str | None = None, where: str = "the 
     return Found(hand, raw, file, cross)
 
 
-def _stored_cross(con: Any, site: str, hand_id: str) -> tuple[Violation, ...]:
+def stored_cross(con: Any, site: str, hand_id: str) -> tuple[Violation, ...]:
     """The cross-hand violations the import computed (none if the view is absent)."""
     import duckdb
 

@@ -32,15 +32,19 @@ def violations(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, pl
     if filters.players:
         rows = rows.filter(pl.col("player").is_in(filters.players))
     count = pl.len().alias("violations")
-    by_code = rows.group_by("code", "game").agg(count).sort(["violations", "code"],
-                                                             descending=[True, False])
-    by_table = rows.group_by("site", "table_name", "game").agg(count).sort(
-        ["violations", "table_name"], descending=[True, False])
-    by_player = (rows.filter(pl.col("player").is_not_null())
-                 .group_by("player", "game", "code").agg(count)
-                 .sort(["violations", "player"], descending=[True, False]))  # fmt: skip
+
+    def most(frame_: pl.DataFrame, *keys: str) -> pl.DataFrame:
+        # most violations first, ties by every key of the row: the same
+        # order at every run (a group_by's own order is not)
+        return frame_.sort(["violations", *keys], descending=[True] + [False] * len(keys))
+
+    by_code = most(rows.group_by("code", "game").agg(count), "code", "game")
+    by_table = most(rows.group_by("site", "table_name", "game").agg(count),
+                    "table_name", "site", "game")
+    by_player = most(rows.filter(pl.col("player").is_not_null())
+                     .group_by("player", "game", "code").agg(count), "player", "game", "code")
     return {"by_code": by_code, "by_table": by_table, "by_player": by_player,
-            "hands": total}  # fmt: skip
+            "hands": total.sort("game")}  # fmt: skip
 
 
 def write_violation_pages(

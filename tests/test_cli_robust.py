@@ -147,14 +147,14 @@ def test_an_error_that_is_not_a_write_is_not_called_one(
     run."""
     import errno
 
-    import hh.sources
+    import hh.read.cut
 
     def no_descriptors(*args: object) -> None:
         raise OSError(errno.EMFILE, os.strerror(errno.EMFILE), "h.txt")
 
     hand = tmp_path / "h.txt"
     hand.write_text(CH, "utf-8")
-    monkeypatch.setattr(hh.sources.Plan, "order", no_descriptors)
+    monkeypatch.setattr(hh.read.cut.Plan, "order", no_descriptors)
     result = runner.invoke(app, ["validate", str(hand)])
     assert result.exit_code == 2
     assert result.output == f"hh: {os.strerror(errno.EMFILE)}: h.txt\n"

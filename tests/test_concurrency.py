@@ -33,7 +33,7 @@ def _hh(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _count(db: Path) -> int:
-    from hh.pipelines.dblock import open_db
+    from hh.pipelines.database import open_db
 
     con = open_db(str(db), read_only=True, timeout=30)
     try:
@@ -196,7 +196,8 @@ def test_connections_of_one_process_share_a_written_database(tmp_path: Path) -> 
     read-write connections of one process (``hh serve --watch``: the pages'
     and the watch's) still share it, another process waits while either is
     open, and the file is let go once both are closed."""
-    from hh.pipelines.dblock import ROW_GROUP_SIZE, open_db
+    from hh.pipelines.database import open_db
+    from hh.pipelines.dblock import ROW_GROUP_SIZE
 
     db = tmp_path / "shared.duckdb"
     first = open_db(str(db))
@@ -243,7 +244,7 @@ def test_threads_of_one_process_open_a_written_database_at_once(tmp_path: Path) 
     by their plain names, whichever of them attached it."""
     import threading
 
-    from hh.pipelines.dblock import open_db
+    from hh.pipelines.database import open_db
 
     db = str(tmp_path / "raced.duckdb")
 

@@ -22,8 +22,9 @@ from hh.cli_support import Output
 from hh.crosshand import CrossChecker, Summary
 from hh.model import Game
 from hh.parse import parse_file, parse_text
+from hh.read.cut import table_order
+from hh.read.places import NO_TIME, instant, placement
 from hh.simulate import Simulator
-from hh.sources import NO_TIME, instant, placement, table_order
 from hh.validate import SeatStack, cross_check, validate
 from hh.write import write_hand
 

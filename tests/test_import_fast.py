@@ -15,8 +15,8 @@ from hh.pipelines.importer import Importer, connect, find_files
 from import_helpers import contents, session
 
 from hh.model import Game
-from hh.parse import Run, lines_of_stream, split_runs
-from hh.sources import Chunk, chunks, cut, runs
+from hh.read.cut import Chunk, chunks, cut, runs
+from hh.read.runs import Run, lines_of_stream, split_runs
 
 
 def _cut(path: Path, chunk: Chunk) -> tuple[list[Run], int]:

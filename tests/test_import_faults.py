@@ -23,6 +23,12 @@ def _hands(game: Game, n: int, seed: int) -> list[str]:
     return session(game, n, seed, tables=1).strip("\n").split("\n\n")
 
 
+def _settled(hands: list[str]) -> int:
+    """The lines before the last of ``hands`` written as a file (one blank
+    line between hands): what ``files.lines`` says of a file left open."""
+    return ("\n\n".join(hands[:-1]) + "\n\n").count("\n")
+
+
 def _clean(tmp: Path, *paths: Path) -> dict[str, list[tuple[object, ...]]]:
     """Every table of a clean import of ``paths`` as they are now."""
     db = tmp / "clean.duckdb"
@@ -67,8 +73,9 @@ def test_a_hand_cut_at_the_end_of_a_file_is_pending_then_stored_whole(
     assert code == 0 and err == ""
     assert s is not None and (s["hands"], s["imported"], s["duplicates"]) == (3, 3, 0)
     assert contents(db) == _clean(tmp_path, log)
-    assert query(db, "SELECT status, hands, lines FROM files") == [
-        ("done", 8, whole.count("\n"))
+    # nothing follows the last hand: stored, and read again should the file grow
+    assert query(db, "SELECT status, hands, lines, open_line FROM files") == [
+        ("done", 8, whole.count("\n"), _settled(hands) + 1)
     ]
 
 
@@ -219,36 +226,73 @@ def test_a_full_disk_is_one_line_exit_2_and_a_rerun_completes(tmp_path: Path) ->
     assert contents(out / "h.duckdb") == _clean(tmp_path, folder)
 
 
-def _damage(db: Path) -> None:
-    """Flip bytes in the middle of a block of ``hand_text``'s data (DuckDB's
-    layout: three 4 KiB headers, then blocks of 256 KiB)."""
+def _damage(db: Path, table: str = "hand_text") -> None:
+    """Flip bytes in the middle of a block of ``table``'s data (DuckDB's
+    layout: three 4 KiB headers, then blocks of 256 KiB), in place: the
+    file keeps its size, its inode and its mtime (set back), as a tool that
+    damages it on purpose, or a disk's firmware, would leave it."""
     import duckdb
 
     con = duckdb.connect(str(db), read_only=True)
     try:
         blocks = con.execute(
-            "SELECT DISTINCT block_id FROM pragma_storage_info('hand_text') "
-            "WHERE persistent AND block_id >= 0 ORDER BY 1"
+            "SELECT DISTINCT block_id FROM pragma_storage_info(?) "
+            "WHERE persistent AND block_id >= 0 ORDER BY 1", [table]
         ).fetchall()
         size = con.execute("PRAGMA database_size").fetchall()[0][2]
     finally:
         con.close()
     block = blocks[len(blocks) // 2][0]
     at = 3 * 4096 + block * size + 4096
+    before = db.stat()
     with open(db, "r+b") as f:
         f.seek(at)
         data = f.read(64)
         f.seek(at)
         f.write(bytes(b ^ 0xFF for b in data))
+    os.utime(db, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = db.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (
+        before.st_size, before.st_mtime_ns, before.st_ino)
 
 
-def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Path) -> None:
+DAMAGED_TAIL = ("): hh neither reads nor writes it; restore it from a backup, or import the "
+                "hand histories again into a new file (hh import LOGS --db NEW.duckdb)")
+
+
+def _stored(db: Path) -> tuple[int, int]:
+    """Hands and files of a damaged database, counted without reading the
+    damaged block (a count reads no column)."""
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return (con.execute("SELECT count(*) FROM hands").fetchall()[0][0],
+                con.execute("SELECT count(*) FROM files").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def _imported(tmp_path: Path) -> Path:
+    """A database of 400 hands of each game, imported."""
     folder = tmp_path / "logs"
     folder.mkdir()
     for k, game in enumerate(Game):
         (folder / f"{game.value}.txt").write_text(session(game, 400, 50 + k), encoding="utf-8")
     db = tmp_path / "h.duckdb"
     assert hh_import(str(folder), "--db", str(db), "--workers", "1")[0] == 0
+    return db
+
+
+def _one_damaged_line(who: str, db: Path, said: str) -> None:
+    lines = said.splitlines()
+    assert len(lines) == 1, said
+    assert lines[0].startswith(f"{who}: the database {db} is damaged (Corrupt database file: ")
+    assert lines[0].endswith(DAMAGED_TAIL), lines
+
+
+def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Path) -> None:
+    db = _imported(tmp_path)
     _damage(db)
     damaged = db.read_bytes()
     more = tmp_path / "more.txt"
@@ -258,15 +302,90 @@ def test_a_damaged_database_is_refused_in_one_line_by_every_command(tmp_path: Pa
         "hh report": [["report", "players"], ["report", "violations"], ["hands"]],
         "hh serve": [["serve", "--port", "0"]],
     }
-    for who, args, said in _refusals(commands, db):
-        lines = said.splitlines()
-        assert len(lines) == 1, (args, said)
-        head = f"{who}: the database {db} is damaged (Corrupt database file: "
-        tail = ("): hh neither reads nor writes it; restore it from a copy, or import "
-                "again into a new file with --db")  # fmt: skip
-        assert lines[0].startswith(head) and lines[0].endswith(tail), lines
+    for who, _args, said in _refusals(commands, db):
+        _one_damaged_line(who, db, said)
     assert db.read_bytes() == damaged  # nothing was written
     assert not Path(f"{db}.wal").exists()
+
+
+def test_damage_met_while_a_command_reads_is_its_one_line(tmp_path: Path) -> None:
+    """Damage no open can see (the file as it was stamped: a disk's bit rot
+    under the file system, here the stamp written again after the damage)
+    is found when a command reads the block: a report, and an import whose
+    hook reads it, say the damaged line, exit 2, never a traceback nor
+    "import hook failed" with exit 0; every command after them refuses the
+    file at once."""
+    from hh.pipelines.dbhealth import stamp
+
+    db = _imported(tmp_path)
+    _damage(db, "hands")
+    stamp(str(db))  # as if the damage came from below the file system
+    more = tmp_path / "more.txt"
+    more.write_text(session(Game.ACES, 200, 60), encoding="utf-8")
+    hooks = {k: v for k, v in ENV.items() if k != "HH_NO_IMPORT_HOOKS"}
+    for who, args, env in (("hh report", ["report", "players"], ENV),
+                           ("hh", ["import", str(more), "--workers", "1"], hooks),
+                           ("hh report", ["report", "players"], ENV),
+                           ("hh report", ["hands"], ENV)):
+        if args[0] == "import":
+            stamp(str(db))  # the report's meeting removed the stamp: unseen again
+        done = subprocess.run([sys.executable, "-m", "hh", *args, "--db", str(db)], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, (args, done.stderr)
+        _one_damaged_line(who, db, done.stderr)
+        assert _stored(db) == (1200, 3)  # the import rolled back: no hand, no file
+
+
+def test_damage_the_checksums_cannot_see_is_found_by_the_texts_hashes(tmp_path: Path) -> None:
+    """A hand's stored text changed with its block's checksum made anew (a
+    write through DuckDB, as damage DuckDB cannot see): the commands' own
+    scan (checksums) does not see it; ``hh db check`` hashes every text
+    again and says the one damaged line, exit 2 (and a sound file is
+    sound), and from then on every command says that line at its open,
+    while the file stays as it is."""
+    import duckdb
+    from hh.pipelines.dbhealth import stamp
+
+    db = tmp_path / "h.duckdb"
+    logs = tmp_path / "c.txt"
+    logs.write_text(session(Game.CHIRIBITO, 30, 70), encoding="utf-8")
+    assert hh_import(str(logs), "--db", str(db), "--workers", "1")[0] == 0
+
+    def hh(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "hh", *args, "--db", str(db)], env=ENV,
+                              capture_output=True, text=True, timeout=120)
+
+    sound = hh("db", "check")
+    assert sound.returncode == 0, sound.stderr
+    assert sound.stdout == (f"the database {db} is sound: 12 tables, {_rows(db):,} rows read, "
+                            "every block's checksum verified; 30 hands' texts match their "
+                            "content hashes\n")
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE hand_text SET raw_text = replace(raw_text, 'Seat 1', 'Seat 9') "
+                "WHERE hand_id = (SELECT min(hand_id) FROM hands)")
+    con.close()
+    stamp(str(db))
+    assert hh("report", "players").returncode == 0  # what the commands' scan cannot see
+    said = " hands' stored texts do not match their content hashes, hand #"
+    for who, args in (("hh", ["db", "check"]), ("hh report", ["report", "players"]),
+                      ("hh", ["import", str(logs)])):
+        done = hh(*args)  # found by the check: from then on every command says it
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        line = done.stderr.splitlines()[-1]
+        assert line.startswith(f"{who}: the database {db} is damaged (1 of 30{said}"), line
+        assert line.endswith(DAMAGED_TAIL), line
+
+
+def _rows(db: Path) -> int:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = con.execute("SELECT schema_name, table_name FROM duckdb_tables()").fetchall()
+        return sum(con.execute(f'SELECT count(*) FROM "{s}"."{t}"').fetchall()[0][0]
+                   for s, t in tables)
+    finally:
+        con.close()
 
 
 def test_a_file_that_is_no_database_is_refused_alike_by_every_command(tmp_path: Path) -> None:
@@ -303,7 +422,8 @@ def _refusals(
 def test_a_line_too_long_is_a_reject_with_its_beginning_and_the_run_goes_on(
     tmp_path: Path,
 ) -> None:
-    from hh.sources import MAX_LINE, looks_like_header
+    from hh.read.lines import MAX_LINE
+    from hh.read.runs import looks_like_header
 
     folder = tmp_path / "logs"
     folder.mkdir()
@@ -348,7 +468,8 @@ def test_long_lines_are_cut_alike_by_every_reader(tmp_path: Path, extra: int, pa
     too long as its first MAX_LINE bytes, with the line numbers of the file."""
     import gzip
 
-    from hh.sources import MAX_LINE, Chunk, cut, marks, runs
+    from hh.read.cut import Chunk, cut, marks, runs
+    from hh.read.lines import MAX_LINE
 
     hands = _hands(Game.CHIRIBITO, 4, 51)
     long_line = "Info " + "z" * (MAX_LINE - 5 + extra)
@@ -456,7 +577,7 @@ def test_the_check_of_a_database_hh_did_not_leave_keeps_no_more_than_its_memory(
     CHECK_MEMORY and the limit is what it was after."""
     import duckdb
     from hh.pipelines import dbhealth
-    from hh.pipelines.dblock import open_db
+    from hh.pipelines.database import open_db
 
     db = tmp_path / "copied.duckdb"
     con = duckdb.connect(str(db))
@@ -475,3 +596,30 @@ def test_the_check_of_a_database_hh_did_not_leave_keeps_no_more_than_its_memory(
     finally:
         con.close()
     assert Path(dbhealth.stamp_file(str(db))).exists()
+
+
+def test_a_file_that_is_not_text_is_an_error_of_its_own_read_once(tmp_path: Path) -> None:
+    """Random bytes beside a log: one line saying the file is no text, exit
+    2, its ``files`` row ``error`` (not ``partial``: "held back until the
+    file is completed"), nothing of it stored; the next import does not
+    read it again (exit 0, silent) until it changes."""
+    import random
+
+    noise = tmp_path / "noise.txt"
+    noise.write_bytes(random.Random(43).randbytes(200_000))
+    log = tmp_path / "c.txt"
+    log.write_text(session(Game.CHIRIBITO, 20, 71), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    code, summary, err = hh_import(str(noise), str(log), "--db", str(db), "--workers", "1")
+    assert code == 2 and summary is not None and summary["imported"] == 20
+    at = noise.read_bytes()[:8192].index(b"\0") + 1
+    assert err == (f"hh: {noise} is not a hand history (a NUL byte at byte {at:,}: binary "
+                   "data, not text): it is not read again until it changes\n")
+    assert query(db, "SELECT status, size, hands, error IS NOT NULL FROM files "
+                     "WHERE path = ?", [str(noise)]) == [("error", 200_000, 0, True)]
+    assert query(db, "SELECT count(*) FROM rejects") == [(0,)]
+    code, summary, err = hh_import(str(noise), "--db", str(db), "--workers", "1")
+    assert (code, err) == (0, "") and summary is not None and summary["hands"] == 0
+    noise.write_bytes(noise.read_bytes() + b"\0")  # changed: read again, said again
+    code, _, err = hh_import(str(noise), "--db", str(db), "--workers", "1")
+    assert code == 2 and "is not a hand history" in err

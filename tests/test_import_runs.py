@@ -16,6 +16,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hh.pipelines.schema import SCHEMA_VERSION
 from import_helpers import contents, hh_import, query, referee, session
 
 from benchmarks.faults import pool_workers
@@ -187,8 +188,8 @@ def test_watch_picks_up_a_file_written_in_pieces(tmp_path: Path) -> None:
     thread = threading.Thread(target=run)
     thread.start()
     try:
-        wait_for(3)
-        assert imported() == 3  # the fourth may still be being written
+        wait_for(4)
+        assert imported() == 4  # a blank line follows the fourth: it is whole
         rest = "\n\n".join(hands[4:]) + "\n"
         cut = len(hands[4]) // 2  # the fifth hand cut in the middle of a line
         with log.open("a", encoding="utf-8") as f:
@@ -294,12 +295,61 @@ def test_a_version_2_database_is_migrated_and_its_dirty_tables_checked_whole(
     con = duckdb.connect(db)
     con.execute("DELETE FROM cross_violations")  # as if a crash came before the checks
     con.execute("ALTER TABLE dirty_tables DROP COLUMN since")
+    con.execute("ALTER TABLE files DROP COLUMN open_at; ALTER TABLE files DROP COLUMN open_line")
     con.execute("INSERT INTO dirty_tables SELECT DISTINCT site, table_name FROM hands")
     con.execute("UPDATE schema_version SET version = 2")
     con.close()
     hh_import(str(files[2]), "--db", db, "--workers", "1")
-    assert query(db, "SELECT max(version) FROM schema_version") == [(4,)]
+    assert query(db, "SELECT max(version) FROM schema_version") == [(SCHEMA_VERSION,)]
     clean = str(tmp_path / "clean.duckdb")
     hh_import(*(str(f) for f in files), "--db", clean, "--workers", "1")
     sql = "SELECT hand_id, code, line, message FROM cross_violations"
     assert Counter(query(db, sql)) == Counter(query(clean, sql)) and query(clean, sql)
+
+
+def test_a_file_deleted_during_the_import_is_said_once(tmp_path: Path) -> None:
+    """A file of many chunks deleted after the import planned it (here while
+    it pauses after its first commit): one message for the file, not one per
+    chunk, its ``files`` row ``error``, exit 2; the other file is stored."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.txt").write_text(session(Game.CHIRIBITO, 5, 11), encoding="utf-8")
+    gone = folder / "b.txt"
+    gone.write_text(session(Game.ACES, 60, 12), encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    env = {**ENV, "HH_IMPORT_PAUSE_AFTER_COMMIT": "0.3", "HH_IMPORT_GROUP_HANDS": "1",
+           "HH_IMPORT_CHUNK_BYTES": "4000"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(db), "--workers", "1"],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    assert "committed" in proc.stderr.readline()
+    gone.unlink()
+    rest = proc.stderr.read()
+    assert proc.wait(120) == 2
+    said = [line for line in rest.splitlines() if "committed" not in line]
+    assert said == [f"hh: cannot read {gone}: No such file or directory"]
+    assert query(db, "SELECT path, status FROM files ORDER BY path") == [
+        (str(folder / "a.txt"), "done"), (str(gone), "error")]
+
+
+def test_a_killed_parent_leaves_no_interpreter_warning(tmp_path: Path) -> None:
+    """``kill -9`` of an import whose workers run: its workers end, and the
+    resource tracker removes the pool's semaphores without its "leaked
+    semaphore objects" warning on the terminal (all their output read to
+    its end: every process that holds the pipe has ended)."""
+    folder = _logs(tmp_path)
+    env = {**ENV, "HH_IMPORT_PAUSE_AFTER_COMMIT": "60", "HH_IMPORT_GROUP_HANDS": "1",
+           "HH_IMPORT_CHUNK_BYTES": "4000", "HH_IMPORT_POOL_MIN_BYTES": "1"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hh", "import", str(folder), "--db", str(tmp_path / "h.duckdb"),
+         "--workers", "2"],
+        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    assert "committed" in proc.stderr.readline()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    rest = proc.stderr.read()  # to the end: the workers and the tracker are gone
+    assert rest == ""

@@ -36,7 +36,9 @@ def _inputs(folder: Path) -> list[str]:
     """Three games on two tables each, plus: an exact copy of a file under
     another name (every hand a duplicate), a hand of the same id with other
     text (a conflict), a run that does not parse (a reject), the file of those
-    two again (another conflict, the same reject: kept once), and a session
+    two again (another conflict, the same reject: kept once), a file holding a
+    hand, a hand of its id with other text and the hand again (a conflict
+    and a duplicate inside one task), and a session
     with hands missing, cut in two files (14 cross-hand violations, a chain
     across files)."""
     files = []
@@ -56,12 +58,18 @@ def _inputs(folder: Path) -> list[str]:
     odd.write_text(changed + "\n\n" + broken + "\n", encoding="utf-8")
     again = folder / "odd-again.txt"  # in the same task: the reject is kept once
     again.write_bytes(odd.read_bytes())
+    own = write_hands(list(Simulator(Game("chiribito"), seed=77, tables=1).hands(1)))
+    twin = own.replace(" in chips)", " in chips) ", 1)
+    assert twin != own
+    inside = folder / "conflict-inside.txt"  # a hand, its conflict, itself again: one task
+    inside.write_text(own.rstrip("\n") + "\n\n" + twin.rstrip("\n") + "\n\n" + own,
+                      encoding="utf-8")
     hands = list(Simulator(Game("calatone"), seed=5, tables=2).hands(30))
     gappy = [h for k, h in enumerate(hands) if k not in (7, 15, 16)]
     gaps = [folder / "gaps-1.txt", folder / "gaps-2.txt"]
     gaps[0].write_text(write_hands(gappy[:12]), encoding="utf-8")
     gaps[1].write_text(write_hands(gappy[12:]), encoding="utf-8")
-    return [str(p) for p in (*files, copy, odd, again, *gaps)]
+    return [str(p) for p in (*files, copy, odd, again, inside, *gaps)]
 
 
 @pytest.fixture(scope="module")
@@ -112,13 +120,13 @@ def test_lake_equals_database_and_rerun_commits_nothing(client, data) -> None:
     url = str(data["folder"] / "lake")
     got = run_import(data["files"], url, client=client, chunk_bytes=CHUNK)
     assert got.left == []
-    assert got.conflicts == 2 and got.rejected == 1
-    assert got.duplicates == 40  # the copy of the Chiribito file
-    assert got.imported == 147 and got.invalid == 3
-    assert got.hands == 4 * 40 + 2 * 2 + 27
+    assert got.conflicts == 3 and got.rejected == 1
+    assert got.duplicates == 41  # the copy of the Chiribito file, a hand again
+    assert got.imported == 148 and got.invalid == 3
+    assert got.hands == 4 * 40 + 2 * 2 + 3 + 27
     _complete(url, data)
     sums = data["sums"]
-    assert sums["hands"][0] == 147 and sums["rejects"][0] == 3
+    assert sums["hands"][0] == 148 and sums["rejects"][0] == 4
 
     versions = _versions(url)
     again = run_import(data["files"], url, client=client, chunk_bytes=CHUNK)
@@ -194,7 +202,7 @@ def test_killed_worker_loses_and_duplicates_nothing(client, data) -> None:
     assert killed
     second = run_import(data["files"], url, client=client, chunk_bytes=8_000)
     assert second.left == []
-    assert first.imported + second.imported == 147
+    assert first.imported + second.imported == 148
     _complete(url, data)
 
 
@@ -223,18 +231,37 @@ def _client(url: str, files: list[str], chunk: int, kill_at: str | None = None,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def _group_of(files: list[str], name: str, chunk: int, tasks: int) -> int:
+    """The commit (1, 2, ...) of the group of ``tasks`` tasks that holds the
+    file ``name`` when a client commits ``files`` cut at ``chunk`` bytes."""
+    from hh.pipelines.cluster import plan
+
+    scratch = lake.Lake(str(Path(files[0]).parent / f"plan-{chunk}-{tasks}"))
+    scratch.create()
+    groups, _, _ = plan(files, scratch, chunk)
+    at = next(k for k, (_, g) in enumerate(groups) if any(Path(t.name).name == name for t in g))
+    return at // tasks + 1
+
+
 @pytest.mark.parametrize(("kill_at", "tasks"),
-                         [("written:3", 1), ("hands:2", 4), ("cross", 1), ("crossed", 4)])
+                         [("written:3", 1), ("hands:2", 4), ("hands:inside", 4),
+                          ("hands:inside", 1), ("cross", 1), ("crossed", 4)])
 def test_client_killed_at_any_moment_rerun_completes(client, data, kill_at: str,
                                                      tasks: int) -> None:
     """The client killed between a task's write and its commit, between its
-    hands and its other tables (a group of four tasks committed together),
-    between the last commit and the cross-hand result, and between that
-    result and the removal of the dirty-tables records: the same command
-    again (committing the tasks a killed client began with the rest, in one
-    group) completes the lake, the cross-hand violations included (the
-    dirty-tables records say which tables are due)."""
-    url = str(data["folder"] / f"client-{kill_at.replace(':', '-')}")
+    hands and its other tables (a group of four tasks committed together;
+    also the group, and the lone task, holding a hand, a conflicting hand
+    of the same id and the hand again: the rerun keeps only the hand that
+    was stored, and stores the conflict as a reject), between the last
+    commit and the cross-hand result, and between that result and the
+    removal of the dirty-tables records: the same command again
+    (committing the tasks a killed client began with the rest, in one
+    group) completes the lake, table by table, conflicts and rejects
+    included, the cross-hand violations too (the dirty-tables records say
+    which tables are due)."""
+    url = str(data["folder"] / f"client-{kill_at.replace(':', '-')}-{tasks}")
+    if kill_at == "hands:inside":
+        kill_at = f"hands:{_group_of(data['files'], 'conflict-inside.txt', 8_000, tasks)}"
     proc = _client(url, data["files"], 8_000, kill_at, tasks)
     _, err = proc.communicate(timeout=240)
     assert proc.returncode == -signal.SIGKILL, err
@@ -267,7 +294,7 @@ def test_two_clients_at_once_store_each_hand_once(data) -> None:
             assert sums == want[table], table
     assert con.execute(
         "SELECT count(DISTINCT (site, hand_id)), count(*) FROM hands"
-    ).fetchone() == (147, 147)
+    ).fetchone() == (148, 148)
     for table in ("hand_text", "seats", "actions"):
         assert con.execute(
             f"SELECT count(*) FROM {table} ANTI JOIN hands USING (site, hand_id)"
@@ -361,3 +388,24 @@ def test_the_cross_hand_pass_lost_on_a_worker_runs_on_the_client(client, data, t
     con = lake.connect(url)
     assert con.execute("SELECT count(*) FROM cross_violations").fetchone() == (14,)
     assert lake.pending(url) == 0
+
+
+def test_a_file_that_is_not_text_is_refused_unread(client, data, tmp_path) -> None:
+    """Random bytes beside a log: the Dask import says the file is no text
+    (an error: ``hh import`` exits 2), reads none of it, and stores the
+    log's hands; nothing of the noise is in the lake."""
+    import random
+
+    noise = tmp_path / "noise.txt"
+    noise.write_bytes(random.Random(7).randbytes(50_000))
+    log = data["files"][2]
+    url = str(tmp_path / "lake")
+    got = run_import([str(noise), log], url, client=client, chunk_bytes=CHUNK)
+    at = noise.read_bytes()[:8192].index(b"\0") + 1
+    assert got.errors == [f"{noise} is not a hand history (a NUL byte at byte {at:,}: binary "
+                          "data, not text): it is not read"]
+    assert got.left == [] and got.imported == 40 and got.files == 1
+    con = lake.connect(url)
+    assert con.execute("SELECT count(*) FROM rejects").fetchone() == (0,)
+    assert con.execute("SELECT count(*) FROM files WHERE path = ?", [str(noise)]).fetchone() \
+        == (0,)

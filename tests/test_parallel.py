@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 import hh.parallel
-import hh.sources
+import hh.read.cut
 from hh.cli import app
 from hh.model import Game
 from hh.simulate import Simulator
@@ -47,7 +47,7 @@ def test_workers_give_the_same_bytes(
     (stdin,) = _run_files(tmp_path)
     # small parts, so that a few dozen hands make many tasks for the pool
     monkeypatch.setattr(hh.parallel, "POOL_MIN_BYTES", 0)
-    monkeypatch.setattr(hh.sources, "MIN_CHUNK_BYTES", 2048)
+    monkeypatch.setattr(hh.read.cut, "MIN_CHUNK_BYTES", 2048)
     args = ["validate", *(["--json"] if as_json else []), str(tmp_path), "-"]
     outputs = {}
     for workers in ("1", "2", "3", "0"):  # 0: the cores, as when left out
@@ -56,7 +56,7 @@ def test_workers_give_the_same_bytes(
         outputs[workers] = result.output
     assert outputs["1"] == outputs["2"] == outputs["3"] == outputs["0"]
     # the work really was cut: b.txt alone is several tasks
-    assert len(list(hh.sources.Plan([str(tmp_path / "b.txt")], 2))) > 3
+    assert len(list(hh.read.cut.Plan([str(tmp_path / "b.txt")], 2))) > 3
 
 
 def test_a_small_run_starts_no_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,7 +100,7 @@ def test_a_worker_that_dies_ends_the_run_with_a_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(hh.parallel, "POOL_MIN_BYTES", 0)
-    monkeypatch.setattr(hh.sources, "MIN_CHUNK_BYTES", 2048)
+    monkeypatch.setattr(hh.read.cut, "MIN_CHUNK_BYTES", 2048)
     monkeypatch.setattr(hh.parallel, "_work", _die)
     texts = [write_hand(h) for h in Simulator(Game.CHIRIBITO, 1).hands(30)]
     (tmp_path / "a.txt").write_text("\n\n".join(texts), "utf-8")

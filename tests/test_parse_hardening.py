@@ -15,19 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import hands
 
-from hh._lark import parse_lines as lark_parse_lines
 from hh.model import Game
-from hh.parse import (
-    LINE_KINDS,
-    HandSyntaxError,
-    ParseError,
-    _parse_fast,
-    _strip,
-    classify,
-    parse_hand,
-    parse_stream,
-    parse_text,
-)
+from hh.parse import HandSyntaxError, ParseError, parse_hand, parse_stream, parse_text
+from hh.parse.fast import parse_fast
+from hh.parse.hands import strip_line
+from hh.parse.lark import parse_lines as lark_parse_lines
+from hh.parse.lines import LINE_KINDS, classify
 from hh.simulate import Simulator
 from hh.write import write_hand
 
@@ -49,8 +42,8 @@ def error_of(text: str) -> ParseError:
 def both_ways(text: str) -> tuple[str, str]:
     """(fast path, Lark path) as comparable text: the model's repr (line
     numbers included) or 'error'."""
-    lines = [_strip(x) for x in text.split("\n") if x.strip(" \t")]
-    fast = _parse_fast(lines, 1)
+    lines = [strip_line(x) for x in text.split("\n") if x.strip(" \t")]
+    fast = parse_fast(lines, 1)
     try:
         lark = repr(lark_parse_lines(lines, 1))
     except HandSyntaxError:
@@ -319,7 +312,7 @@ def test_crlf_is_still_one_line_end() -> None:
 
 
 # The first words of a line as the parser once found them, by one regex: the
-# oracle of hh.parse._prefix, which looks them up by first character.
+# oracle of hh.parse.lines._prefix, which looks them up by first character.
 _PREFIX_REGEX = re.compile(
     r"\*\*\* |Seat (?=[0-9])|Dealt to |Uncalled bet \(|Total pot |Board \[|Deck \[|House rules: "
     r"|Shuffle commitment: |Table '"
@@ -334,7 +327,7 @@ _WORDS = [
 @settings(max_examples=400, deadline=None)
 @given(head=st.sampled_from(_WORDS), tail=st.text(max_size=8))
 def test_first_words_are_found_as_the_regex_finds_them(head: str, tail: str) -> None:
-    from hh.parse import _prefix
+    from hh.parse.lines import _prefix
 
     text = head + tail
     m = _PREFIX_REGEX.match(text)

@@ -460,7 +460,7 @@ def test_import_says_what_it_did_not_do(tmp_path: Path) -> None:
     empty = run("--db", db, str(folder))
     assert (empty.returncode, empty.stdout) == (2, "")
     assert empty.stderr == (f"hh: no hand-history files in {folder}: hh import reads *.txt, "
-                            "*.log, *.gz files (folders recursively)\n")  # fmt: skip
+                            "*.log, *.gz, *.ohh files (folders recursively)\n")  # fmt: skip
     from hh.model import Game
     from hh.simulate import Simulator
     from hh.write import write_hand
@@ -513,7 +513,7 @@ def test_watch_says_each_batch_and_counts_files_once(tmp_path: Path) -> None:
         on_cycle=seen.append)))  # fmt: skip
     thread.start()
     try:
-        wait_for(3)
+        wait_for(4)  # a blank line follows the fourth: it is whole
         with log.open("a", encoding="utf-8") as f:
             f.write("\n\n".join(hands[4:]) + "\n")
         wait_for(10)
@@ -526,4 +526,38 @@ def test_watch_says_each_batch_and_counts_files_once(tmp_path: Path) -> None:
     batches = [re.fullmatch(r"(\d+) hands read from 1 file: (\d+) imported, 0 rejected", s)
                for s in said[1:]]  # fmt: skip
     assert said[1:] and all(batches), said
-    assert 3 + sum(int(m.group(2)) for m in batches if m) == 10
+    assert 4 + sum(int(m.group(2)) for m in batches if m) == 10
+
+
+
+def test_violations_json_orders_tied_rows_by_every_key(tmp_path: Path) -> None:
+    """Twelve violations of one code, one a hand, over three games, two sites
+    and twelve players: every section ties; each comes in the order of its
+    keys (most violations first), the same at every run, as a sort of the
+    rows themselves says."""
+    games = ("chiribito", "aces-straights-flushes", "calatone")
+    hands, violations, actions = [], [], []
+    for i in range(12):
+        site, hid = ("s1", "s2")[i % 2], f"H{i:02}"
+        hands.append({"site": site, "hand_id": hid, "game": games[i % 3], "table_name": "T",
+                      "valid": False, "n_violations": 1,
+                      "started_at": f"2026-01-01 00:{i:02}:00"})
+        actions.append({"site": site, "hand_id": hid, "seq": 1, "line": 5,
+                        "player": f"P{(7 * i) % 12:02}", "kind": "call"})
+        violations.append({"site": site, "hand_id": hid, "code": "OUT_OF_TURN", "line": 5,
+                           "message": "out of turn", "source": "hand"})
+    db = build(tmp_path / "ties.duckdb", hands=hands, actions=actions, violations=violations)
+    keys = {"by_code": ("code", "game"), "by_table": ("table_name", "site", "game"),
+            "by_player": ("player", "game", "code"), "hands": ("game",)}
+    first = None
+    for _ in range(5):
+        out = hh("report", "violations", "--db", str(db), "--format", "json")
+        assert out.returncode == 0, out.stderr
+        found = json.loads(out.stdout)
+        for section, key in keys.items():
+            rows = found[section]
+            assert rows == sorted(rows, key=lambda r, k=key: (-r.get("violations", 0),
+                                                              *(r[c] for c in k))), section
+        assert len(found["by_player"]) == 12 and len(found["by_table"]) == 6
+        assert first is None or out.stdout == first
+        first = out.stdout

@@ -11,21 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hh.model import Game
-from hh.parse import Run, lines_of_stream, parse_file, split_blocks, split_runs
+from hh.parse import parse_chunk, parse_file
+from hh.read.cut import Chunk, Plan, TableOrder, chunks, cut, marks, table_order
+from hh.read.files import Unreadable, is_compressed
+from hh.read.places import placement
+from hh.read.runs import Run, lines_of_stream, split_blocks, split_runs
 from hh.simulate import Simulator
-from hh.sources import (
-    Chunk,
-    Plan,
-    TableOrder,
-    Unreadable,
-    chunks,
-    cut,
-    is_compressed,
-    marks,
-    placement,
-    records,
-    table_order,
-)
 from hh.write import write_hand
 
 pytestmark = pytest.mark.compiled
@@ -42,7 +33,7 @@ def _session(tmp: Path) -> Path:
 
 
 def _key(path: Path, parts: list[Chunk]) -> list[tuple[int, str | None, str, bool]]:
-    return [(r.line, r.hand_id, r.raw, r.hand is None) for c in parts for r in records(c)]
+    return [(r.line, r.hand_id, r.raw, r.hand is None) for c in parts for r in parse_chunk(c)]
 
 
 @settings(
@@ -120,7 +111,7 @@ def test_the_pass_hashes_the_file_and_its_head(tmp_path: Path) -> None:
 
 def test_a_run_ends_in_finer_parts(tmp_path: Path) -> None:
     """The run's last file is cut four times finer at its end, so that no
-    worker idles long while the last one finishes (hh.sources.Plan)."""
+    worker idles long while the last one finishes (hh.read.cut.Plan)."""
     path = _session(tmp_path)
     size = path.stat().st_size
     target = size // 8
@@ -153,7 +144,7 @@ def test_a_chunk_survives_pickling() -> None:
     dataclasses need their own ``__reduce__``)."""
     import pickle
 
-    from hh.sources import Chunk
+    from hh.read.cut import Chunk
 
     chunk = Chunk("/some/file.txt", 10, 99, 3, "-")
     for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
@@ -167,10 +158,10 @@ def test_the_pass_reads_plain_and_gzip_files_alike(
     """The pass over a file finds Table lines with a regex over blocks of a
     plain file, and line by line in a gzip file: both must find the same
     hands, at the same offsets and lines, edge cases included."""
-    import hh.sources
+    import hh.read.cut
 
     if block is not None:  # plain files are read in blocks: many small ones
-        monkeypatch.setattr(hh.sources, "_BLOCK", block)
+        monkeypatch.setattr(hh.read.cut, "_BLOCK", block)
 
     header = "Hand #{}: Chiribito No Limit (blind 10) - 2026/01/0{} 10:00:00 UTC"
     table = "Table '{}' 6-max Seat #1 is the dealer"

@@ -87,6 +87,11 @@ class GameRules:
             self, "street_index", {s.name: i for i, s in enumerate(self.streets)}
         )
 
+    @property
+    def last_round(self) -> int:
+        """The last betting round, counted from 0 (docs/schema.md)."""
+        return len(self.streets) - 1
+
     def variant(self, house_rules: Sequence[str] = ()) -> Variant:
         """The variant for the house rules as written (unknown rules ignored)."""
         key = (self.game, tuple(house_rules))

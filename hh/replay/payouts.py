@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from hh.engine import Award
+from hh.engine import Award, shares_of
 from hh.model import Collected
 from hh.replay.showdown import Showdown
 from hh.replay.state import ReplayState
@@ -134,9 +134,7 @@ class Payouts:
             if fault:
                 alive = [i for i in a.eligible if i in sd.values or i in sd.unknown]
                 winners = tuple(alive) if alive else a.eligible
-                share, odd = divmod(a.amount, len(winners))
-                shares = tuple(share + (1 if j < odd else 0) for j in range(len(winners)))
-                out[k] = Award(a.amount, a.eligible, winners, shares)
+                out[k] = Award(a.amount, a.eligible, winners, shares_of(a.amount, len(winners)))
             else:
                 winners = tuple(sorted(taken))
                 out[k] = Award(a.amount, a.eligible, winners, tuple(taken[i] for i in winners))

@@ -32,6 +32,7 @@ from hh.model import (
     Section,
     Show,
     Uncalled,
+    cut_body,
     replace,
 )
 
@@ -51,22 +52,8 @@ def _flat(hand: Hand) -> list[Item]:
 
 
 def _rebuild(hand: Hand, flat: list[Item]) -> Hand:
-    preamble: list[Line] = []
-    sections: list[Section] = []
-    marker: Marker | None = None
-    lines: list[Line] = []
-    for item in flat:
-        if isinstance(item, Marker):
-            if marker is not None:
-                sections.append(Section(marker, tuple(lines)))
-            marker, lines = item, []
-        elif marker is None:
-            preamble.append(item)
-        else:
-            lines.append(item)
-    if marker is not None:
-        sections.append(Section(marker, tuple(lines)))
-    return replace(hand, preamble=tuple(preamble), sections=tuple(sections))
+    preamble, sections = cut_body(flat)
+    return replace(hand, preamble=preamble, sections=sections)
 
 
 def _pick(rng: random.Random, flat: list[Item], test: Callable[[Item], bool]) -> int | None:

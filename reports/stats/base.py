@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hh.games import RULES
+from hh.model import Game
+
 ACTING = ("check", "fold", "call", "bet", "raise")
 AGGRESSIVE = ("bet", "raise")
 VOLUNTARY = ("call", "bet", "raise")
 
-CHIRIBITO = "chiribito"
-ACES = "aces-straights-flushes"
-CALATONE = "calatone"
-
-# the last betting round of each game (docs/schema.md counts rounds from 0)
-LAST_ROUND = {CHIRIBITO: 5, ACES: 3, CALATONE: 5}
+# the games as stored (hh.model.Game) and the last betting round of each
+# (docs/schema.md counts rounds from 0), as the referee's rules say
+CHIRIBITO = Game.CHIRIBITO.value
+ACES = Game.ACES.value
+CALATONE = Game.CALATONE.value
+LAST_ROUND = {game.value: rules.last_round for game, rules in RULES.items()}
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,11 @@ import typer
 from hh.pipelines.dblock import DB_HELP, db_path
 from hh.reports.columns import SAMPLE
 
-from hh.cli_support import fail, say
+from hh.cli_support import SPEAKERS, fail, say
 from hh.pool import default_workers
 
 DEFAULT_PORT = 8765
+MIN_TOKEN = 16  # visible characters of a --token
 
 
 def _fail(message: str) -> NoReturn:
@@ -39,8 +40,21 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def token_problem(token: str) -> str | None:
+    """Why ``token`` cannot guard a server (None: it can): it must be at
+    least :data:`MIN_TOKEN` visible characters, and nothing else (a blank
+    or a control character does not survive an address or a header)."""
+    if any(not c.isprintable() or c.isspace() for c in token):
+        return "a token is made of visible characters only (no blanks, no control characters)"
+    if len(token) < MIN_TOKEN:
+        return (f"a token of {len(token)} characters is guessed too easily: give at least "
+                f"{MIN_TOKEN} (or leave --token out off loopback: one is made up)")
+    return None
+
+
 def register(app: typer.Typer) -> None:
     """Add ``hh serve`` to the ``hh`` command line."""
+    SPEAKERS["serve"] = "hh serve"
 
     @app.command("serve")
     def serve(
@@ -57,7 +71,11 @@ def register(app: typer.Typer) -> None:
         ),
         token: str | None = typer.Option(
             None, "--token", help="Require this token (made up and printed when --host is "
-            "not loopback and none is given)."
+            f"not loopback and none is given; at least {MIN_TOKEN} visible characters)."
+        ),
+        allow_host: list[str] = typer.Option(  # noqa: B008
+            [], "--allow-host", help="Also answer requests for this name (repeatable): "
+            "requests for any other name than loopback's and --host's get 400."
         ),
         workers: int = typer.Option(
             1, "--workers", min=0, help="--watch: processes that parse (0: the cores)."
@@ -103,7 +121,8 @@ def register(app: typer.Typer) -> None:
             except ImportFailure as failure:
                 _fail(str(failure))
         elif path is not None:  # a file that cannot be read says so now, not on every page
-            from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable, open_db
+            from hh.pipelines.database import open_db
+            from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable
 
             try:
                 open_db(path, read_only=True, timeout=0).close()
@@ -118,6 +137,8 @@ def register(app: typer.Typer) -> None:
                 Lake(lake).require()
             except NoLake as no:
                 _fail(str(no))
+        if token is not None and (problem := token_problem(token)):
+            _fail(f"--token: {problem}")
         if not is_loopback(host) and not token:
             token = secrets.token_urlsafe(18)
         try:  # a port in use says so now, not in a traceback
@@ -135,5 +156,8 @@ def register(app: typer.Typer) -> None:
             say(f"watching {', '.join(folders)}", "hh serve")
         say("Ctrl-C stops", "hh serve")
         sys.stderr.flush()
-        uvicorn.run(create_app(config), host=host, port=port, log_level="warning",
-                    timeout_graceful_shutdown=2, access_log=False)  # fmt: skip
+        from hh.reports.web.hosts import HEAD_LIMIT, HostCheck, own_hosts
+
+        uvicorn.run(HostCheck(create_app(config), own_hosts(host, allow_host)),
+                    host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,
+                    access_log=False, h11_max_incomplete_event_size=HEAD_LIMIT)  # fmt: skip

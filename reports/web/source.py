@@ -34,14 +34,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from hh.pipelines.dblock import DatabaseUnusable, open_db, wanted
+from hh.pipelines.database import open_db
+from hh.pipelines.dblock import DatabaseUnusable, wanted
 
 HAND_LIST = "hh_serve_hand_list"  # the reports' cache file, attached for the searches
 
 IDLE = 0.5  # seconds without a request after which the read connection is closed
 READ_WAIT = 15.0  # how long a page waits for a database another process writes
 # what the pages show changes only if one of these does (a new version)
+# (max(rowid): a hand replaced by the text it grew to is a new row, hh.pipelines.writer)
 FINGERPRINT = ("SELECT (SELECT count(*) FROM hands), (SELECT sum(n_violations) FROM hands), "
+               "(SELECT max(rowid) FROM hands), "
                "(SELECT count(*) FROM rejects), (SELECT count(*) FROM hand_violations), "
                "(SELECT count(*) FROM cross_violations), (SELECT max(import_run) FROM imports), "
                "(SELECT count(finished_at) FROM imports)")  # fmt: skip

@@ -1,8 +1,8 @@
 """The grammar's text, read as data: its definitions, its leaf pieces, and
 the order of line kinds its rules allow, written as a regex.
 
-The parser's fast path (hh/parse.py) reads the rules from here; Lark
-(hh/_lark.py) reads the same text, compiles the line terminals and stays
+The parser's fast path (hh/parse/fast.py) reads the rules from here; Lark
+(hh/parse/lark.py) reads the same text, compiles the line terminals and stays
 the authority on what is an error.
 """
 

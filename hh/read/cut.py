@@ -1,277 +1,36 @@
-"""Where hands come from: the files of a run, where each hand sits, and the
-cut of files into chunks for the workers.
+"""The cut of files into chunks for the workers, and a chunk's runs.
 
-* Finding the files (:func:`find_inputs`): folders give their hand files;
-  what cannot be read is a result (:class:`Unreadable`), not a gap.
-* Places (:func:`placement`, :func:`instant`): a hand's site, table, time
-  and game read from its first two lines as written, without the parser,
-  so that a hand that did not parse still has its place among its table's
-  hands, and the cut and the cross-hand checks agree on it.
-* The cut (:func:`cut`, :class:`Plan`): one pass over a file finds each
-  hand (offset, line, place), and from it the chunks of the file (byte
-  ranges cut at hand boundaries, each knowing its first line number), the
-  order of the run's tables (which tables come out of time order, for
-  :class:`hh.crosshand.CrossChecker`) and, for the import, the file's
-  SHA-256: each file is read once for all of it. Whether a file is gzip
-  is decided here, by its magic bytes (:func:`gzipped`), whatever its
-  name.
-* Reading a chunk's hands (:func:`runs`, :func:`records`).
+One pass over a file (:func:`cut`, :class:`Plan`) finds each hand (offset,
+line, place), and from it the chunks of the file (byte ranges cut at hand
+boundaries, each knowing its first line number), the order of the run's
+tables (which tables come out of time order, for
+:class:`hh.crosshand.CrossChecker`) and, for the import, the file's
+SHA-256: each file is read once for all of it. A chunk's hands are read
+back as runs of lines (:func:`runs`); parsing them is :mod:`hh.parse`'s job.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import os
 import re
 import zlib
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from datetime import date as _date
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple, cast
+from typing import BinaryIO, NamedTuple, cast
 
-if TYPE_CHECKING:
-    from hh.parse import Record, Run
-
-SUFFIXES = (".txt", ".log", ".gz")
-
-# ------------------------------------------------------------ finding the files
-
-
-class Unreadable(NamedTuple):
-    """A file or folder of the run that cannot be read: a result of its own
-    (the other files are still judged), never a crash or a silent gap."""
-
-    path: str
-    reason: str
-
-
-class MissingPath(Exception):
-    """A path named on the command line does not exist (a usage error)."""
-
-
-def find_inputs(paths: Iterable[str]) -> list[str | Unreadable]:
-    """The files to read, in order: a folder gives its ``*.txt``, ``*.log`` and
-    ``*.gz`` files, recursively, sorted by path; ``-`` is standard input.
-
-    Inside folders, what cannot be read is reported in its place, not
-    skipped: a sub-folder that cannot be listed, a broken symbolic link
-    (dangling or looping, whatever its name: it may have pointed to a folder
-    of hands). A linked folder is followed once; a link back to a folder
-    being read is reported as a loop. Raises :class:`MissingPath` for a
-    path given that does not exist."""
-    out: list[str | Unreadable] = []
-    for name in paths:
-        if name == "-":
-            out.append(name)
-        elif os.path.isdir(name):
-            found: list[tuple[tuple[str, ...], str | Unreadable]] = []
-            _walk(name, found, set())
-            found.sort(key=lambda item: item[0])
-            out.extend(item for _, item in found)
-        elif os.path.lexists(name) and not os.path.exists(name):
-            out.append(Unreadable(name, _broken_link(name)))
-        elif os.path.exists(name):
-            out.append(name)
-        else:
-            raise MissingPath(name)
-    return out
-
-
-def _parts(path: str) -> tuple[str, ...]:
-    return tuple(p for p in path.split(os.sep) if p)
-
-
-def _walk(
-    folder: str,
-    found: list[tuple[tuple[str, ...], str | Unreadable]],
-    seen: set[tuple[int, int]],
-) -> None:
-    try:
-        st = os.stat(folder)
-        if (st.st_dev, st.st_ino) in seen:
-            found.append((_parts(folder), Unreadable(folder, "a link back to a folder being read")))
-            return
-        seen = seen | {(st.st_dev, st.st_ino)}
-        with os.scandir(folder) as it:
-            entries = list(it)
-    except OSError as error:
-        found.append((_parts(folder), Unreadable(folder, reason(error))))
-        return
-    for entry in entries:
-        path = os.path.join(folder, entry.name)
-        try:
-            is_dir = entry.is_dir()
-            is_file = not is_dir and entry.is_file()
-        except OSError as error:  # a link that loops, on some systems
-            why = _broken_link(path) if entry.is_symlink() else reason(error)
-            found.append((_parts(path), Unreadable(path, why)))
-            continue
-        if is_dir:
-            _walk(path, found, seen)
-        elif is_file:
-            if entry.name.endswith(SUFFIXES):
-                found.append((_parts(path), path))
-        elif entry.is_symlink():
-            found.append((_parts(path), Unreadable(path, _broken_link(path))))
-
-
-def _broken_link(path: str) -> str:
-    try:
-        os.stat(path)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            return "a symbolic link that loops"
-        target = os.readlink(path)
-        return f"a broken symbolic link (to {target}, {reason(error).lower()})"
-    return "not a file"
-
-
-def reason(error: OSError) -> str:
-    """What went wrong, as the system says it ("Permission denied")."""
-    return error.strerror or str(error)
-
-
-# ------------------------------------------------------------ where a hand sits
-
-
-_ZONES = {
-    "UTC": 0,
-    "GMT": 0,
-    "WET": 0,
-    "WEST": 60,
-    "CET": 60,
-    "CEST": 120,
-    "EET": 120,
-    "EEST": 180,
-}
-_WHEN = re.compile(r"[0-9]{4}/[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")
-# Day numbers by date: a run's hands share a few dates, and the calendar's
-# check is most of what an instant costs. -1: no such day. Bounded.
-_DAYS: dict[str, int] = {}
-_OFFSET = re.compile(r"([+-])([0-9]{2}):([0-9]{2})")
-# Before every real time: a date that is no date sorts first, as if unknown.
-NO_TIME = -(1 << 62)
-
-
-def instant(when: str | None, zone: str | None) -> int:
-    """The time ``when`` ("YYYY/MM/DD HH:MM:SS") in seconds, in UTC where the
-    zone is known (the listed abbreviations and ``+hh:mm`` offsets), as
-    written otherwise (FORMAT.md). Integers, not datetimes: the calendar's
-    edges (year 1 in CET, year 9999 at -01:00) move past what ``datetime``
-    holds; a zone that is no zone (``+0100``, ``-``) is "as written"."""
-    if when is None or _WHEN.fullmatch(when) is None:
-        return NO_TIME
-    day = _DAYS.get(when[:10])
-    if day is None:
-        day = _day(when[:10])
-    h, mi, s = int(when[11:13]), int(when[14:16]), int(when[17:19])  # where _WHEN put them
-    if day < 0 or h > 23 or mi > 59 or s > 59:
-        return NO_TIME
-    t = day * 86400 + h * 3600 + mi * 60 + s
-    if zone is None:
-        return t
-    if zone in _ZONES:
-        return t - _ZONES[zone] * 60
-    offset = _OFFSET.fullmatch(zone)
-    if offset is not None:
-        sign = 1 if offset.group(1) == "+" else -1
-        return t - sign * (int(offset.group(2)) * 3600 + int(offset.group(3)) * 60)
-    return t
-
-
-def _day(date: str) -> int:
-    """The day number of "YYYY/MM/DD" (proleptic Gregorian), -1 for no such day."""
-    try:
-        day = _date(int(date[:4]), int(date[5:7]), int(date[8:10])).toordinal()
-    except ValueError:
-        day = -1
-    if len(_DAYS) >= 4096:
-        _DAYS.clear()
-    _DAYS[date] = day
-    return day
-
-
-_GAME_TITLES = (
-    ("Chiribito No Limit", "chiribito"),
-    ("Aces, Straights and Flushes Limit", "aces-straights-flushes"),
-    ("Calatone Spread Limit", "calatone"),
+from hh.read.files import Unreadable, gzipped, is_compressed, is_ohh, reason
+from hh.read.lines import MAX_LINE, bounded_lines, drop_line
+from hh.read.places import Place, TableKey, placement
+from hh.read.runs import (
+    Run,
+    lines_of_stream,
+    looks_like_header,
+    split_blocks,
+    split_runs,
 )
-_TABLE = re.compile(r"Table '([^']*)'")
-_HEAD_WHEN = re.compile(r" - ([0-9]{4}/[0-9]{2}/[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$")
-_SITE = re.compile(r"(?:(\S+) )?Hand #[A-Za-z0-9_-]")
-
-
-class Place(NamedTuple):
-    """Where a run of lines sits among the hands of a run, read from its
-    first two lines as written: the same for a hand that parsed and one that
-    did not, and the same for the cut that orders tables beforehand."""
-
-    site: str | None
-    table: str | None
-    when: str | None
-    zone: str | None
-    game: str | None
-
-    @property
-    def instant(self) -> int:
-        return instant(self.when, self.zone)
-
-
-def placement(first: str, second: str | None) -> Place:
-    """Read a run's site, table, time and game from its first two lines (a
-    header and a Table line when the run is a hand)."""
-    head = first.lstrip("\ufeff").rstrip(" \t\r")
-    m = _SITE.match(head)  # (a header whose id is unreadable names no site)
-    site = m.group(1) if m else None
-    table = _TABLE.match(second) if second is not None else None
-    game = None
-    for title, name in _GAME_TITLES:
-        if title in head:
-            game = name
-            break
-    when = _HEAD_WHEN.search(head)
-    if when is None:
-        return Place(site, table.group(1) if table else None, None, None, game)
-    date, clock, zone = when.groups()
-    return Place(site, table.group(1) if table else None, f"{date} {clock}", zone, game)
-
-
-# A table: the site (None when the header names none) and the table's name.
-TableKey = tuple[str | None, str]
-
-
-# A header: "Hand #" at the start or after the first word (the site).
-LOOKS_LIKE_HEADER = re.compile(r"(?:\S+ )?Hand #")
-
-
-def looks_like_header(line: str) -> bool:
-    """Whether a line begins a hand (FORMAT.md: a header inside a run starts
-    a new hand). Cheap: used to cut files at hand boundaries."""
-    return LOOKS_LIKE_HEADER.match(line) is not None
-
-
-# ------------------------------------------------------------ gzip
-
-GZIP_MAGIC = b"\x1f\x8b"  # how a compressed file begins, whatever its name
-
-
-def is_compressed(path: str) -> bool:
-    """Whether the file is gzip (see :func:`gzipped`)."""
-    with open(path, "rb") as f:
-        return gzipped(f)
-
-
-def gzipped(f: BinaryIO) -> bool:
-    """Whether the file open at its start is gzip, by its first bytes (the
-    magic number), not its name: a ``.gz`` that is text is read as the text
-    it is. The file is left at its start."""
-    compressed = f.read(2) == GZIP_MAGIC
-    f.seek(0)
-    return compressed
-
 
 # ------------------------------------------------------------ the cut
 
@@ -279,12 +38,6 @@ CHUNK_BYTES = 16 * 1024 * 1024
 MIN_CHUNK_BYTES = 256 * 1024  # ~200 hands: a worker's task stays well above its cost
 # A worker's results come back a chunk at a time: this bounds what is in flight.
 MAX_TASK_BYTES = 1024 * 1024
-# The longest line read (bytes, its line end left out): hand-history lines are a
-# few hundred bytes at most. A longer line (a file that is no hand history,
-# or a log with no line end at all) is cut there and the rest of it read and
-# dropped, so that memory stays flat whatever the line: the import keeps its
-# beginning as a reject (docs/decisions.md, "Import under faults").
-MAX_LINE = 64 * 1024
 _BLOCK = 1024 * 1024  # read a block at a time: memory stays flat whatever the file's size
 # Read to cut hands in a worker: big enough that a block's fixed cost
 # vanishes, small enough that what a block holds keeps a run's memory flat.
@@ -475,6 +228,9 @@ def _cut(
     """:func:`cut`, a chunk at a time as the pass finds them (so that the
     workers start on the first chunks while the rest is cut); the pass's
     figures are appended to ``done`` at its end."""
+    if is_ohh(path):
+        yield from _cut_ohh(path, order, digest, done)
+        return
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         compressed = gzipped(f)
@@ -515,9 +271,36 @@ def _cut(
         )
 
 
+def _cut_ohh(path: str, order: Order | None, digest: bool, done: list[Cut]) -> Iterator[Chunk]:
+    """:func:`cut` of an OHH file: one chunk, its hands' places and lines
+    those of the text it converts to, its size and SHA-256 the file's."""
+    import io
+
+    from hh.openformats.ohh_read import converted
+
+    yield Chunk(path)
+    with open(path, "rb") as f:
+        reader = _Reader(f, digest, -1)
+        reader.drain()
+        size = reader._pos
+    text = converted(path)
+    if order is not None:
+        for mark in _marks_plain(_Reader(io.BytesIO(text), False, 0)):
+            order.add(mark.place)
+    lines = text.count(b"\n")
+    done.append(Cut([], size, lines, reader.sha.hexdigest() if reader.sha else None, None))
+
+
 def marks(path: str) -> Iterator[Mark]:
     """Every hand of a file with its place, in file order (the pass
     :func:`cut` makes); a compressed file is read up to where it breaks."""
+    if is_ohh(path):
+        import io
+
+        from hh.openformats.ohh_read import converted
+
+        yield from _marks_plain(_Reader(io.BytesIO(converted(path)), False, 0))
+        return
     with open(path, "rb") as f:
         compressed = gzipped(f)
         reader = _Reader(f, False, 0)
@@ -548,7 +331,7 @@ def _marks_plain(f: _Reader) -> Iterator[Mark]:
         if not block.endswith(b"\n"):
             block += f.readline(MAX_LINE + 1)
             if not block.endswith(b"\n"):
-                skipped = _drop_line(f.readline)[0]
+                skipped = drop_line(f.readline)[0]
         data = tail + block
         pos, n = 0, lines  # line ends before data[pos]
         for m in _TABLE_LINE.finditer(data, max(len(tail) - 1, 0)):
@@ -573,40 +356,6 @@ def _marks_plain(f: _Reader) -> Iterator[Mark]:
         lines = n + data.count(b"\n", pos, keep)
         offset += keep
         tail = data[keep:]
-
-
-def _drop_line(readline: Callable[[int], bytes]) -> tuple[int, bool]:
-    """Read the rest of a line that is too long, to its line end: the
-    bytes read, and whether a line end ended them (not the file's end)."""
-    dropped = 0
-    while True:
-        more = readline(_BLOCK)
-        dropped += len(more)
-        if not more or more.endswith(b"\n"):
-            return dropped, bool(more)
-
-
-def bounded_lines(
-    readline: Callable[[int], bytes], first_line: int = 1, long: list[int] | None = None
-) -> Iterator[tuple[bytes, int]]:
-    """The lines ``readline`` gives, each with the bytes it took in the
-    file; a line of more than :data:`MAX_LINE` bytes (line end left out) is
-    cut there, its line end kept and the rest dropped, and its number
-    appended to ``long``."""
-    n = first_line
-    while True:
-        line = readline(MAX_LINE + 1)
-        if not line:
-            return
-        size = len(line)
-        if size > MAX_LINE and not line.endswith(b"\n"):
-            dropped, ended = _drop_line(readline)
-            size += dropped
-            line = line[:MAX_LINE] + (b"\n" if ended else b"")
-            if long is not None:
-                long.append(n)
-        yield line, size
-        n += 1
 
 
 def _marks_gzip(f: _Reader) -> Iterator[Mark]:
@@ -775,7 +524,7 @@ def _lines(path: str, long: list[int] | None = None) -> Iterator[bytes]:
 
 def _blocks(path: str, chunk: Chunk, long: list[int] | None = None) -> Iterator[bytes]:
     """The bytes of a plain chunk in blocks of whole lines (the last may
-    have no line end), for :func:`hh.parse.split_blocks`; a line longer than
+    have no line end), for :func:`hh.read.runs.split_blocks`; a line longer than
     :data:`MAX_LINE` is cut there, as :func:`bounded_lines` cuts it. Opened
     at the call, as :func:`_lines`."""
     f = open(path, "rb")  # noqa: SIM115 - closed by the generator below
@@ -824,30 +573,15 @@ def _blocks(path: str, chunk: Chunk, long: list[int] | None = None) -> Iterator[
 
 
 def runs(chunk: Chunk, long: list[int] | None = None) -> Iterator[Run]:
-    """The hands of a chunk, cut but not parsed (see :class:`hh.parse.Run`).
+    """The hands of a chunk, cut but not parsed (see :class:`hh.read.runs.Run`).
     A line longer than :data:`MAX_LINE` is cut there; its number is
     appended to ``long`` before the run that holds it is yielded."""
-    from hh.parse import lines_of_stream, split_blocks, split_runs
-
     name = chunk.path if chunk.name is None else chunk.name
+    if is_ohh(chunk.path):  # its hands' text (hh.openformats.ohh_read), read whole
+        from hh.openformats.ohh_read import text_lines
+
+        return split_runs(lines_of_stream(text_lines(chunk.path)), name, 1)
     if chunk.start == 0 and chunk.end is None and is_compressed(chunk.path):
         return split_runs(lines_of_stream(_lines(chunk.path, long)), name, chunk.first_line)
     return split_blocks(_blocks(chunk.path, chunk, long), name, chunk.first_line)
 
-
-def records(chunk: Chunk) -> Iterator[Record]:
-    """The hands of a chunk, parsed: the same records, with the same line
-    numbers, as :func:`hh.parse.parse_file` gives for that part of the file.
-    A file that cannot be opened raises OSError here, at the call."""
-    return _parsed(runs(chunk))  # opened now; parsed as the caller reads
-
-
-def _parsed(found: Iterator[Run]) -> Iterator[Record]:
-    """Each run parsed as it is read. A generator function, not a generator
-    expression: compiled by mypyc, the expression returned above was
-    evaluated at once, and the whole chunk's hands were held before the
-    first was judged."""
-    from hh.parse import parse_run
-
-    for run in found:
-        yield parse_run(run)

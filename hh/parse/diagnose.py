@@ -1,155 +1,20 @@
-"""The Lark side of the parser: the authority on the format, and the words
-for its errors.
-
-hh/parse.py reads a well-formed hand without Lark's parser (with the
-per-line regexes Lark compiles from the grammar, :func:`line_patterns`, and
-the grammar's rules as one regex over line kinds). When a hand is not well
-formed, or to check the fast path in the tests, the hand is parsed here, by
-Lark's LALR parser over the same grammar, so that what is an error, and
-which error comes first, is decided by the grammar.
-
-* :class:`_LineLexer` (a Lark custom lexer) gives one token per line,
-  built by the same line reader as the fast path (``hh.parse.read_line``);
-* Lark's LALR parser checks the order of the line kinds, and the transformer
-  assembles the :class:`~hh.model.Hand` (no tree);
-* when a line matches nothing, a second parser built lazily from the same
-  grammar text (each composite terminal turned into a rule, Earley with the
-  dynamic lexer) parses that line alone, so the error can name the first
-  piece that did not fit and what would have fitted there.
+"""The words for a hand that is not in the format: a line in the wrong
+place (:func:`structural`, from Lark's LALR parser) and a line that matches
+no line terminal (:func:`explain`, from an Earley twin of the grammar).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer
+from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer
 
-from hh._grammar import DEFINITION, all_tokens, grammar_text, grammar_tokens, unquote
-from hh.model import Hand
-from hh.parse import (
-    LINE_KINDS,
-    NAME_LINES,
-    HandSyntaxError,
-    LineError,
-    ParseError,
-    _Game,
-    _State,
-    assemble,
-    read_line,
-)
-
-
-class _LineToken(Token):
-    """One line: ``type`` is its line terminal, ``line`` its number in the
-    file, ``obj`` the model record built from it.
-
-    Built with ``str.__new__`` and three assignments, because Token's own
-    constructor costs more than the rest of a line's lexing; the position
-    fields Lark reads when it appends its end token are class defaults.
-    """
-
-    __slots__ = ("obj",)
-    obj: Any
-    start_pos = column = end_line = end_column = end_pos = None
-
-
-
-class _Source:
-    """What the parser is given: the hand's lines, right-stripped, and the
-    number of its first line in the file."""
-
-    __slots__ = ("first", "lines")
-
-    def __init__(self, lines: list[str], first: int) -> None:
-        self.lines = lines
-        self.first = first
-
-
-class _LineLexer(Lexer):
-    """One token per line, read by :func:`hh.parse.read_line`.
-
-    Errors in a line are raised from here, in line order, so a hand's first
-    wrong line is the one reported (unless the order of the lines went wrong
-    before it, which the LALR parser reports as it reads).
-    """
-
-    __future_interface__ = 2
-
-    def __init__(self, lexer_conf: Any) -> None:
-        self.match: dict[str, Any] = {
-            t.name: re.compile(t.pattern.to_regexp()).fullmatch for t in lexer_conf.terminals
-        }
-
-    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
-        source: _Source = lexer_state.text
-        match = self.match
-        state = _State()
-        n = source.first
-        new = str.__new__
-        for i, text in enumerate(source.lines):
-            kind, obj = read_line(text, n, state, match, i == 0)
-            tok = new(_LineToken, text)
-            tok.type, tok.line, tok.obj = kind, n, obj
-            yield tok
-            if obj is None:  # not a hand: the rules say so at this first token
-                return
-            n += 1
-
-
-class _HandBuilder(Transformer[_LineToken, Hand]):
-    """Assembles the Hand from the flat list of line tokens; the rules have
-    already checked the order of the line kinds."""
-
-    def hand(self, children: list[_LineToken]) -> Hand:
-        return assemble([t.type for t in children], [t.obj for t in children])
-
-
-def build(cache: str | bool) -> Lark:
-    """Lark's LALR parser over the grammar. ``cache``: True keeps Lark's
-    analysis of the grammar in Lark's own cache file (in the temporary
-    folder, keyed by the grammar and Lark's version), False builds it."""
-    return Lark(
-        grammar_text(),
-        start="hand",
-        parser="lalr",
-        lexer=_LineLexer,
-        transformer=_HandBuilder(),
-        cache=cache,
-    )
-
-
-@cache
-def parser() -> Lark:
-    return build(True)
-
-
-def line_patterns() -> dict[str, str]:
-    """Each line terminal's regex, as Lark compiles it from the grammar."""
-    return {t.name: t.pattern.to_regexp() for t in parser().terminals if t.name in LINE_KINDS}
-
-
-def parse_lines(lines: list[str], first: int, raw: list[str] | None = None) -> Hand:
-    """Parse one hand (right-stripped, non-blank lines) the authoritative
-    way; raises :class:`HandSyntaxError`."""
-    try:
-        return parser().parse(_Source(lines, first))  # type: ignore[return-value]
-    except LineError as e:
-        i = e.line - first
-        text = (raw or lines)[i]
-        raise HandSyntaxError(ParseError(e.message, e.line, e.column, text)) from None
-    except UnexpectedToken as e:
-        line, message, column = _structural(e, lines, first)
-        i = line - first
-        text = (raw or lines)[i] if i < len(lines) else ""
-        raise HandSyntaxError(ParseError(message, line, column, text)) from None
-
-
-# ------------------------------------------------------------------ structural errors
+from hh.parse.grammar import DEFINITION, all_tokens, grammar_text, grammar_tokens, unquote
+from hh.parse.lines import LINE_KINDS, NAME_LINES, GameLines
 
 _WORDS = {
     "HEADER_LINE": "a header line ('[<site> ]Hand #<id>: <game> ... - <date> <time>')",
@@ -198,7 +63,7 @@ def _expected_kinds(expected: Iterable[str]) -> str:
     return _either(words)
 
 
-def _structural(e: UnexpectedToken, lines: list[str], first: int) -> tuple[int, str, int]:
+def structural(e: UnexpectedToken, lines: list[str], first: int) -> tuple[int, str, int]:
     """(line, message, column) for a valid line in the wrong place, or a hand
     that ends too early."""
     tok = e.token
@@ -296,7 +161,13 @@ _EXPLAIN = {
 class _Diagnoser:
     """The Earley twin of the grammar, and the words for its errors."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, patterns: dict[str, str]) -> None:
+        # each line terminal with its numbers unbounded: a line that matches
+        # only so is wrong only in the length of a number
+        self.loose = {
+            kind: re.compile(pattern.replace("[0-9]{0,17}", "[0-9]*"))
+            for kind, pattern in patterns.items()
+        }
         self.defs = {m.group(1): grammar_tokens(m.group(2)) for m in DEFINITION.finditer(text)}
         self.leaves = {
             name
@@ -386,7 +257,7 @@ class _Diagnoser:
 
     # ---------------------------------------------------------- errors
 
-    def explain(self, text: str, kind: str | None, game: _Game | None) -> tuple[str, int]:
+    def explain(self, text: str, kind: str | None, game: GameLines | None) -> tuple[str, int]:
         """(message, column) for a line that matched no terminal."""
         if kind is None and ":" in text:
             kind = "NAME_LINE"  # "Ana:checks": read it as the name line it nearly is
@@ -397,7 +268,7 @@ class _Diagnoser:
                 "'Uncalled bet (<n>) returned to <name>' and its summary lines",
                 1,
             )
-        too_long = _long_number(text, kind)
+        too_long = _long_number(text, kind, self.loose)
         if too_long is not None:
             return too_long
         if len(text) > _LONGEST_EXPLAINED:
@@ -445,7 +316,7 @@ class _Diagnoser:
         start: str,
         pos: int,
         items: list[tuple[Any, int]],
-        game: _Game | None,
+        game: GameLines | None,
         shape: str,
     ) -> tuple[str, int]:
         expected: dict[str, int] = {}  # text -> order
@@ -506,7 +377,7 @@ class _Diagnoser:
         return message, column
 
     def _hint(
-        self, text: str, pos: int, after_name: bool, words: list[str], game: _Game | None
+        self, text: str, pos: int, after_name: bool, words: list[str], game: GameLines | None
     ) -> tuple[str, int] | None:
         """Plain words for the usual mistakes, where the grammar's view (what
         would have fitted here) would be beside the point."""
@@ -617,7 +488,7 @@ _NAME_RULES = tuple(
         (r"Total pot", "'Total pot'"),
         (r"Board (?!\()", "'Board '"),
         (r"Deck (?!\()", "'Deck '"),
-        (r"Table '", "\"Table '\""),
+        (r"Table '", '"Table \'"'),
         (r"Hand #", "'Hand #'"),
         (r"\S+ Hand #", "'<word> Hand #'"),
     )
@@ -628,20 +499,12 @@ def _codepoint(char: str) -> str:
     return f"U+{ord(char):04X}"
 
 
-@cache
-def _loose() -> dict[str, re.Pattern[str]]:
-    """Each line terminal with its numbers unbounded: a line that matches
-    only so is wrong only in the length of a number."""
-    return {
-        kind: re.compile(pattern.replace("[0-9]{0,17}", "[0-9]*"))
-        for kind, pattern in line_patterns().items()
-    }
-
-
-def _long_number(text: str, kind: str) -> tuple[str, int] | None:
+def _long_number(
+    text: str, kind: str, loosened: dict[str, re.Pattern[str]]
+) -> tuple[str, int] | None:
     """(message, column) when the line's only fault is a number of more
     than 18 digits (which no int() should be asked to read)."""
-    loose = _loose().get(kind)
+    loose = loosened.get(kind)
     m = loose.fullmatch(text) if loose is not None else None
     if m is None:
         return None
@@ -688,11 +551,14 @@ def _found(rest: str) -> str:
 
 
 @cache
-def _diagnoser() -> _Diagnoser:
-    return _Diagnoser(grammar_text())
+def _diagnoser(patterns: Callable[[], dict[str, str]]) -> _Diagnoser:
+    return _Diagnoser(grammar_text(), patterns())
 
 
-def explain(text: str, kind: str | None, game: _Game | None) -> tuple[str, int]:
-    """(message, column) for a line that matched no terminal."""
-    return _diagnoser().explain(text, kind, game)
-
+def explain(
+    text: str, kind: str | None, game: GameLines | None, patterns: Callable[[], dict[str, str]]
+) -> tuple[str, int]:
+    """(message, column) for a line that matched no terminal; ``patterns``
+    gives each line terminal's regex as Lark compiles it
+    (:func:`hh.parse.lark.line_patterns`)."""
+    return _diagnoser(patterns).explain(text, kind, game)
