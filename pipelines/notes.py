@@ -59,7 +59,7 @@ class Note:
 
 
 def has_notes(con: Any) -> bool:
-    """Whether the database has the notes table (schema version 4 on)."""
+    """Whether the database has the notes table (schema version 5 on)."""
     found = con.execute("SELECT count(*) FROM information_schema.tables "
                         "WHERE table_name = 'notes'").fetchall()  # fmt: skip
     return bool(found[0][0])

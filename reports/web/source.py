@@ -48,7 +48,7 @@ FINGERPRINT = ("SELECT (SELECT count(*) FROM hands), (SELECT sum(n_violations) F
                "(SELECT count(*) FROM rejects), (SELECT count(*) FROM hand_violations), "
                "(SELECT count(*) FROM cross_violations), (SELECT max(import_run) FROM imports), "
                "(SELECT count(finished_at) FROM imports)")  # fmt: skip
-# and the notes and tags (hh.pipelines.notes; a database before schema 4 has none)
+# and the notes and tags (hh.pipelines.notes; a database before schema 5 has none)
 NOTES_PRINT = "SELECT count(*), max(written_at) FROM notes"
 
 
@@ -172,7 +172,7 @@ class Source:
                 try:
                     with self.reading() as con:
                         found = tuple(con.execute(FINGERPRINT).fetchall()[0])
-                        with suppress(Exception):  # no notes table (before schema 4): none
+                        with suppress(Exception):  # no notes table (before schema 5): none
                             found += tuple(con.execute(NOTES_PRINT).fetchall()[0])
                 except Busy:
                     found = None  # not read: a new version, to be safe
