@@ -49,7 +49,7 @@ $(FAST_TEST_STAMP): $(FAST_STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict hh
+	$(BIN)/mypy --strict hh pipelines reports
 
 # Browser tests drive Debian's chromium with Playwright (its own browser
 # download is not reachable here); installed when missing and apt can.

@@ -85,7 +85,7 @@ def _import(paths: list[str], db: Path, workers: int) -> tuple[dict[str, Any], f
     """One ``hh import`` run: (summary, wall seconds, CPU seconds of the
     process tree, where the reading went: ``Importer.busy``). The pool's
     workers are joined before it returns, so their CPU time is counted."""
-    from hh.pipelines.importer import Importer, connect, find_files
+    from pipelines.importer import Importer, connect, find_files
 
     cpu = _cpu()
     start = time.perf_counter()
@@ -112,10 +112,9 @@ def budget(paths: list[str], db: Path) -> list[Row]:
     hands per CPU-second over the part's)``: the last row."""
     import subprocess
 
-    from hh.pipelines.importer import Importer, connect, keep
-    from hh.pipelines.work import Task, process, wanted
-
     from hh.read.cut import Chunk
+    from pipelines.importer import Importer, connect, keep
+    from pipelines.work import Task, process, wanted
 
     hh = str(Path(sys.executable).parent / "hh")
     start = _cpu()  # (the command's, once it has been waited for)

@@ -59,9 +59,10 @@ def _session(game: str, mode: str, seed: int, hands: int, folder: Path) -> Path:
 def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
     """(hands, {rank of the true pair, alert fired}) at each checkpoint."""
     import duckdb
-    from hh.reports.cache import default_path
-    from hh.reports.db import Filters
-    from hh.reports.integrity import integrity
+
+    from reports.cache import default_path
+    from reports.db import Filters
+    from reports.integrity import integrity
 
     con = duckdb.connect(str(db), read_only=True)
     times = [r[0] for r in con.execute("SELECT started_at FROM hands ORDER BY started_at")
@@ -157,9 +158,9 @@ def seed_standings(db: str, base_db: str, cache: str) -> None:
     players renamed per copy: :func:`big_database`) from the base's: its
     hands' standings computed with the report code, then copied to each
     copy's key and renamed player, as the import would have stored them."""
-    from hh.reports import standings
-    from hh.reports.cache import Cache
-    from hh.reports.db import Filters, connect
+    from reports import standings
+    from reports.cache import Cache
+    from reports.db import Filters, connect
 
     con = connect(base_db)
     store = Cache(con, None)
@@ -190,8 +191,8 @@ def _facts(con: object) -> None:
     """Every hand's integrity facts into the database's cache, as the first
     integrity report computes and keeps them (within its memory limit; then
     the import's hook keeps them up to date)."""
-    from hh.reports.cache import Cache, path_of
-    from hh.reports.integrity_facts import BATCH, fill, fill_memory
+    from reports.cache import Cache, path_of
+    from reports.integrity_facts import BATCH, fill, fill_memory
 
     store = Cache(con, path_of(con))  # type: ignore[arg-type]
     try:
@@ -208,15 +209,14 @@ def speed(quick: bool = False) -> list[Row]:
     database in the same run (its counts cached first, as the import's hook
     leaves them, the all-in equity seeded from the base hands'), one run
     each; the integrity report finds the seats' standings (:func:`seed_standings`)
-    and its per-hand facts (hh.reports.integrity_facts) cached, as the import
+    and its per-hand facts (reports.integrity_facts) cached, as the import
     leaves them."""
-    from hh.reports.cache import default_path
-    from hh.reports.counts import after_import
-    from hh.reports.db import Filters, connect
-    from hh.reports.integrity import integrity
-    from hh.reports.players import players
-
     from benchmarks.rows import seconds
+    from reports.cache import default_path
+    from reports.counts import after_import
+    from reports.db import Filters, connect
+    from reports.integrity import integrity
+    from reports.players import players
 
     n = SPEED_HANDS // 20 if quick else SPEED_HANDS
     per_game = SPEED_BASE_PER_GAME // 10 if quick else SPEED_BASE_PER_GAME

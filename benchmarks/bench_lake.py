@@ -4,7 +4,7 @@ a DuckDB file and from the lake.
 
 Import: simulated sessions of the three games, one file per game and table
 group, cut into 16 chunks (so that two workers stay busy to the end). The
-local import (``hh.pipelines.importer``, a process pool and the one DuckDB
+local import (``pipelines.importer``, a process pool and the one DuckDB
 writer) runs with 1 and 2 workers; the Dask import on a LocalCluster of 1
 and of 2 single-threaded worker processes started beforehand (cluster
 start-up is not counted; it is a few seconds, paid once per session). The
@@ -17,12 +17,12 @@ fast``, .venv-fast), whose pool and Dask workers import the same installed,
 compiled ``hh`` (each row says which build ran). Peak memory is that of the
 whole process tree: the client (the committer) and the workers.
 
-Players: the players report (hh.reports.players, the real one: every count,
+Players: the players report (reports.players, the real one: every count,
 cards and all-in equity) over ``PLAYER_HANDS`` hands from a DuckDB file and
 from a lake holding the same hands (benchmarks/bighands.py: the imported
 hands repeated under new ids; the lake's Delta tables partitioned by game
 and day, as the Dask import writes them). Both run warm (the
-per-hand counts and equity cached, hh.reports.cache, as every report after the
+per-hand counts and equity cached, reports.cache, as every report after the
 first one finds them); the cold figures are in bench_report.
 
     python benchmarks/bench_lake.py [--quick]   # the rows, with the interpreter that runs it
@@ -81,7 +81,7 @@ def _tree_cpu() -> float:
 
 def _local(files: list[str], db: str, workers: int) -> tuple[float, float]:
     """(wall seconds, CPU seconds of every process) of one local import."""
-    from hh.pipelines.importer import Importer, connect
+    from pipelines.importer import Importer, connect
 
     cpu = _tree_cpu()
     con = connect(db)
@@ -100,7 +100,7 @@ def _dask(
 ) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the client and the cluster's workers)
     of one Dask import, on a cluster started beforehand."""
-    from hh.pipelines.cluster import run_import
+    from pipelines.cluster import run_import
 
     cpu = _tree_cpu()
     start = time.perf_counter()
@@ -118,7 +118,8 @@ def _imports(
     shared machine a round can lose a core to other work, and the best
     round is the one that had the machine."""
     from distributed import Client
-    from hh.pipelines.cluster import local_cluster
+
+    from pipelines.cluster import local_cluster
 
     chunk = max(64_000, sum(os.path.getsize(f) for f in files) // 16)
     best: dict[str, list[float]] = {}
@@ -144,12 +145,11 @@ def _imports(
 
 def _players(folder: Path, target: int) -> list[Row]:
     """The players report over ``target`` hands from DuckDB and from the lake."""
-    from hh.pipelines.lake import derived_path
-    from hh.reports.db import Filters, connect, connect_lake
-    from hh.reports.players import players
-
     from benchmarks.bench_report import seed_equity
     from benchmarks.bighands import base, grow, lake
+    from pipelines.lake import derived_path
+    from reports.db import Filters, connect, connect_lake
+    from reports.players import players
 
     (folder / "players").mkdir(exist_ok=True)
     base_db = base(folder / "players", max(100, target // 1000))

@@ -39,9 +39,9 @@ def synthetic(url: str, n: int) -> None:
     nine Delta commits: a year of one game each."""
     import duckdb
     from deltalake import write_deltalake
-    from hh.pipelines import lake
 
     from benchmarks.bighands import DUCK_TYPES
+    from pipelines import lake
 
     lake.Lake(url).create()
     schema = lake._schema("hands")
@@ -78,7 +78,7 @@ def synthetic(url: str, n: int) -> None:
 _CLIENT = """
 import json, resource, sys, time
 from distributed import Client, LocalCluster
-from hh.pipelines.cluster import run_import
+from pipelines.cluster import run_import
 url, files = sys.argv[1], sys.argv[2:]
 with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                   dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as c:
@@ -93,7 +93,7 @@ print(json.dumps({"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss 
 def measure(url: str, files: list[str]) -> dict:
     env = dict(os.environ, HH_NO_IMPORT_HOOKS="1")
     # run outside the checkout: "-c" puts the working directory first on the
-    # path, where the source's hh (without hh.pipelines) would hide the build's
+    # path, where the source's hh (without pipelines) would hide the build's
     out = subprocess.run([sys.executable, "-c", _CLIENT, url, *files], env=env,
                          capture_output=True, text=True, check=True,
                          cwd=os.path.dirname(os.path.abspath(url)))

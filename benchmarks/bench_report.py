@@ -10,7 +10,7 @@ What is timed (each the median of 3 runs):
   ``SELECT count(*) FROM actions WHERE kind = 'bet'`` (a real scan of a
   column of every action row);
 - the per-hand counts the import computes for its new hands (the
-  ``hh.imported`` hook, hh.reports.counts.after_import, run here on the grown
+  ``hh.imported`` hook, reports.counts.after_import, run here on the grown
   database as ``hh import`` runs it after writing): one SQL pass over
   every action, seat and hand, the card-judged counts evaluated, all of it
   written to the cache file;
@@ -23,7 +23,7 @@ What is timed (each the median of 3 runs):
 - the HTML report warm (target 10 s);
 - the all-in equity a first report computes for hands not cached yet, as
   hands per second on the imported base (in worker processes from
-  ``hh.reports.equity.PARALLEL_FROM`` hands);
+  ``reports.equity.PARALLEL_FROM`` hands);
 - the import of the base's simulated hands (one worker, the per-hand counts
   and all-in equity derived in it), and the all-in equity of the base's
   candidate hands computed in one process, as a share of that import
@@ -56,9 +56,9 @@ def seed_equity(db: str, base_db: str, cache: str) -> tuple[int, float, float]:
     hands' equity with the report code (cold: worker processes, as a first
     report does), then copy each hand's rows to its copies' keys. Returns the
     candidate hands computed, the seconds it took and the peak MiB."""
-    from hh.reports.cache import Cache
-    from hh.reports.db import Filters, connect
-    from hh.reports.equity import EQUITY_COLUMNS, VERSION, fill_equity
+    from reports.cache import Cache
+    from reports.db import Filters, connect
+    from reports.equity import EQUITY_COLUMNS, VERSION, fill_equity
 
     con = connect(base_db)
     store = Cache(con, None)
@@ -90,8 +90,8 @@ def seed_equity(db: str, base_db: str, cache: str) -> tuple[int, float, float]:
 def import_seconds(folder: Path) -> float:
     """Import the simulated files of ``folder`` (benchmarks.bighands.base)
     again into a new database, one worker, as ``hh import --workers 1``."""
-    from hh.pipelines.importer import Importer
-    from hh.pipelines.importer import connect as connect_import
+    from pipelines.importer import Importer
+    from pipelines.importer import connect as connect_import
 
     files = sorted(str(p) for p in folder.glob("*.txt"))
     start = time.perf_counter()
@@ -107,9 +107,9 @@ def import_seconds(folder: Path) -> float:
 def equity_seconds(base_db: str) -> tuple[int, float]:
     """The all-in equity of every candidate hand of ``base_db``, computed
     in this process (as the import's workers do): candidates and seconds."""
-    from hh.reports.cache import Cache
-    from hh.reports.db import Filters, connect
-    from hh.reports.equity import EQUITY_COLUMNS, VERSION, candidates, hand_equity
+    from reports.cache import Cache
+    from reports.db import Filters, connect
+    from reports.equity import EQUITY_COLUMNS, VERSION, candidates, hand_equity
 
     con = connect(base_db)
     store = Cache(con, None)
@@ -126,12 +126,13 @@ def equity_seconds(base_db: str) -> tuple[int, float]:
 
 def run(quick: bool = False) -> list[Row]:
     import duckdb
-    from hh.pipelines.importer import CHECK_MEMORY_LIMIT
-    from hh.reports.cache import default_path
-    from hh.reports.counts import after_import
-    from hh.reports.db import Filters, connect
-    from hh.reports.html import players_page
-    from hh.reports.players import players
+
+    from pipelines.importer import CHECK_MEMORY_LIMIT
+    from reports.cache import default_path
+    from reports.counts import after_import
+    from reports.db import Filters, connect
+    from reports.html import players_page
+    from reports.players import players
 
     n = HANDS // 20 if quick else HANDS
     per_game = BASE_PER_GAME // 10 if quick else BASE_PER_GAME

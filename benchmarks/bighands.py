@@ -1,7 +1,7 @@
 """A realistic database of many hands for the report benchmarks.
 
 Simulated sessions of the three games (``hh.simulate``) are imported by the
-real import (``hh.pipelines.importer``): every table, every column, realistic
+real import (``pipelines.importer``): every table, every column, realistic
 action sequences (~12 betting actions a hand), cards, all-in hands and their
 text. That base is then repeated under new hand ids (``<id>~<k>``, table
 names ``<table>~<k mod 25>``, times shifted a day per copy) up to the
@@ -32,7 +32,7 @@ CHILD_TABLES = ("hand_text", "seats", "actions", "pots", "hand_violations", "cro
 def base(folder: Path, per_game: int, seed: int = 100) -> str:
     """Simulate ``per_game`` hands of each game, import them (one worker)
     into ``folder/base.duckdb``; return its path."""
-    from hh.pipelines.importer import Importer, connect
+    from pipelines.importer import Importer, connect
 
     files = []
     for k, game in enumerate(Game):
@@ -55,7 +55,7 @@ def base(folder: Path, per_game: int, seed: int = 100) -> str:
 def grow(base_db: str, db: str, target: int) -> int:
     """Copy ``base_db`` into ``db`` with its hands repeated up to ``target``
     hands (every table); return the number of hands."""
-    from hh.pipelines import schema
+    from pipelines import schema
 
     con = duckdb.connect(db)
     schema.ensure(con)
@@ -102,7 +102,8 @@ def lake(db: str, folder: str) -> None:
     commit per table (partitioned by game and day, as the Dask import
     writes them)."""
     from deltalake import write_deltalake
-    from hh.pipelines.lake import CROSS, TABLES, Lake, _schema
+
+    from pipelines.lake import CROSS, TABLES, Lake, _schema
 
     Lake(folder).create()
     con = duckdb.connect(db, read_only=True)

@@ -1,11 +1,11 @@
 """The all-in equity's share of the import's CPU (issue 24: at most 10%).
 
-In the import's workers each batch is built (``hh.pipelines.work.process``:
+In the import's workers each batch is built (``pipelines.work.process``:
 read, parse, referee, rows) and its all-in equity computed
-(``hh.reports.equity.of_batch``, the equity part of the ``hh.derive``
+(``reports.equity.of_batch``, the equity part of the ``hh.derive``
 hook). This times both with CPU time (``time.process_time``), best of 3
 rounds, on the import's own batches of the files given (cut as ``hh
-import`` cuts them: ``hh.pipelines.importer.CHUNK_BYTES``), in one process.
+import`` cuts them: ``pipelines.importer.CHUNK_BYTES``), in one process.
 Compare the equity's CPU with the whole import's (``/usr/bin/time hh import
 ...``: user + system of every process). Run it with the compiled build's
 Python, from outside the checkout so that the installed ``hh`` is imported
@@ -17,11 +17,10 @@ from __future__ import annotations
 import sys
 import time
 
-from hh.pipelines.importer import CHUNK_BYTES, find_files
-from hh.pipelines.work import Task, process
-from hh.reports import equity
-
 from hh.read.cut import cut
+from pipelines.importer import CHUNK_BYTES, find_files
+from pipelines.work import Task, process
+from reports import equity
 
 
 def main(paths: list[str]) -> None:

@@ -135,7 +135,8 @@ def make_inputs(root: Path, hands: int, seed: int) -> Inputs:
 def checksums(db: Path) -> dict[str, tuple[int, int]]:
     """Each table's rows and the sum of their hashes, bookkeeping left out."""
     import duckdb
-    from hh.pipelines.schema import BOOKKEEPING
+
+    from pipelines.schema import BOOKKEEPING
 
     con = duckdb.connect(str(db), read_only=True)
     try:

@@ -15,7 +15,7 @@ bounded (a fixed number of requests, a time limit for the import).
    simulated sessions of benchmarks/bighands.py imported by the real import
    and repeated in SQL under fresh hand ids, their all-in equity cached as a
    first report leaves it (benchmarks/bench_report.py) and their per-hand
-   counts and each player's hands (hh.reports.handlist) kept by the
+   counts and each player's hands (reports.handlist) kept by the
    import's ``hh.imported`` hook. ``hh serve --db``
    on it; timed: its first ``/api/players`` (the report computed once for
    this version of the data), then 10 concurrent clients x 20 requests:
@@ -258,12 +258,12 @@ def big_database(tmp: Path, hands: int) -> str:
     """The synthetic database of part 2 (module docstring) with its reports'
     cache filled as an import leaves it; returns its path."""
     import duckdb
-    from hh.pipelines.importer import CHECK_MEMORY_LIMIT
-    from hh.reports.cache import default_path
-    from hh.reports.counts import after_import
 
     from benchmarks.bench_report import seed_equity
     from benchmarks.bighands import base, grow
+    from pipelines.importer import CHECK_MEMORY_LIMIT
+    from reports.cache import default_path
+    from reports.counts import after_import
 
     base_db = base(tmp, 2_000 if hands >= 200_000 else 200)
     db = str(tmp / "big.duckdb")

@@ -29,7 +29,7 @@ class Explainer(Protocol):
     def __call__(self, error: BaseException) -> str | None: ...
 
 
-# Registered by the layers that meet such errors (hh.pipelines.dbhealth);
+# Registered by the layers that meet such errors (pipelines.dbhealth);
 # asked by hh.cli.main, which then fails with the line, exit 2.
 EXPLAINERS: list[Explainer] = []
 # The name a command says its messages under when it is not "hh" (each

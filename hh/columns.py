@@ -16,7 +16,7 @@ table carries ``_ord``, the hand's place in its batch, so a writer can drop
 the rows of a duplicate or a conflict without looking at keys that several
 rows share; the tables of a hand's parts (seats, actions, ...) leave out
 its key (site, hand_id), which the store takes from the hand's row by
-``_ord`` (the import: hh.pipelines.rows). The module is compiled in the
+``_ord`` (the import: pipelines.rows). The module is compiled in the
 fast build (hh.COMPILED): it runs once per stored value.
 """
 

@@ -17,7 +17,7 @@ The pair check (:func:`_between`) and the chain that applies it
   it was first seen (about 21 bytes a hand). A table whose
   hands do not come in time order (known beforehand from a cheap scan, see
   :class:`hh.read.cut.Plan`) is held until its last hand has come;
-* the import and the lake (``hh.pipelines.crosshand``), which have DuckDB
+* the import and the lake (``pipelines.crosshand``), which have DuckDB
   put the stored hands of the tables an import changed in each table's
   order and feed them to :class:`Chains` as :class:`Summary` records built
   from the stored columns.

@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
-from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail, say, shown
+from pipelines.dblock import DB_HELP, db_path
 
 KEYS = ("files", "hands", "imported", "duplicates", "replaced", "invalid", "rejected",
         "conflicts", "seconds")
@@ -22,7 +22,7 @@ KEYS = ("files", "hands", "imported", "duplicates", "replaced", "invalid", "reje
 
 def register(app: typer.Typer) -> None:
     """Add ``import`` to the hh command line (and ``lake``, its Dask engine)."""
-    from hh.pipelines import lake_cli
+    from pipelines import lake_cli
 
     app.command("import")(import_command)
     lake_cli.register(app)
@@ -41,9 +41,9 @@ def check_command(
     block's checksum) and hash every hand's stored text again against its
     content hash, whatever the stamp beside the file says: exit 0 when it
     is sound, else the line every command says of it and exit 2."""
-    from hh.pipelines.database import open_db
-    from hh.pipelines.dbhealth import check
-    from hh.pipelines.dblock import DatabaseUnusable
+    from pipelines.database import open_db
+    from pipelines.dbhealth import check
+    from pipelines.dblock import DatabaseUnusable
 
     path = db_path(db)
     if not os.path.exists(path):
@@ -100,10 +100,9 @@ def import_command(
     nothing. Exit 0 if nothing was rejected or invalid, 1 otherwise, 2 if
     the command could not run.
     """
-    from hh.pipelines.importer import ImportFailure, find_files
-
     from hh.pool import default_workers
     from hh.read.files import SUFFIXES
+    from pipelines.importer import ImportFailure, find_files
 
     path = db_path(db)
     n = workers or default_workers()
@@ -129,7 +128,7 @@ def import_command(
                 raise ImportFailure("--lake is for --engine dask (a Parquet lake); a local "
                                     "import writes the DuckDB file of --db")
             if engine == "dask":
-                from hh.pipelines.lake_cli import dask_import
+                from pipelines.lake_cli import dask_import
 
                 for problem in problems:
                     say(problem)
@@ -147,7 +146,7 @@ def import_command(
     except ImportFailure as e:
         fail(e)
     except Exception as e:  # a full disk, an I/O error: one line, not a traceback
-        from hh.pipelines.dbhealth import failure
+        from pipelines.dbhealth import failure
 
         message = failure(e, path) if engine == "local" else None
         if message is None:
@@ -164,7 +163,7 @@ def import_command(
 def _import(
     db: str, files: list[str], workers: int, as_json: bool, problems: list[str]
 ) -> dict[str, Any]:
-    from hh.pipelines.importer import Importer, closed, connect, timed
+    from pipelines.importer import Importer, closed, connect, timed
 
     clock = timed()
     con = connect(db)
@@ -198,14 +197,14 @@ def _import(
 
 
 def _watch(db: str, paths: list[str], workers: int, quiet: float, as_json: bool) -> dict[str, Any]:
-    from hh.pipelines.watch import watch
+    from pipelines.watch import watch
 
     return watch(db, paths, workers, quiet, say=lambda s: typer.echo(shown(s), err=True))
 
 
 def _revalidate(db: str, workers: int) -> dict[str, Any]:
-    from hh.pipelines.importer import closed, connect, timed
-    from hh.pipelines.revalidate import revalidate
+    from pipelines.importer import closed, connect, timed
+    from pipelines.revalidate import revalidate
 
     clock = timed()
     con = connect(db)

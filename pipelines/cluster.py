@@ -5,7 +5,7 @@
 Each Dask task is a group of consecutive chunks of about ``chunk_bytes``
 (``hh.read.cut.chunks``: a file, or a byte range of a big plain file cut at a
 hand boundary; small files are grouped, :func:`group`). A task runs the
-local import's own per-chunk function (``hh.pipelines.work.process``) on a
+local import's own per-chunk function (``pipelines.work.process``) on a
 worker and writes the group's tables as temporary Parquet parts
 (``Lake.write_task``, uncommitted files in the Delta tables' folders); the
 client commits the finished tasks in input order, several together
@@ -21,7 +21,7 @@ times). The killed attempt's files are never committed (each attempt
 writes under its own id; ``hh lake optimize`` vacuums them). A chunk that
 still fails is listed as left to do; running the same command again does
 exactly those chunks, since committed ones are skipped, and first finishes
-any task a killed client had begun (``hh.pipelines.lake.unfinished``).
+any task a killed client had begun (``pipelines.lake.unfinished``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hh.pipelines.lake import (
+from hh.pool import default_workers
+from hh.read.cut import CHUNK_BYTES
+from hh.read.files import not_text
+from pipelines.lake import (
     Committer,
     FileFacts,
     Lake,
@@ -47,12 +50,8 @@ from hh.pipelines.lake import (
     task_id,
     unfinished,
 )
-from hh.pipelines.work import Task, hh_version, worker_init
-from hh.pipelines.writer import Counts
-
-from hh.pool import default_workers
-from hh.read.cut import CHUNK_BYTES
-from hh.read.files import not_text
+from pipelines.work import Task, hh_version, worker_init
+from pipelines.writer import Counts
 
 
 @dataclass
@@ -175,9 +174,9 @@ def plan(files: Sequence[str], lake: Lake, chunk_bytes: int = CHUNK_BYTES,
             else:
                 fresh.append(task)
     out: list[tuple[str, list[Task]]] = []
-    for task, group_ in resumed.items():
-        if task_id(group_) == task:  # the same chunks of the same, unchanged files
-            out.append((task, group_))
+    for begun_as, group_ in resumed.items():
+        if task_id(group_) == begun_as:  # the same chunks of the same, unchanged files
+            out.append((begun_as, group_))
         else:
             fresh += group_
     fresh.sort(key=lambda t: (paths.index(t.name), t.chunk.start))
@@ -206,7 +205,7 @@ def local_cluster(workers: int | None = None) -> Any:
 
 
 # Finished tasks wait to be committed together (one Delta commit per table
-# for the group, hh.pipelines.lake.Committer.commit): a group is committed
+# for the group, pipelines.lake.Committer.commit): a group is committed
 # once its first task has waited this long, once it has this many tasks, or
 # once no task is left running. Each commit costs the client about the same
 # whatever its size, and on a shared machine that cost is taken from the
@@ -356,9 +355,9 @@ def _finish(client: Any, url: str, committer: Committer, imported: bool,
 
 
 def _after_import(url: str, derived: str, storage_options: dict[str, str] | None) -> None:
-    """The import hooks (hh.pipelines.importer.after_import) over the lake."""
-    from hh.pipelines.importer import after_import
-    from hh.pipelines.lake import connect
+    """The import hooks (pipelines.importer.after_import) over the lake."""
+    from pipelines.importer import after_import
+    from pipelines.lake import connect
 
     con = connect(url, storage_options=storage_options)
     try:

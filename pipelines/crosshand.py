@@ -9,7 +9,7 @@ touched tables in each table's order, with the stored fields the checks
 read (the dealer seat, the seats' start and end stacks, top-ups, who was
 dealt in), and this module feeds them through the same Python code, as
 :class:`hh.crosshand.Summary` records. The database (:func:`check`) and
-the lake (``hh.pipelines.lake.cross_check``) share :func:`find`.
+the lake (``pipelines.lake.cross_check``) share :func:`find`.
 
 The chain of a table (same site, same table name) is its hands and its
 unparseable runs (``rejects`` of kind ``parse`` whose table could be read),
@@ -31,9 +31,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pyarrow as pa
-from hh.pipelines.dbhealth import rollback
 
 from hh.crosshand import Chains, Summary
+from pipelines.dbhealth import rollback
 
 # The touched tables' chains, in a temp table that the store (or the lake's
 # pass) reads after the checks. A table noted with the instant its new rows

@@ -1,7 +1,7 @@
 """Opening the database file: the one way every command opens it.
 
 :func:`open_db` waits while another process holds the file
-(hh.pipelines.dblock) and refuses a damaged one (hh.pipelines.dbhealth),
+(pipelines.dblock) and refuses a damaged one (pipelines.dbhealth),
 each with one line that says what and why.
 """
 
@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hh.pipelines.dbhealth import DatabaseDamaged, check, damaged
-from hh.pipelines.dblock import (
+from pipelines.dbhealth import DatabaseDamaged, check, damaged
+from pipelines.dblock import (
     OPENED,
     ROW_GROUP_SIZE,
     WRITTEN_AS,
@@ -38,7 +38,7 @@ def open_db(
     negative number: forever), then :class:`DatabaseBusy`. ``say`` hears
     once, after a second, that we are waiting and for whom. A file whose
     blocks do not read back raises DatabaseDamaged (checked at each open:
-    hh.pipelines.dbhealth). Any other refusal (not a database, no such
+    pipelines.dbhealth). Any other refusal (not a database, no such
     folder) raises :class:`DatabaseUnusable` at once, with DuckDB's reason."""
     import duckdb
 

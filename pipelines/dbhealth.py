@@ -11,7 +11,7 @@ error that made it necessary.
 A damaged file (bytes changed on disk) is found by DuckDB only when it
 reads the damaged block, which a report or an import may never do while
 it writes beside it. So every hh command checks the file when it opens it
-(:func:`check`, called by ``hh.pipelines.database.open_db``): a scan that
+(:func:`check`, called by ``pipelines.database.open_db``): a scan that
 reads every block of every table once, its checksums verified by DuckDB,
 within :data:`CHECK_MEMORY` (what it read is not kept).
 A scan costs a read of the whole file; it is made only when the file is
@@ -34,9 +34,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from hh.pipelines.dblock import DatabaseUnusable
-
 from hh.cli_support import EXPLAINERS
+from pipelines.dblock import DatabaseUnusable
 
 NO_SPACE = os.strerror(errno.ENOSPC)  # "No space left on device"
 # DuckDB's memory while :func:`check` scans: the scan streams, and DuckDB keeps
@@ -123,7 +122,7 @@ def explain(error: BaseException) -> str | None:
     DuckDB's error does not name its file (it may be another one the
     command attached, the reports' cache), so the next command's scan of
     the database decides (and notes it, :func:`condemn`)."""
-    from hh.pipelines.dblock import OPENED
+    from pipelines.dblock import OPENED
 
     if not is_damage(error):
         return None

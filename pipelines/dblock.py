@@ -6,7 +6,7 @@ both: a second process gets ``Could not set lock on file ... Conflicting
 lock is held``. So every hh command holds the file only while it works on
 it, and one that finds it held waits instead of failing:
 
-- ``hh.pipelines.database.open_db`` retries the connection until the holder lets go (a
+- ``pipelines.database.open_db`` retries the connection until the holder lets go (a
   writer between two batches of a watch, a report when it is done), and
   after ``timeout`` seconds fails with a plain :class:`DatabaseBusy` that
   says who holds it; it never lets DuckDB's lock message through.
@@ -49,7 +49,7 @@ WRITTEN_AS = "hh_db"  # the name of a database that hh writes, in its connection
 
 
 # The database files this process opened, last last: what a damage met
-# later belongs to (hh.pipelines.dbhealth.explain).
+# later belongs to (pipelines.dbhealth.explain).
 OPENED: list[str] = []
 
 

@@ -33,9 +33,13 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hh.pipelines import crosshand, schema
-from hh.pipelines.dbhealth import is_storage_error
-from hh.pipelines.work import (
+
+from hh.pool import Pool, WorkerDied
+from hh.read.cut import Chunk, cut
+from hh.read.files import not_text, read_whole
+from pipelines import crosshand, schema
+from pipelines.dbhealth import is_storage_error
+from pipelines.work import (
     Result,
     Task,
     arrow_memory,
@@ -46,11 +50,7 @@ from hh.pipelines.work import (
     wanted,
     worker_init,
 )
-from hh.pipelines.writer import Counts, FileRow, Writer
-
-from hh.pool import Pool, WorkerDied
-from hh.read.cut import Chunk, cut
-from hh.read.files import not_text, read_whole
+from pipelines.writer import Counts, FileRow, Writer
 
 CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -110,11 +110,11 @@ def find_files(paths: Iterable[str], problems: list[str] | None = None) -> list[
 def connect(db: str, wait: float | None = None, say: Callable[[str], None] | None = None) -> Any:
     """Open (or create) the database; while another process holds it, wait
     up to ``wait`` seconds (None: ``$HH_DB_WAIT`` or 30; negative: forever;
-    hh.pipelines.dblock), then fail with a message. A damaged file fails
-    before anything is written (hh.pipelines.dbhealth). Whoever closes the
+    pipelines.dblock), then fail with a message. A damaged file fails
+    before anything is written (pipelines.dbhealth). Whoever closes the
     connection after writing calls :func:`closed`."""
-    from hh.pipelines.database import open_db
-    from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable
+    from pipelines.database import open_db
+    from pipelines.dblock import DatabaseBusy, DatabaseUnusable
 
     try:
         con = open_db(db, timeout=wait, say=say)
@@ -136,8 +136,8 @@ def connect(db: str, wait: float | None = None, say: Callable[[str], None] | Non
 def closed(con: Any, db: str) -> None:
     """Close a connection that wrote ``db`` without a failure: the file is
     as hh left it, and the next command need not scan it
-    (hh.pipelines.dbhealth.stamp)."""
-    from hh.pipelines.dbhealth import stamp
+    (pipelines.dbhealth.stamp)."""
+    from pipelines.dbhealth import stamp
 
     con.close()
     stamp(db)
@@ -247,7 +247,7 @@ class Importer:
 
     def use(self, con: Any) -> None:
         """Go on with another connection to the same database (a watch lets
-        the file go between two cycles: hh.pipelines.dblock)."""
+        the file go between two cycles: pipelines.dblock)."""
         con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
         self.con = con
         self.writer.con = con
@@ -334,7 +334,7 @@ class Importer:
             for k, c in enumerate(plan.chunks):
                 last = k + 1 == len(plan.chunks)
                 end = None if last else plan.chunks[k + 1].first_line
-                known = frozenset()
+                known: frozenset[str] = frozenset()
                 if stored is not None and stored.num_rows:
                     known = _known_in(stored, c.first_line, end)
                 reopen = 0
@@ -562,7 +562,7 @@ class Importer:
 
 def keep(con: Any, results: Sequence[Result]) -> None:
     """After a group's commit: each ``hh.derive`` hook stores what the
-    workers derived from its batches (hh.pipelines.work.derive_hooks). A
+    workers derived from its batches (pipelines.work.derive_hooks). A
     hook that fails is said on standard error and does not fail the import:
     what it lacks is computed later."""
     for name, hook in derive_hooks():

@@ -21,7 +21,7 @@ carrying every task's application transaction), in this order:
 2. ``hands``: the tasks' new hands. A hand already in the lake, or earlier
    in the group, is skipped by its key ``(site, hand_id)``, looked up only
    in the partitions the group touches (an anti-join with the DuckDB
-   writer's own SQL, ``hh.pipelines.writer._DROPS``; the same id with other
+   writer's own SQL, ``pipelines.writer._DROPS``; the same id with other
    text becomes a ``conflict`` reject, ``_CONFLICTS``). The commit carries
    one application transaction per touched partition
    (``hh-partition:<game>/<date>``) beside the tasks': two clients
@@ -80,13 +80,13 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 from deltalake import CommitProperties, DeltaTable, Transaction, write_deltalake
 from deltalake.exceptions import CommitFailedError, TableNotFoundError
-from deltalake.transaction import AddAction
-from hh.pipelines import schema
-from hh.pipelines.rows import SCHEMAS
-from hh.pipelines.work import Result, Task, process
-from hh.pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
+from deltalake.transaction import AddAction, RemoveAction
 
 from hh.read.cut import Chunk, cut
+from pipelines import schema
+from pipelines.rows import SCHEMAS
+from pipelines.work import Result, Task, process
+from pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
 
 # The tables the workers write, in commit order after hands (cross_violations
 # is computed over the lake).
@@ -566,7 +566,7 @@ class Committer:
     def _commit(self, name: str, parts: Sequence[Part], props: CommitProperties,
                 t: DeltaTable | None = None) -> None:
         now = int(time.time() * 1000)
-        actions = [
+        actions: list[AddAction | RemoveAction] = [
             AddAction(p.path, p.size, {"game": p.game, "date": p.date} if _partitioned(name)
                       else {}, now, True, json.dumps({"numRecords": p.rows}))
             for p in parts
@@ -934,12 +934,13 @@ def _small(lake: Lake, name: str) -> pa.Table:
 
 
 def _db_columns(con: Any, table: str) -> list[tuple[str, str]]:
-    return con.execute(
+    rows: list[tuple[str, str]] = con.execute(
         "SELECT column_name, data_type FROM information_schema.columns "
         "WHERE table_name = $t AND table_catalog = current_database() "
         "AND table_schema = 'main' ORDER BY ordinal_position",
         {"t": table},
     ).fetchall()
+    return rows
 
 
 def derived_path(url: str) -> str | None:
@@ -1074,7 +1075,7 @@ def found_violations(con: Any) -> pa.Table:
     """The seam to the database's cross-hand pass: the violations of the
     chains in ``con`` (schema ``xpass``, see :func:`chains`), as rows of
     ``cross_violations`` (site, hand_id, code, line, message)."""
-    from hh.pipelines.crosshand import find
+    from pipelines.crosshand import find
 
     con.execute("CREATE TABLE dirty_tables AS "
                 "SELECT *, NULL::TIMESTAMP AS since FROM _touched_run")  # whole chains
@@ -1260,7 +1261,7 @@ class NoLake(LakeError):
 def _fresh_rejects(tabs: Sequence[pa.Table], stored: pa.Table) -> list[pa.Table]:
     """Of each table of rejects (in commit order), the rows neither in
     ``stored`` nor in an earlier row: a parse reject by its text and line
-    (hh.pipelines.writer keeps it so), any other by text, file, line and
+    (pipelines.writer keeps it so), any other by text, file, line and
     kind (:data:`_REJECT_KEY`). A key with a null never matches, as in a join."""
     seen = {_reject_key(r) for r in stored.select(_REJECT_KEY).to_pylist()}
     out = []

@@ -1,6 +1,6 @@
 """``hh import --engine dask ... --lake DIR`` and ``hh lake load DIR --db FILE``.
 
-Registered from ``hh.pipelines.cli.register``; the Dask and lake modules are
+Registered from ``pipelines.cli.register``; the Dask and lake modules are
 imported inside the commands, so other commands do not pay for them.
 """
 
@@ -28,8 +28,8 @@ def dask_import(
 ) -> dict[str, Any]:
     """The summary of a Dask import into the lake (the keys of ``--json``,
     plus ``_errors``: the chunks left to do, which make the exit status 2)."""
-    from hh.pipelines.cluster import run_import
-    from hh.pipelines.importer import ImportFailure
+    from pipelines.cluster import run_import
+    from pipelines.importer import ImportFailure
 
     if not lake:
         raise ImportFailure("--engine dask writes a lake: give --lake DIR (or s3://...)")
@@ -53,7 +53,7 @@ def load_command(
     db: str = typer.Option(..., "--db", help="A new DuckDB file to fill."),
 ) -> None:
     """Load a lake into a DuckDB file: the same tables a direct import gives."""
-    from hh.pipelines.lake import Lake, LakeError, load
+    from pipelines.lake import Lake, LakeError, load
 
     try:
         Lake(lake).require()
@@ -76,7 +76,7 @@ def optimize_command(
     """Compact the lake's small files and vacuum the files no table uses any
     more: those replaced by the compaction and those of attempts that never
     committed (a killed worker or client)."""
-    from hh.pipelines.lake import Lake, NoLake, optimize
+    from pipelines.lake import Lake, NoLake, optimize
 
     try:
         Lake(lake).require()

@@ -3,7 +3,7 @@ hands (the ``notes`` table, pipelines/schema.py; docs/schema.md).
 
 A user writes them (``hh note``, ``hh tag``, the pages of ``hh serve``);
 no import, re-import or ``--revalidate`` touches them. A write goes
-through the same one writer as an import (hh.pipelines.importer.connect:
+through the same one writer as an import (pipelines.importer.connect:
 the database's lock; in ``hh serve --watch``, the watch's lease), so a
 note written while the watch imports waits its turn and is never lost.
 

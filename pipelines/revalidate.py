@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from hh.pipelines import crosshand
-from hh.pipelines.dbhealth import rollback
-from hh.pipelines.importer import Importer, after_import
-from hh.pipelines.work import Result, TextTask, process_texts
-from hh.pipelines.writer import Counts
+from pipelines import crosshand
+from pipelines.dbhealth import rollback
+from pipelines.importer import Importer, after_import
+from pipelines.work import Result, TextTask, process_texts
+from pipelines.writer import Counts
 
 PAGE = 2_000  # hands per worker task
 

@@ -229,7 +229,7 @@ def _to_4(con: Any) -> None:
 
 
 def _to_5(con: Any) -> None:
-    """The players' and hands' notes and tags (hh.pipelines.notes): written
+    """The players' and hands' notes and tags (pipelines.notes): written
     by a user, never by an import, so no import or revalidation touches them."""
     con.execute(TABLES_DDL[TABLES_DDL.index("CREATE TABLE IF NOT EXISTS notes"):
                            TABLES_DDL.index("CREATE OR REPLACE VIEW violations")])

@@ -9,7 +9,7 @@ is whole"). Ctrl-C (or ``stop``) ends the watch cleanly with the summary.
 
 The database is open only during a cycle (an import of what changed and its
 cross-hand checks), never while the watch waits for changes: reports, ``hh
-show`` and other imports use it in between (hh.pipelines.dblock,
+show`` and other imports use it in between (pipelines.dblock,
 docs/decisions.md). A cycle waits as long as it takes for a database
 another process is using. Each cycle that stored hands runs the import's
 hooks (``hh.imported``: the reports' per-hand counts), so a report or a
@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from hh.pipelines import crosshand
-from hh.pipelines.importer import (
+from hh.read.files import SUFFIXES
+from pipelines import crosshand
+from pipelines.importer import (
     Importer,
     after_import,
     closed,
@@ -34,8 +35,6 @@ from hh.pipelines.importer import (
     find_files,
     timed,
 )
-
-from hh.read.files import SUFFIXES
 
 Lease = Callable[[], AbstractContextManager[Any]]
 
@@ -47,7 +46,7 @@ def watch(
     quiet: float = 2.0,
     say: Callable[[str], None] | None = None,
     stop: threading.Event | None = None,
-    on_cycle: Callable[[dict[str, object]], None] | None = None,
+    on_cycle: Callable[[dict[str, int]], None] | None = None,
     lease: Lease | None = None,
     hooks: Callable[[Any], None] = after_import,
 ) -> dict[str, Any]:
@@ -83,7 +82,7 @@ def watch(
         seen.update(files)
         if say is not None and tell and files:
             now = _progress(importer)
-            new = {k: int(now[k]) - int(before[k]) for k in now}  # type: ignore[call-overload]
+            new = {k: now[k] - before[k] for k in now}
             noun = "file" if len(files) == 1 else "files"
             grown = f", {new['replaced']:,} replaced" if new["replaced"] else ""
             say(f"{new['hands']:,} hands read from {len(files)} {noun}: {new['imported']:,} "
@@ -155,7 +154,7 @@ def _held(importer: Importer, name: str) -> bool:
     return row is not None and row[4] == "partial"
 
 
-def _progress(importer: Importer) -> dict[str, object]:
+def _progress(importer: Importer) -> dict[str, int]:
     c = importer.counts
     return {"hands": c.hands, "imported": c.imported, "rejected": c.rejected,
             "replaced": c.replaced}

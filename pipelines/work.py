@@ -15,19 +15,19 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO
 
 import pyarrow as pa
-from hh.pipelines.rows import Batch, content_hash
 
 from hh.parse import ParseError, Record, parse_run
 from hh.read.cut import Chunk, runs
 from hh.read.files import read_whole
 from hh.read.lines import MAX_LINE
 from hh.read.runs import Run
-from hh.validate import ActionFigures, validate
+from hh.validate import ActionFigures, Verdict, validate
+from pipelines.rows import Batch, content_hash
 
 _SCAN_BLOCK = 1024 * 1024
 
@@ -111,7 +111,7 @@ class Result:
 def derive_hooks() -> tuple[tuple[str, Any], ...]:
     """The installed ``hh.derive`` entry points, by name: what the layers
     above keep of each hand (the reports' all-in equity,
-    hh.reports.imported), computed in the workers from each batch
+    reports.imported), computed in the workers from each batch
     (``derive(tables, wants)``) and stored by the writer's process after each
     commit (``keep(con, derived)``), so that nothing is left to a second
     pass over the database. Data still flows one way: the import knows
@@ -322,9 +322,9 @@ def _long_reject(run: Run, line: int) -> Record:
     return Record(record.file, record.line, record.raw, None, error, record.hand_id, record.site)
 
 
-def _one(  # type: ignore[no-untyped-def]
-    run: Run, task: Task, batch: Batch, result: Result, version: str, failed, file=None,
-    long: list[int] | None = None,
+def _one(
+    run: Run, task: Task, batch: Batch, result: Result, version: str,
+    failed: Callable[[Record], Verdict], file: str | None = None, long: list[int] | None = None,
 ) -> None:
     name = task.name if file is None else file
     raw = run.raw

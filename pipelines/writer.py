@@ -21,9 +21,10 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hh.pipelines.dbhealth import rollback
-from hh.pipelines.rows import SCHEMAS, TABLES
-from hh.pipelines.work import Result
+
+from pipelines.dbhealth import rollback
+from pipelines.rows import SCHEMAS, TABLES
+from pipelines.work import Result
 
 
 @dataclass
@@ -248,7 +249,7 @@ class Writer:
 
     def _withdraw(self, gone: Sequence[tuple[str, int]]) -> int:
         """Remove what is stored at these (file, line): open last hands
-        (hh.pipelines.work.Task.reopen) that grew, about to be stored again
+        (pipelines.work.Task.reopen) that grew, about to be stored again
         in the same transaction. Their rows go from every table, their
         cross-hand violations too, and their tables are noted dirty from
         their instant, so the cross-hand checks judge the new text. Returns

@@ -1,5 +1,5 @@
 """Where reports keep what they computed per hand: the counts
-(hh.reports.counts) and the all-in equity (hh.reports.equity).
+(reports.counts) and the all-in equity (reports.equity).
 
 A second DuckDB file beside the database (``<db>.reports.duckdb``), attached
 read-write to the report's read-only connection: the database itself is
@@ -31,7 +31,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import duckdb
-from hh.reports.db import ReportError
+
+from reports.db import ReportError
 
 _ALIAS = "hh_reports_cache"
 # what _todo keeps of each hand (the counts rows carry them)

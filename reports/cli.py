@@ -16,16 +16,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import typer
-from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import SPEAKERS, cannot_write, fail
 from hh.helptext import App
+from pipelines.dblock import DB_HELP, db_path
 
 if TYPE_CHECKING:
     import polars as pl
-    from hh.reports.db import Filters
-    from hh.reports.hands import HandQuery
     from rich.console import Console
+
+    from reports.db import Filters
+    from reports.hands import HandQuery
 
 T = TypeVar("T")
 
@@ -77,9 +78,8 @@ def _time(value: str | None, option: str) -> datetime | None:
 def _filters(game: list[str], player: list[str], site: list[str], table: list[str],
              since: str | None, until: str | None, min_hands: int, valid_only: bool,
              position: list[int]) -> Filters:  # fmt: skip
-    from hh.reports.db import Filters
-
     from hh.games.names import game_named, unknown_game
+    from reports.db import Filters
 
     games = []
     for g in game:
@@ -97,9 +97,9 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
              cache: Path | None = None, no_cache: bool = False) -> tuple[Any, str | None]:
     """The connection (a database file, or a lake's views) and the cache
     file to use (None: in memory)."""
-    from hh.pipelines.lake import derived_path
-    from hh.reports.cache import default_path
-    from hh.reports.db import ReportError, connect, connect_lake
+    from pipelines.lake import derived_path
+    from reports.cache import default_path
+    from reports.db import ReportError, connect, connect_lake
 
     if db is not None and lake is not None:
         _fail("--db and --lake: give one of them")
@@ -108,7 +108,7 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
             con = connect_lake(lake, filters)
             where = derived_path(lake)
         else:
-            path = db_path(db)
+            path = db_path(None if db is None else str(db))
             con = connect(path)
             where = default_path(path)
     except ReportError as error:
@@ -119,12 +119,12 @@ def _connect(db: Path | None, lake: str | None = None, filters: Filters | None =
 
 
 def _players_named(con: Any, filters: Filters) -> Filters:
-    """The filters with each player as stored (hh.reports.db.player_names:
+    """The filters with each player as stored (reports.db.player_names:
     any case, any Unicode normalisation); a name matching nobody fails,
     naming the nearest."""
     import dataclasses
 
-    from hh.reports.db import ReportError, player_names
+    from reports.db import ReportError, player_names
 
     try:
         return dataclasses.replace(filters, players=player_names(con, filters.players))
@@ -134,7 +134,7 @@ def _players_named(con: Any, filters: Filters) -> Filters:
 
 
 def _check_format(fmt: str) -> None:
-    from hh.reports.files import FORMATS
+    from reports.files import FORMATS
 
     if fmt not in FORMATS:
         _fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -170,7 +170,7 @@ def _console(out: Path | None) -> Iterator[Console]:
 
 
 def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
-    from hh.reports.files import write
+    from reports.files import write
 
     try:
         _emit(write(df, fmt, out), None)
@@ -183,8 +183,8 @@ def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
 def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str,
           out: Path | None, sections: dict[str, pl.DataFrame]) -> None:  # fmt: skip
     """The player page: what the terminal shows (his sections), his lines."""
-    from hh.reports.html import render, report_data
-    from hh.reports.violations import violations
+    from reports.html import render, report_data
+    from reports.violations import violations
 
     found = violations(con, filters)["by_code"]
     _emit(render(report_data(table, rows, found, title, sections)), out)
@@ -215,7 +215,7 @@ def _with_progress(call: Callable[[Any], T], note: str = " (hands not cached yet
 def _say_missing_equity(con: Any, store: Any) -> None:
     """On standard error: how many hands had no all-in equity cached (their
     adjusted net is their net), when the report was told not to compute it."""
-    from hh.reports.equity import missing
+    from reports.equity import missing
 
     n = missing(con, store)
     if n:
@@ -225,9 +225,9 @@ def _say_missing_equity(con: Any, store: Any) -> None:
 
 
 def _rows(con: Any, filters: Filters, cache: Any) -> pl.LazyFrame:
-    """The per-hand rows (hh.reports.players.hand_rows), with progress."""
-    from hh.reports.db import ReportError
-    from hh.reports.players import hand_rows
+    """The per-hand rows (reports.players.hand_rows), with progress."""
+    from reports.db import ReportError
+    from reports.players import hand_rows
 
     try:
         return _with_progress(lambda p: hand_rows(con, filters, cache=cache, progress=p)).cache()
@@ -249,29 +249,29 @@ def players_command(
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, position)
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
     filters = _players_named(con, filters)
-    from hh.reports.cache import Cache
-    from hh.reports.db import ReportError
-    from hh.reports.players import players
+    from reports.cache import Cache
+    from reports.db import ReportError
+    from reports.players import players
 
     store = Cache(con, cache_path)
     equity = None if no_equity_fill else True
     try:
         df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p,
                                               equity=equity))  # fmt: skip
-    except KeyError as error:  # hh.reports.columns.UnknownColumn
+    except KeyError as error:  # reports.columns.UnknownColumn
         _fail(str(error))
     except ReportError as error:
         _fail(str(error))
     if no_equity_fill:
         _say_missing_equity(con, store)
     if fmt == "table":
-        from hh.reports.columns import PLAYER_COLUMNS
-        from hh.reports.terminal import RATES, show
+        from reports.columns import PLAYER_COLUMNS
+        from reports.terminal import RATES, show
 
         with _console(out) as console:
             show(console, df, PLAYER_COLUMNS, f"Players ({df.height} rows)", RATES)
     elif fmt == "html":
-        from hh.reports.html import players_page
+        from reports.html import players_page
 
         _emit(players_page(con, filters, store, table=df, equity=equity), out)
     else:
@@ -294,8 +294,9 @@ def player_command(
     con, cache_path = _connect(db, lake, filters, cache, no_cache)
     filters = _players_named(con, filters)
     import polars as pl
-    from hh.reports.player import in_depth
-    from hh.reports.stats.table import players_table, select_players
+
+    from reports.player import in_depth
+    from reports.stats.table import players_table, select_players
 
     rows = _rows(con, filters, cache_path)
     mine = select_players(rows, filters).cache()
@@ -303,8 +304,8 @@ def player_command(
     if sections["overall"].is_empty():
         _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
     if fmt == "table":
-        from hh.reports.player import section_columns
-        from hh.reports.terminal import RATES, show
+        from reports.player import section_columns
+        from reports.terminal import RATES, show
 
         with _console(out) as console:
             for key, df in sections.items():
@@ -315,7 +316,7 @@ def player_command(
     elif fmt == "json":
         import json
 
-        from hh.reports.files import to_json
+        from reports.files import to_json
 
         text = "{" + ",".join(f"{json.dumps(k)}:{to_json(v)}" for k, v in sections.items()) + "}"
         _emit(json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n", out)
@@ -344,17 +345,18 @@ def violations_command(
     con, _ = _connect(db, lake, filters, None, True)
     filters = _players_named(con, filters)
     import polars as pl
-    from hh.reports.violations import violations
+
+    from reports.violations import violations
 
     found = violations(con, filters)
     if pages is not None:
-        from hh.reports.violations import write_violation_pages
+        from reports.violations import write_violation_pages
 
         found["by_hand"] = write_violation_pages(con, filters, pages)
         typer.echo(f"{found['by_hand'].height} hand pages written: open "
                    f"{pages / 'index.html'}", err=True)
     if fmt == "table":
-        from hh.reports.terminal import show
+        from reports.terminal import show
 
         with _console(out) as console:
             for key in ("by_code", "by_table", "by_player", "by_hand"):
@@ -365,7 +367,7 @@ def violations_command(
     elif fmt == "json":
         import json
 
-        from hh.reports.files import to_json
+        from reports.files import to_json
 
         text = {k: json.loads(to_json(v)) for k, v in found.items()}
         _emit(json.dumps(text, ensure_ascii=False, indent=1) + "\n", out)
@@ -390,7 +392,7 @@ def rejects_command(
     _check_data_format(fmt)
     filters = _filters(game, [], site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
-    from hh.reports.hands import rejects
+    from reports.hands import rejects
 
     found = rejects(con, filters)
     _data(found, fmt, out, f"Rejects ({found.height})")
@@ -404,7 +406,7 @@ def _check_data_format(fmt: str) -> None:
 def _data(df: pl.DataFrame, fmt: str, out: Path | None, title: str) -> None:
     """A plain frame as a table, CSV or JSON (every string escaped on a terminal)."""
     if fmt == "table":
-        from hh.reports.terminal import show
+        from reports.terminal import show
 
         with _console(out) as console:
             show(console, df, [(c, c) for c in df.columns], title, set())
@@ -425,7 +427,7 @@ def hand_query(con: Any, code: list[str], invalid: bool, min_pot: int, sort: str
                limit: int | None = None) -> HandQuery:  # fmt: skip
     """``hh hands``' query: a code no hand of the database has is a usage
     error that lists the codes it has."""
-    from hh.reports.hands import HandQuery
+    from reports.hands import HandQuery
 
     query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
                       sort=sort, limit=limit)  # fmt: skip
@@ -452,7 +454,7 @@ def hands_command(
     fmt: str = _DATA_FMT, out: Path = _OUT,
 ) -> None:  # fmt: skip
     """Find hands: their ids, for `hh show ID`."""
-    from hh.reports.hands import HAND_SORTS, find_hands
+    from reports.hands import HAND_SORTS, find_hands
 
     _check_data_format(fmt)
     if sort not in HAND_SORTS:
@@ -495,7 +497,7 @@ def integrity_command(
     out: Path = _OUT, cache: Path = _CACHE, no_cache: bool = _NO_CACHE,
 ) -> None:  # fmt: skip
     """Pairs who may play together against the table (docs/integrity.md)."""
-    from hh.reports.integrity_cli import run
+    from reports.integrity_cli import run
 
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, [])
@@ -507,7 +509,7 @@ def register(app: typer.Typer) -> None:
     """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
     ``hh.commands`` entry point)."""
 
-    from hh.reports import notes_cli
+    from reports import notes_cli
 
     app.add_typer(report, name="report")
     app.command("hands")(hands_command)

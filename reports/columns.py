@@ -1,6 +1,6 @@
 """The catalogue of what a report shows: every column's header, what it
 means and how its numbers are written. One home for the terminal
-(hh.reports.terminal), the HTML report (hh.reports.html) and the pages of
+(reports.terminal), the HTML report (reports.html) and the pages of
 ``hh serve`` (:func:`catalogue`, read by their script), so all show the
 same headers (``net/100``, ``W$SD``) with the same format, and no header
 is a column's own name (``bb_per_100``)."""
@@ -29,7 +29,7 @@ RATIOS = frozenset({"af"})
 
 
 def _rate_keys(bounded: bool) -> frozenset[str]:
-    from hh.reports.stats import RATES as STAT_RATES
+    from reports.stats import RATES as STAT_RATES
 
     return frozenset(r.key for r in STAT_RATES if r.bounded == bounded)
 
@@ -42,7 +42,7 @@ INTEGERS = frozenset({"hands", "net", "rake_paid", "sessions", "minutes", "n_pla
                       "invalid", "import_run", "notes", "tags"})  # fmt: skip
 
 # the other columns' headers and meanings (the players table's are above; a
-# rate's meaning is its label in hh.reports.stats)
+# rate's meaning is its label in reports.stats)
 _OTHERS: dict[str, tuple[str, str]] = {
     "position": ("position", "where he sat, in dealing order"),
     "n_players": ("table size", "players dealt in"),
@@ -76,8 +76,8 @@ _MEANING = {"player": "the player's name as stored", "game": "the game",
 
 
 def _labels() -> dict[str, tuple[str, str]]:
-    from hh.reports.stats import RATES as STAT_RATES
-    from hh.reports.stats.aggression import ROUNDS
+    from reports.stats import RATES as STAT_RATES
+    from reports.stats.aggression import ROUNDS
 
     out = dict(_OTHERS)
     for rate in STAT_RATES:
@@ -119,7 +119,7 @@ SAMPLE = 25
 def hud_stats(game: str) -> list[str]:
     """The HUD's statistics for a player of ``game``: :data:`HUD`, then the
     game's own (La Perla, joker-made, under-declared ...)."""
-    from hh.reports.stats import RATES as STAT_RATES
+    from reports.stats import RATES as STAT_RATES
 
     return [*HUD, *(r.key for r in STAT_RATES if r.games is not None and game in r.games)]
 
@@ -129,7 +129,7 @@ def catalogue() -> dict[str, object]:
     way the terminal and the HTML report do: each column's header, meaning
     and number format, the rates with their count columns, and the hands
     below which a per-100 rate is not shown."""
-    from hh.reports.stats import RATES as STAT_RATES
+    from reports.stats import RATES as STAT_RATES
 
     return {
         "labels": {c: h for c, (h, _) in LABELS.items()},

@@ -3,15 +3,15 @@
 Every statistic is a sum of per-hand counts (``cnt_x``, ``cnt_x_opp``), and
 a hand's counts depend only on the hand: its text and the referee that
 judged it. So, as PokerTracker does, they are computed once per hand and
-kept (hh.reports.cache): a report computes the hands it has not seen (or whose
+kept (reports.cache): a report computes the hands it has not seen (or whose
 ``content_hash`` or ``hh_version`` changed: ``hh import --revalidate``
 rewrites the verdicts) and reads the rest.
 
 The computation is one SQL statement over ``actions``, ``seats`` and
-``hands`` (the families' SQL, hh.reports.stats): the actions are reduced per
+``hands`` (the families' SQL, reports.stats): the actions are reduced per
 hand and per (hand, player) by GROUP BY with FILTER clauses, never sorted
 and never brought into Python; the card-judged counts
-(hh.reports.stats.cards) are joined on. What leaves DuckDB is one row per
+(reports.stats.cards) are joined on. What leaves DuckDB is one row per
 player dealt in a hand.
 """
 
@@ -22,10 +22,11 @@ import re
 from collections.abc import Callable
 
 import duckdb
-from hh.reports.cache import Cache
-from hh.reports.stats import FAMILIES
-from hh.reports.stats.actions import ACTION_COLUMNS, HAND_FACTS, acts
-from hh.reports.stats.cards import CARD_COLUMNS, card_counts
+
+from reports.cache import Cache
+from reports.stats import FAMILIES
+from reports.stats.actions import ACTION_COLUMNS, HAND_FACTS, acts
+from reports.stats.cards import CARD_COLUMNS, card_counts
 
 # the stakes as the header writes them: Chiribito its blind ("20"), Aces
 # Straights and Flushes its bets ("1/2"), Calatone its spread ("5-50"); the
@@ -35,7 +36,7 @@ STAKES = ("CASE WHEN h.game = 'chiribito' THEN h.forced::VARCHAR "
           "ELSE h.small_bet || '/' || h.big_bet END")  # fmt: skip
 
 # the hand's columns (kept once per hand, in ``counts_hands``) and the seat's
-# (in each row of ``counts``); the hand's come from _todo (hh.reports.cache.HAND_COLUMNS)
+# (in each row of ``counts``); the hand's come from _todo (reports.cache.HAND_COLUMNS)
 HAND_IDENTITY = (
     ("site", "h.site", "VARCHAR"), ("hand_id", "h.hand_id", "VARCHAR"),
     ("table_name", "h.table_name", "VARCHAR"), ("started_at", "h.started_at", "TIMESTAMP"),
@@ -195,7 +196,7 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
     ``batch``: at most that many hands per statement (in order of their
     key, so each batch reads a narrow range of ``actions``): the memory a
     statement needs grows with its hands, and the import's connection has
-    little (hh.pipelines.importer.CHECK_MEMORY_LIMIT); None: all in one."""
+    little (pipelines.importer.CHECK_MEMORY_LIMIT); None: all in one."""
     cache.ensure("counts", VERSION, SEAT_TABLE, HAND_TABLE)
     todo = cache.todo("counts")
     if not todo:
@@ -222,25 +223,25 @@ def fill(con: duckdb.DuckDBPyConnection, cache: Cache,
 # to the first report
 IMPORT_EQUITY_LIMIT = 100
 # hands per statement in the import hook: within the import's 256 MB
-# (hh.pipelines.importer.CHECK_MEMORY_LIMIT) whatever the size of the import
+# (pipelines.importer.CHECK_MEMORY_LIMIT) whatever the size of the import
 IMPORT_BATCH = 50_000
 
 
 def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
-    """The ``hh.imported`` hook (hh.pipelines.importer.after_import): the counts
+    """The ``hh.imported`` hook (pipelines.importer.after_import): the counts
     of the hands an import just wrote, computed into the database's cache
-    file (hh.reports.cache) so that a report never finds them missing, as
+    file (reports.cache) so that a report never finds them missing, as
     PokerTracker fills its cache on import. Only hands the cache lacks are
     computed (a first import: all of them; later imports: the new ones); a
     cache file another process holds is left alone (the report computes
     what is missing). A lake's import gives ``cache``, the lake's own
     (``_reports.duckdb``). Their all-in equity too, when there are at most
     ``IMPORT_EQUITY_LIMIT`` new all-in hands (docs/statistics.md). For a
-    database file, also each player's hands (hh.reports.handlist), which
+    database file, also each player's hands (reports.handlist), which
     ``hh serve``'s search by player reads."""
-    from hh.reports.cache import path_of
-    from hh.reports.equity import fill_equity
-    from hh.reports.handlist import fill as fill_list
+    from reports.cache import path_of
+    from reports.equity import fill_equity
+    from reports.handlist import fill as fill_list
 
     database = cache is None  # a database file (not a lake): the cache beside it
     cache = path_of(con, cache)

@@ -1,11 +1,11 @@
 """From the DuckDB file of docs/schema.md to polars frames, filtered.
 
 DuckDB does what it is best at (scanning, filtering on the hands, reducing
-the actions to per-hand counts: hh.reports.counts) and hands the result over as
+the actions to per-hand counts: reports.counts) and hands the result over as
 Arrow; polars computes the rates and the groupings. Nothing here loops over
 rows in Python.
 
-A hand's key ``(site, hand_id)`` becomes one integer ``hk`` (hh.reports.cache),
+A hand's key ``(site, hand_id)`` becomes one integer ``hk`` (reports.cache),
 because joining and grouping millions of rows on two strings costs several
 times more than on one ``UInt64``; the tests compare against a SQL oracle
 keyed on the strings.
@@ -37,11 +37,11 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
     p = Path(path)
     if not p.exists():
         raise ReportError(f"no database at {p} (run `hh import` first, or pass --db FILE)")
-    from hh.pipelines.database import open_db
-    from hh.pipelines.dblock import DatabaseUnusable
+    from pipelines.database import open_db
+    from pipelines.dblock import DatabaseUnusable
 
-    try:  # waits while an import writes it (hh.pipelines.dblock)
-        con = open_db(str(p), read_only=True)
+    try:  # waits while an import writes it (pipelines.dblock)
+        con: duckdb.DuckDBPyConnection = open_db(str(p), read_only=True)
     except DatabaseUnusable as error:
         raise ReportError(str(error)) from None
     con.execute("SET enable_progress_bar = false")  # the report draws its own
@@ -59,20 +59,22 @@ def connect(path: str | Path) -> duckdb.DuckDBPyConnection:
 
 def connect_lake(url: str, filters: Filters | None = None) -> duckdb.DuckDBPyConnection:
     """A connection whose views are the database's tables over a lake's
-    Delta tables (``hh.pipelines.lake.connect``), the partitions of other games and
+    Delta tables (``pipelines.lake.connect``), the partitions of other games and
     days pruned: a report runs on it exactly as on a database file (the
     filters' exact conditions still apply in SQL)."""
     import datetime as dt
 
-    from hh.pipelines.lake import LakeError, NoLake
-    from hh.pipelines.lake import connect as lake_connect
+    from pipelines.lake import LakeError, NoLake
+    from pipelines.lake import connect as lake_connect
 
     f = filters or Filters()
     since = f.since.date() if f.since else None
     # ``until`` excludes its instant; the lake's date bound includes its day
     until = (f.until - dt.timedelta(microseconds=1)).date() if f.until else None
     try:
-        con = lake_connect(url, games=f.games or None, since=since, until=until)
+        con: duckdb.DuckDBPyConnection = lake_connect(
+            url, games=f.games or None, since=since, until=until
+        )
     except NoLake as error:
         raise ReportError(str(error)) from None
     except (LakeError, duckdb.Error, OSError) as error:
@@ -126,7 +128,9 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str, params: list[object] | None 
     this module for its hooks, holds it only once they need one)."""
     import polars as pl
 
-    return pl.from_arrow(con.sql(sql, params=params or None).to_arrow_table())  # type: ignore[return-value]
+    frame = pl.from_arrow(con.sql(sql, params=params or None).to_arrow_table())
+    assert isinstance(frame, pl.DataFrame)  # (a table gives a frame; a column, a Series)
+    return frame
 
 
 def _folded(name: str) -> str:

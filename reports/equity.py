@@ -23,7 +23,7 @@ expected shares add up to the pots, so per game the adjusted net still sums
 to minus the rake.
 
 A hand's expected chips depend only on the hand, so they are kept per hand
-in the reports' cache (hh.reports.cache: keyed by the hand's text and referee
+in the reports' cache (reports.cache: keyed by the hand's text and referee
 version) and computed only for hands not cached yet (:func:`fill_equity`),
 in worker processes when there are many. The Monte Carlo seed is the
 hand's key, the same in a database and in a lake.
@@ -41,13 +41,14 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hh.reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
+
+from reports.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
 if TYPE_CHECKING:
     import duckdb
-    from hh.reports.cache import Cache
 
     from hh.evaluate import Evaluator
+    from reports.cache import Cache
 
 EXACT_LIMIT = 60_000  # completions enumerated exactly; beyond, Monte Carlo
 # Monte Carlo: a contender's share of the pots lies between 0 and the pots, so its standard
@@ -99,8 +100,12 @@ class Spot:
         return total
 
 
-def _payoff(spot: Spot, value, extra: dict[str, Sequence[str]], board: Sequence[str]
-            ) -> dict[str, float]:  # fmt: skip
+# a contender's hand value: (player, his cards, the board) -> the evaluator's value
+ValueOf = Callable[[str, Sequence[str], Sequence[str]], int]
+
+
+def _payoff(spot: Spot, value: ValueOf, extra: Mapping[str, Sequence[str]],
+            board: Sequence[str]) -> dict[str, float]:  # fmt: skip
     """Chips each contender takes from the pots for one completion."""
     from hh.engine import best_of
 
@@ -115,7 +120,7 @@ def _payoff(spot: Spot, value, extra: dict[str, Sequence[str]], board: Sequence[
     return out
 
 
-def _value_function(spot: Spot):
+def _value_function(spot: Spot) -> ValueOf:
     from hh.evaluate import evaluator_for
 
     ev = evaluator_for(spot.game, spot.house_rules)
@@ -124,11 +129,13 @@ def _value_function(spot: Spot):
     return lambda _p, own, _board: ev.value(own)
 
 
-def _deals(spot: Spot, unseen: list[str]) -> Iterator[tuple[dict[str, tuple[str, ...]], tuple]]:
+def _deals(spot: Spot, unseen: list[str]
+           ) -> Iterator[tuple[dict[str, tuple[str, ...]], tuple[str, ...]]]:  # fmt: skip
     """Every completion: the board's new cards, then each contender's."""
     players = [p for p in spot.own if spot.to_come.get(p, 0)]
 
-    def rec(i: int, rest: list[str], got: dict[str, tuple[str, ...]]):
+    def rec(i: int, rest: list[str], got: dict[str, tuple[str, ...]]
+            ) -> Iterator[dict[str, tuple[str, ...]]]:  # fmt: skip
         if i == len(players):
             yield dict(got)
             return
@@ -481,17 +488,18 @@ def seed_of(content_hash: str) -> int:
     return int.from_bytes(hashlib.blake2b(content_hash.encode(), digest_size=8).digest(), "big")
 
 
-def _rows_by_ord(table: pa.Table, names: Sequence[str], ords: pa.Array) -> dict[int, list[dict]]:
+def _rows_by_ord(table: pa.Table, names: Sequence[str], ords: pa.Array
+                 ) -> dict[int, list[dict[str, Any]]]:  # fmt: skip
     """The rows of ``table`` whose ``_ord`` is in ``ords``, as dicts, per ``_ord``."""
     picked = table.select(list(names)).filter(pc.is_in(table.column("_ord"), value_set=ords))
-    out: dict[int, list[dict]] = {}
+    out: dict[int, list[dict[str, Any]]] = {}
     for row in picked.to_pylist():
         out.setdefault(row["_ord"], []).append(row)
     return out
 
 
 def candidates_of(hands: pa.Table, seats: pa.Table, actions: pa.Table, pots: pa.Table
-                  ) -> list[dict]:  # fmt: skip
+                  ) -> list[dict[str, Any]]:  # fmt: skip
     """The all-in hands of a batch of stored rows (docs/statistics.md), each
     as the task :func:`hand_equity` computes: a hand that went to showdown
     whose betting stopped with at least two contenders (players at the
@@ -544,7 +552,7 @@ def candidates_of(hands: pa.Table, seats: pa.Table, actions: pa.Table, pots: pa.
     return tasks
 
 
-def hand_equity(task: dict) -> list[tuple[int, str, float, float]]:
+def hand_equity(task: dict[str, Any]) -> list[tuple[int, str, float, float]]:
     """(key, player, expected chips won, standard error) of one candidate
     hand, the key being the task's: the hand's ``hk`` (stored hands) or its
     ``_ord`` (a batch); no row when its cards are not all known or the hand
@@ -561,7 +569,7 @@ def hand_equity(task: dict) -> list[tuple[int, str, float, float]]:
     return [(task["key"], p, chips, se[p]) for p, chips in ev.items()]
 
 
-def _batch(tasks: list[dict]) -> list[tuple[int, str, float, float]]:
+def _batch(tasks: list[dict[str, Any]]) -> list[tuple[int, str, float, float]]:
     return [row for task in tasks for row in hand_equity(task)]
 
 
@@ -585,8 +593,8 @@ WHERE t.showdown AND EXISTS (SELECT 1 FROM seats s WHERE s.site = t.site
 LIMITED_SLICE = 1_000
 
 
-def candidates(con: duckdb.DuckDBPyConnection, limit: int | None = None) -> list[dict]:
-    """The all-in hands among the cache's ``_todo`` hands (hh.reports.cache:
+def candidates(con: duckdb.DuckDBPyConnection, limit: int | None = None) -> list[dict[str, Any]]:
+    """The all-in hands among the cache's ``_todo`` hands (reports.cache:
     ``Cache.todo``), each as the task :func:`hand_equity` computes
     (:func:`candidates_of` over their stored rows). With ``limit``, the
     list stops once it holds more than ``limit`` (enough to say so)."""
@@ -601,7 +609,7 @@ def candidates(con: duckdb.DuckDBPyConnection, limit: int | None = None) -> list
     try:
         n = int(con.execute("SELECT count(*) FROM _all_in").fetchall()[0][0])
         size = n if limit is None else max(limit + 1, LIMITED_SLICE)
-        tasks: list[dict] = []
+        tasks: list[dict[str, Any]] = []
         lo = 0
         while lo < n:
             part = f"a._ord > {lo} AND a._ord <= {lo + size}"  # (_ord counts from 1)
@@ -621,7 +629,7 @@ def fill_equity(con: duckdb.DuckDBPyConnection, cache: Cache,
                 progress: Callable[[str, int, int], None] | None = None,
                 limit: int | None = None, parallel: bool = True) -> int:  # fmt: skip
     """Compute and keep the all-in equity of the wanted hands the cache
-    lacks (hh.reports.cache); in worker processes when there are many (and
+    lacks (reports.cache); in worker processes when there are many (and
     ``parallel``: not in a process that is itself one of the import's
     workers), with ``progress(stage, done, total)``. Returns the candidate
     hands computed.
@@ -648,23 +656,23 @@ _SCHEMA = pa.schema([("player", pa.string()), ("expected_won", pa.float64()),
 
 def _table(rows: list[tuple[int, str, float, float]]) -> pa.Table:
     """Equity rows of database hands (keyed by ``hk``) as Arrow."""
-    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
+    columns: list[Sequence[Any]] = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
     schema = pa.schema([("hk", pa.uint64()), *_SCHEMA])
     return pa.table([list(c) for c in columns], schema=schema)
 
 
 def of_batch(tables: Mapping[str, pa.Table]) -> pa.Table:
     """The equity rows of a batch the import has just built
-    (hh.reports.imported), each hand's numbered by its ``_ord``: the same
+    (reports.imported), each hand's numbered by its ``_ord``: the same
     candidates and computation as :func:`fill_equity`, in this process."""
     rows = _compute(candidates_of(tables["hands"], tables["seats"], tables["actions"],
                                   tables["pots"]), None, parallel=False)  # fmt: skip
-    columns = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
+    columns: list[Sequence[Any]] = list(zip(*rows, strict=True)) if rows else [[], [], [], []]
     schema = pa.schema([("_ord", pa.int32()), *_SCHEMA])
     return pa.table([list(c) for c in columns], schema=schema)
 
 
-def _compute(tasks: list[dict], progress: Callable[[str, int, int], None] | None,
+def _compute(tasks: list[dict[str, Any]], progress: Callable[[str, int, int], None] | None,
              parallel: bool = True) -> list[tuple[int, str, float, float]]:  # fmt: skip
     total = len(tasks)
     if total < PARALLEL_FROM or not parallel:

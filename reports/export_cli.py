@@ -22,7 +22,7 @@ from hh.cli_support import cannot_write, fail, find, say, writing
 if TYPE_CHECKING:
     from hh.openformats.export import Exporter, Format, Sink
 
-from hh.reports.cli import (
+from reports.cli import (
     _DB,
     _GAME,
     _SINCE,
@@ -94,8 +94,8 @@ def export_command(
     done = exporter.done
     for line in done.skipped:
         say(line, _COMMAND)
-    files = f"{done.files} file" + ("" if done.files == 1 else "s")
-    where = f" into {out} ({files})" if out is not None else ""
+    written = f"{done.files} file" + ("" if done.files == 1 else "s")
+    where = f" into {out} ({written})" if out is not None else ""
     say(f"{done.hands} hands exported as {fmt}{where}"
         + (f"; {len(done.skipped)} left out" if done.skipped else ""), _COMMAND)  # fmt: skip
     if done.skipped:
@@ -142,12 +142,11 @@ def _from_db(exporter: Exporter, progress: Callable[[str, int, int | None], None
              db: Path | None, game: list[str], player: list[str],
              site: list[str], table: list[str], since: str | None, until: str | None,
              code: list[str], invalid: bool, min_pot: int) -> None:  # fmt: skip
-    from hh.reports.cli import _connect, _filters, _players_named, hand_query
-    from hh.reports.hands import find_hands, hand_texts
-    from hh.reports.show_load import stored_cross
-
     from hh.parse import parse_run
     from hh.read.runs import Run
+    from reports.cli import _connect, _filters, _players_named, hand_query
+    from reports.hands import find_hands, hand_texts
+    from reports.show_load import stored_cross
 
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, None, filters, None, True)

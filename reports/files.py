@@ -3,7 +3,7 @@
 JSON is a list of objects, one per row, with the keys of the frame: rates as
 fractions (null when there was no opportunity), each with ``x_opp`` and
 ``x_n``. Names are written as they are (UTF-8), as ``hh validate --json``
-does; a consumer that embeds them in HTML escapes them (hh.reports.html does).
+does; a consumer that embeds them in HTML escapes them (reports.html does).
 
 CSV is read by spreadsheets, which run a cell beginning with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return as a formula: a player who names

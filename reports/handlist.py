@@ -1,6 +1,6 @@
 """Each player's hands, one table sorted by player: what ``hh serve``'s hand
-search by player reads (hh.reports.web.data), kept in the reports' cache
-file (hh.reports.cache) beside the per-hand counts.
+search by player reads (reports.web.data), kept in the reports' cache
+file (reports.cache) beside the per-hand counts.
 
 Why: a search by player otherwise finds his hands through ``seats``, where
 his rows are spread over every row group: each search compares every seat's
@@ -15,7 +15,7 @@ hand_id)``, kept per hand key as the counts are (:class:`Cache`): a hand
 revalidated or imported again with other text is listed again under its new
 key, and rows of keys gone are dropped. :func:`fill` adds the hands the list
 lacks in one statement over them, in player order; the ``hh.imported`` hook
-calls it (hh.reports.counts.after_import), so the import pays for its new
+calls it (reports.counts.after_import), so the import pays for its new
 hands only. Rows added after the table was last sorted come after the sorted
 ones, and their row groups hold every player; :func:`ensure`, run by ``hh
 serve`` before it reads the list, sorts the whole table again once those
@@ -29,7 +29,8 @@ from __future__ import annotations
 import hashlib
 
 import duckdb
-from hh.reports.cache import Cache
+
+from reports.cache import Cache
 
 KIND = "player_hands"
 COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("started_at", "TIMESTAMP"),

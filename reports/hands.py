@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import duckdb
 import polars as pl
-from hh.reports.db import Filters, frame
+
+from reports.db import Filters, frame
 
 # ``hh hands --sort``: the orders a list of hands can take
 HAND_SORTS = {"time": "h.started_at, h.site, h.hand_id", "pot": "h.total_pot DESC, "

@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 import polars as pl
-from hh.reports.columns import PLAYER_COLUMNS, for_display, number_format
-from hh.reports.files import to_records
-from hh.reports.replayer import safe_data, script_json
-from hh.reports.stats.aggression import ROUNDS
+
+from reports.columns import PLAYER_COLUMNS, for_display, number_format
+from reports.files import to_records
+from reports.replayer import safe_data, script_json
+from reports.stats.aggression import ROUNDS
 
 TABLE_COLUMNS = [c for c, _ in PLAYER_COLUMNS]
 # the cumulative chart: at most this many lines at once, each player a colour
@@ -42,7 +43,7 @@ def points_per_line(n_series: int) -> int:
     return max(50, min(MAX_POINTS, TOTAL_POINTS // max(n_series, 1)))
 
 
-def cumulative(rows: pl.LazyFrame, players: list[tuple[str, str]]) -> list[dict]:
+def cumulative(rows: pl.LazyFrame, players: list[tuple[str, str]]) -> list[dict[str, Any]]:
     """For the given (player, game) pairs, in that order: cumulative net,
     all-in adjusted net, won at showdown (net of the hands he went to
     showdown) and without, over his hands in time order, with each point's
@@ -78,9 +79,9 @@ def cumulative(rows: pl.LazyFrame, players: list[tuple[str, str]]) -> list[dict]
 
 def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
                 violations: pl.DataFrame | None, title: str,
-                sections: dict[str, pl.DataFrame] | None = None) -> dict:  # fmt: skip
+                sections: dict[str, pl.DataFrame] | None = None) -> dict[str, Any]:  # fmt: skip
     """Everything the page shows, as plain JSON-able data. ``sections``: the
-    player page's tables (hh.reports.player.in_depth), shown below."""
+    player page's tables (reports.player.in_depth), shown below."""
     drawn = series_keys(table)
     sums = table.group_by("game").agg(pl.col(c).sum() for c in table.columns
                                       if c.startswith("agg_r")).sort("game")  # fmt: skip
@@ -108,10 +109,10 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
     }
 
 
-def section_tables(sections: dict[str, pl.DataFrame]) -> list[dict]:
+def section_tables(sections: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
     """The player page's tables: for each section its title, columns
     (as the terminal heads them), number formats and rows."""
-    from hh.reports.player import section_columns
+    from reports.player import section_columns
 
     out = []
     for key, df in sections.items():
@@ -127,12 +128,12 @@ def players_page(con: Any, filters: Any, cache: Any = None, title: str = "hh pla
                  progress: Any = None, table: pl.DataFrame | None = None,
                  equity: bool | None = True) -> str:  # fmt: skip
     """The HTML players report (``hh report players --format html``): the
-    table from the counts summed in DuckDB (hh.reports.players.players); the
+    table from the counts summed in DuckDB (reports.players.players); the
     cumulative series read the per-hand rows of the players drawn only.
     ``table``: that players table when already made; ``equity``: as for
-    :func:`hh.reports.players.players`."""
-    from hh.reports.players import hand_rows, players
-    from hh.reports.violations import violations
+    :func:`reports.players.players`."""
+    from reports.players import hand_rows, players
+    from reports.violations import violations
 
     if table is None:
         table = players(con, filters, cache=cache, progress=progress, equity=equity)
@@ -150,7 +151,7 @@ def series_keys(table: pl.DataFrame) -> list[tuple[str, str]]:
     return list(top.head(MAX_SERIES).select("player", "game").iter_rows())
 
 
-def render(data: dict) -> str:
+def render(data: dict[str, Any]) -> str:
     """The page: inline Plotly, the data block, the script that draws it."""
     from plotly.offline import get_plotlyjs
 

@@ -2,37 +2,37 @@
 the ``hh.derive`` entry point.
 
 A report needs, for an all-in hand, each contender's expected share
-(hh.reports.equity), kept in the reports' cache beside the database
-(hh.reports.cache). It depends on the hand alone and costs milliseconds of
+(reports.equity), kept in the reports' cache beside the database
+(reports.cache). It depends on the hand alone and costs milliseconds of
 Python a hand, so the import computes it in its worker processes, from the
 batch of rows it has just built, with the code a report runs over the same
 rows read from the database (Arrow tables: the workers load neither DuckDB
 nor polars): :func:`derive`, whose rows carry the hand's number in the
 batch, beside each hand's site, id and content hash. The writer's process,
 after committing a group, stores them in the cache file under the stored
-hand's key (``hk``, hh.reports.cache): :func:`keep`. Every report after an
+hand's key (``hk``, reports.cache): :func:`keep`. Every report after an
 import then finds every all-in hand computed, however many there are.
 
 The same way, each seat's standing on each round it was in
-(hh.reports.standings: the integrity report's "who was ahead") is
+(reports.standings: the integrity report's "who was ahead") is
 computed here and kept in the cache, for a database whose cache holds
 them already (an integrity report ran on it: :func:`wants`), as the
-integrity report's own facts are (hh.reports.integrity_facts): a
+integrity report's own facts are (reports.integrity_facts): a
 database nobody reads with ``hh report integrity`` does not pay for them,
 and its first integrity report computes them for every hand
 (docs/decisions.md).
 
-The per-hand counts (hh.reports.counts) are not computed here: they are
+The per-hand counts (reports.counts) are not computed here: they are
 one SQL statement whose cost is mostly fixed per statement, so a statement
 per batch cost about twice the CPU of one statement over the new hands
-after the import (hh.reports.counts.after_import), and the import's
+after the import (reports.counts.after_import), and the import's
 workers already keep every core busy (docs/decisions.md).
 
 Only the hands the writer stored are kept: not a conflict (the same id with
 other text); a duplicate has the key of the hand stored, and is kept once.
 Should the import stop between a commit and :func:`keep`, or the cache file
 be held by another process, the hook after the import
-(hh.reports.counts.after_import) or the next report computes what is
+(reports.counts.after_import) or the next report computes what is
 missing.
 """
 
@@ -43,7 +43,8 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-from hh.reports import equity, standings
+
+from reports import equity, standings
 
 # what keep() finds a batch's hand by in the database, to give its rows the cache key
 _KEY = ["site", "hand_id", "content_hash"]
@@ -69,7 +70,7 @@ def wants(con: Any) -> frozenset[str]:
     all-in equity (every report of players reads it), and the seats'
     standings when its cache holds them already; nothing for an in-memory
     database, which keeps nothing (:func:`keep`)."""
-    from hh.reports.cache import Cache, path_of
+    from reports.cache import Cache, path_of
 
     path = path_of(con)
     if path is None:
@@ -83,7 +84,7 @@ def wants(con: Any) -> frozenset[str]:
 
 def derive(tables: Mapping[str, pa.Table], wants: frozenset[str]) -> dict[str, pa.Table]:
     """The cache rows of a batch's hands, of the kinds ``wants`` names:
-    ``equity`` (hh.reports.equity) and ``standing`` (hh.reports.standings),
+    ``equity`` (reports.equity) and ``standing`` (reports.standings),
     each row with its hand's ``_ord``; and ``hands``, every hand computed
     with its key (``_ord`` and :data:`_KEY`). A hand the batch holds twice
     counts once, as its first copy."""
@@ -109,7 +110,7 @@ def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
     parts = [d for d in derived if d]
     if not parts:
         return
-    from hh.reports.cache import Cache, path_of
+    from reports.cache import Cache, path_of
 
     path = path_of(con)
     if path is None:

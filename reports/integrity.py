@@ -6,8 +6,8 @@ under a null model estimated from the rest of the population
 
 What each signal counts is a fact of each hand, reduced once per hand in
 SQL from the stored columns (``hands``, ``seats``, ``actions``, ``pots``)
-and the seats' standings (hh.reports.standings) and kept in the reports'
-cache (hh.reports.integrity_facts: the import's hook, or this report for
+and the seats' standings (reports.standings) and kept in the reports'
+cache (reports.integrity_facts: the import's hook, or this report for
 the hands the cache lacks). The report sums those facts per pair in
 DuckDB, on small integers (hands, games, tables, days and players
 numbered), and finishes the null models as polars plans over a row per
@@ -27,10 +27,11 @@ from typing import Any
 
 import duckdb
 import polars as pl
-from hh.reports import integrity_facts as facts
-from hh.reports import standings
-from hh.reports.cache import Cache
-from hh.reports.db import Filters, ReportError, frame
+
+from reports import integrity_facts as facts
+from reports import standings
+from reports.cache import Cache
+from reports.db import Filters, ReportError, frame
 
 ALERT = 0.01  # family-wise: min p x signals x pairs judged; see docs/integrity.md
 MIN_HANDS = 200  # hands together before a pair's signals are judged at all
@@ -250,7 +251,7 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
     hand in their stored order (``ih``, ``ihx`` with the game, table and
     day as integers), the players as integers in the order of their names
     (``ipl``), and views of the per-hand facts of those hands
-    (hh.reports.integrity_facts, read from the cache ``store``) by those
+    (reports.integrity_facts, read from the cache ``store``) by those
     integers: ``ip`` (per hand and pair), ``iev`` (the card-judged
     decisions). Returns the games and the players, each list indexed by
     its integer."""
@@ -411,7 +412,7 @@ def _share_of(x: pl.Expr, y: pl.Expr) -> pl.Expr:
 def _field(c: str, dc: int) -> str:
     """SQL for one count of the packed words of a block (``isoft``): ``c``
     ``n`` (decisions) or ``k`` (bets and raises), ``dc`` = 16 x direction
-    (0: a's, 1: b's) + the cell (hh.reports.integrity_facts.CELLS: 8 x
+    (0: a's, 1: b's) + the cell (reports.integrity_facts.CELLS: 8 x
     heads-up + facing a bet + 2 x round)."""
     d, cell = ("ab", "ba")[dc // facts.CELLS], dc % facts.CELLS
     return f"(({c}_{d}{cell // facts.PER_WORD} >> {16 * (cell % facts.PER_WORD)}) & 65535)"
@@ -433,7 +434,7 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
 
     The per-hand facts' packed words are summed per block of ``BLOCK``
     consecutive hands of the pair with such decisions (no field spills:
-    hh.reports.integrity_facts), then unpacked per pair for the model, and
+    reports.integrity_facts), then unpacked per pair for the model, and
     per block for the variance clustered by block (:func:`_soft_clustered`)."""
     _soft_blocks(con)
     # each pair's decisions and bets per direction and cell, with any
@@ -479,7 +480,7 @@ def _soft_blocks(con: duckdb.DuckDBPyConnection) -> None:
     consecutive hands of the pair with such decisions (in the report's
     order of hands, ``hk``), with the heads-up checks. The per-hand facts
     number each pair's rows in the order of the hands' numbers (``seq``:
-    hh.reports.integrity_facts); when that order is the report's and every
+    reports.integrity_facts); when that order is the report's and every
     pair's rows here are numbered 0, 1, ... without a gap (the report reads
     every hand the cache holds, in the order they were numbered), the
     blocks are ``seq // BLOCK``, without a sort. Otherwise (a filter, hands
@@ -628,7 +629,7 @@ def _events(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dict[s
     the other's all-in while behind (``allin_call_behind``), folds with the
     other and someone more still in that beat everyone but the other, who
     beat the folder (``card_share``), each decision as the per-hand facts
-    judged it (hh.reports.integrity_facts: each seat's standing on the
+    judged it (reports.integrity_facts: each seat's standing on the
     decision's round as the import stored it; a decision where one of the
     players has no standing, a ``??`` card, is not judged); and stacks lost
     to him."""
@@ -857,12 +858,12 @@ def integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None = None,
               progress: Callable[[str, int, int], None] | None = None) -> list[Pair]:  # fmt: skip
     """Every pair of players who shared a hand (``filters.min_hands``: at
     least that many together), most suspicious first. ``cache``: the
-    reports' cache (hh.reports.cache; None keeps it in memory for this
+    reports' cache (reports.cache; None keeps it in memory for this
     call), where the seats' standings and the per-hand facts are read: the
     hands it lacks (every hand, at a database's first integrity report;
     after it, the import keeps them) are computed first, within
-    ``facts.FILL_MEMORY_LIMIT`` (hh.reports.standings,
-    hh.reports.integrity_facts). ``progress(stage, done, total)`` hears of
+    ``facts.FILL_MEMORY_LIMIT`` (reports.standings,
+    reports.integrity_facts). ``progress(stage, done, total)`` hears of
     the standings and facts computed, a batch of hands at a time."""
     # hundreds of thousands of small objects (a signal per pair and signal, their
     # details): the cyclic collector would walk them again and again, for

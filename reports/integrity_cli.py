@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hh.reports.db import Filters, ReportError
+from reports.db import Filters, ReportError
 
 
 def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[str], None],
@@ -16,8 +16,8 @@ def run(con: Any, filters: Filters, fmt: str, out: Path | None, fail: Callable[[
     ``cache``: the reports' cache file (None: in memory), where the seats'
     standings are read; ``with_progress(call)``: runs ``call(progress)``
     with a progress bar (the standings and facts a first report computes)."""
-    from hh.reports import integrity_out
-    from hh.reports.integrity import integrity
+    from reports import integrity_out
+    from reports.integrity import integrity
 
     try:
         pairs = with_progress(lambda p: integrity(con, filters, cache=cache, progress=p))

@@ -1,12 +1,12 @@
 """The integrity report's per-hand facts, computed once per hand in SQL and
-kept in the reports' cache (hh.reports.cache), so that a report over a
+kept in the reports' cache (reports.cache), so that a report over a
 million hands reads a few compact rows per hand instead of joining every
 action with every opponent still in.
 
 Everything here depends on the hand alone (its stored rows and the seats'
-standings, hh.reports.standings), never on the report's filters or on the
+standings, reports.standings), never on the report's filters or on the
 other hands: the population's null models are the report's
-(hh.reports.integrity). Three kinds, written together:
+(reports.integrity). Three kinds, written together:
 
 - ``integrity_seats`` (hk, player, dealt): the players dealt in (overlap's
   hands per table and player), and any other name the hand's facts hold
@@ -53,8 +53,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import duckdb
-from hh.reports import standings
-from hh.reports.cache import Cache
+
+from reports import standings
+from reports.cache import Cache
 
 SEATS, PAIRS, EVENTS = "integrity_seats", "integrity_pairs", "integrity_events"
 KINDS = (SEATS, PAIRS, EVENTS)
@@ -246,7 +247,7 @@ LEFT JOIN soft sba ON sba.hk = p.hk AND sba.x = p.b AND sba.y = p.a
 
 
 # the card-judged decisions: who was ahead is each seat's standing on the
-# decision's round as the import stored it (hh.reports.standings); a
+# decision's round as the import stored it (reports.standings); a
 # decision where one of the players has none (a ``??`` card) is not judged
 EVENTS_SQL = f"""
 WITH stand AS (SELECT s.* FROM {{standing}} s SEMI JOIN _todo t ON t.hk = s.hk),
@@ -318,7 +319,7 @@ def fill(con: duckdb.DuckDBPyConnection, store: Cache, batch: int | None = None,
     The hands are numbered (``n``) in the order they are stored, as the
     report numbers them, and each soft-play row of a pair gets the next
     ``seq`` of the pair in its game: the report then finds each pair's
-    blocks of consecutive hands without sorting (hh.reports.integrity
+    blocks of consecutive hands without sorting (reports.integrity
     checks that the orders agree). When rows of hands no longer in the
     database go, the ``seq`` are numbered again. ``progress(stage, done,
     total)`` hears of the start and of each batch."""
@@ -420,7 +421,7 @@ def _renumber(con: duckdb.DuckDBPyConnection, pairs: str, pairs_hands: str) -> N
 
 
 # hands per statement, in the import hook (within the import's
-# hh.pipelines.importer.CHECK_MEMORY_LIMIT whatever the size of the import)
+# pipelines.importer.CHECK_MEMORY_LIMIT whatever the size of the import)
 # and in a report's first fill (DuckDB's memory does not grow with the database)
 BATCH = 50_000
 
@@ -437,7 +438,7 @@ FILL_MEMORY_LIMIT = "1GB"
 def fill_memory(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """DuckDB's memory limit at :data:`FILL_MEMORY_LIMIT` while the block
     runs, then DuckDB's default again (a report's connection sets none of
-    its own: hh.reports.db.connect)."""
+    its own: reports.db.connect)."""
     con.execute(f"SET memory_limit = '{FILL_MEMORY_LIMIT}'")
     try:
         yield
@@ -446,17 +447,17 @@ def fill_memory(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
 
 def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
-    """The ``hh.imported`` hook (hh.pipelines.importer.after_import): the
+    """The ``hh.imported`` hook (pipelines.importer.after_import): the
     facts of the hands an import just wrote, computed into the database's
     cache file, so that a report finds them there, for a database whose
     cache already holds them (an integrity report ran on it): keeping them
     costs an import about a fifth more CPU, which a database nobody reads
     with ``hh report integrity`` should not pay; the first report computes
     them all (docs/decisions.md). Only hands whose standings the
-    ``hh.derive`` hook kept (hh.reports.imported) are computed; a cache file
+    ``hh.derive`` hook kept (reports.imported) are computed; a cache file
     another process holds is left alone (the report computes what is
     missing)."""
-    from hh.reports.cache import path_of
+    from reports.cache import path_of
 
     cache = path_of(con, cache)
     if cache is None:

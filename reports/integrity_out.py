@@ -3,7 +3,7 @@ it. Names are untrusted: on the terminal and the page they are shown as
 every command shows them (:func:`hh.output.safe`: a right-to-left override
 cannot make one name read as another), as rich ``Text`` (never markup) and
 through ``html.escape``; JSON carries them as they are, CSV too unless a
-spreadsheet would read one as a formula (:func:`hh.reports.files.cell`)."""
+spreadsheet would read one as a formula (:func:`reports.files.cell`)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,9 @@ import io
 import json
 from collections.abc import Sequence
 
-from hh.reports.files import cell
-from hh.reports.integrity import ALERT, BEHAVIOUR, SIGNALS, Pair, rings
-
 from hh.output import safe
+from reports.files import cell
+from reports.integrity import ALERT, BEHAVIOUR, SIGNALS, Pair, rings
 
 _SHORT = {"overlap": "overlap", "chip_flow": "flow", "soft_play": "soft", "fold_ahead": "fold+",
           "allin_call_behind": "call-", "stack_lost": "stack", "card_share": "cards"}  # fmt: skip
@@ -52,9 +51,10 @@ def _cell(p: Pair, name: str) -> str:
 
 def show(console: object, pairs: Sequence[Pair], limit: int = 30) -> None:
     """A rich table of the most suspicious pairs (names as Text, never markup)."""
-    from hh.reports.terminal import safe as text
     from rich.table import Table
     from rich.text import Text
+
+    from reports.terminal import safe as text
 
     t = Table(title=Text(f"Integrity: {len(pairs)} pairs, alert when the adjusted "
                          f"probability x pairs <= {ALERT}"))  # fmt: skip

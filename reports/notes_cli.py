@@ -1,5 +1,5 @@
 """``hh note PLAYER TEXT`` and ``hh tag HAND TAG``: notes and tags kept in
-the database beside the hands (hh.pipelines.notes), written through the
+the database beside the hands (pipelines.notes), written through the
 import's one writer (the database's lock: a running import or ``hh serve
 --watch`` lets it in between its cycles). Exit 2 when it cannot be written
 (no such player or hand, a bad tag, the database held too long)."""
@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
-from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import fail, say
+from pipelines.dblock import DB_HELP, db_path
 
 _DB = typer.Option(None, "--db", help=DB_HELP)
 
@@ -23,9 +23,9 @@ def _fail(message: str, command: str) -> NoReturn:
 
 def stored_player(index: dict[str, list[str]], typed: str) -> str:
     """The one stored name ``typed`` means (any case, then any accents,
-    hh.reports.db.match_names); ReportError for none, NoteError for several."""
-    from hh.pipelines.notes import NoteError
-    from hh.reports.db import match_names
+    reports.db.match_names); ReportError for none, NoteError for several."""
+    from pipelines.notes import NoteError
+    from reports.db import match_names
 
     found = match_names(index, [typed])
     if typed in found:
@@ -38,9 +38,9 @@ def stored_player(index: dict[str, list[str]], typed: str) -> str:
 
 def _write(db: Path | None, command: str, make: Any, remove: bool = False) -> bool:
     """Open the database as the import does, ``make(con)`` the note, write it."""
-    from hh.pipelines.importer import ImportFailure, closed, connect
-    from hh.pipelines.notes import NoteError, write
-    from hh.reports.db import ReportError
+    from pipelines.importer import ImportFailure, closed, connect
+    from pipelines.notes import NoteError, write
+    from reports.db import ReportError
 
     path = db_path(None if db is None else str(db))
     if not Path(path).exists():
@@ -68,8 +68,8 @@ def register(app: typer.Typer) -> None:
         db: Path | None = _DB,
     ) -> None:
         """Write a note on a player: shown on his page and in the HUD's popup."""
-        from hh.pipelines.notes import Note
-        from hh.reports.db import name_index
+        from pipelines.notes import Note
+        from reports.db import name_index
 
         def make(con: Any) -> Note:
             return Note("player", "", stored_player(name_index(con), player), "note", text)
@@ -87,7 +87,7 @@ def register(app: typer.Typer) -> None:
         db: Path | None = _DB,
     ) -> None:
         """Tag a hand: the hand search finds it by its tag (hh serve's Hands page)."""
-        from hh.pipelines.notes import Note, hand_site
+        from pipelines.notes import Note, hand_site
 
         hand_id = hand.lstrip("#")
 

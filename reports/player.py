@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 import polars as pl
-from hh.reports.stats.aggression import ROUNDS
-from hh.reports.stats.table import aggregate, column_order
+
+from reports.stats.aggression import ROUNDS
+from reports.stats.table import aggregate, column_order
 
 SESSION_GAP = timedelta(minutes=30)
 
@@ -31,8 +32,8 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 def section_columns(key: str, columns: Sequence[str]) -> list[tuple[str, str]]:
     """The (column, header) a section of the player report shows, in order:
     what it groups by, then the players table's columns (``by_round``: its
-    own), headed from the catalogue (hh.reports.columns)."""
-    from hh.reports.columns import PLAYER_COLUMNS, headed
+    own), headed from the catalogue (reports.columns)."""
+    from reports.columns import PLAYER_COLUMNS, headed
 
     group = SECTIONS.get(key)
     if group is None:

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
-from hh.reports.cache import Cache
-from hh.reports.db import Filters
-from hh.reports.stats.table import PLAYER_KEYS, finish, per_hand, per_hand_sql, rates, summed
+
+from reports.cache import Cache
+from reports.db import Filters
+from reports.stats.table import PLAYER_KEYS, finish, per_hand, per_hand_sql, rates, summed
 
 Progress = Callable[[str, int, int], None]
 
@@ -19,7 +20,7 @@ def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
             cards: bool = True, equity: bool | None = True,
             progress: Progress | None = None, hand_columns: bool = True) -> str:  # fmt: skip
     """Fill the cache for the hands the filters keep (player and position
-    filters apply later, see :func:`hh.reports.stats.table.select_players`)
+    filters apply later, see :func:`reports.stats.table.select_players`)
     and return the SELECT of their per-hand rows.
 
     Hands not cached yet are computed first: their counts (with the
@@ -27,15 +28,15 @@ def prepare(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache, *,
     ``equity``, their all-in equity (``progress(stage, done, total)``
     reports on that, the long part). ``equity=None`` reads the equity
     cached and computes none: the hands without it count at their net
-    (:func:`hh.reports.equity.missing` says how many)."""
-    from hh.reports.counts import fill
+    (:func:`reports.equity.missing` says how many)."""
+    from reports.counts import fill
 
     cond, params = filters.where()
     store.want(cond, params)
     fill(con, store, progress)
     equity_table = None
     if equity is not False:
-        from hh.reports.equity import EQUITY_COLUMNS, VERSION, fill_equity
+        from reports.equity import EQUITY_COLUMNS, VERSION, fill_equity
 
         if equity:
             fill_equity(con, store, progress)
@@ -51,7 +52,7 @@ def hand_rows(con: duckdb.DuckDBPyConnection, filters: Filters, *, cards: bool =
               progress: Progress | None = None, only: Sequence[str] | None = None,
               columns: Sequence[str] | None = None) -> pl.LazyFrame:  # fmt: skip
     """The per-(hand, player) rows with every count (see :func:`prepare`);
-    ``cache``: the cache file (hh.reports.cache; None keeps it in memory for
+    ``cache``: the cache file (reports.cache; None keeps it in memory for
     this call); ``only``: just these players' rows (the others' hands still
     count for them, as opponents); ``columns``: just these columns (DuckDB
     then unpacks and joins nothing else)."""

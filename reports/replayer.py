@@ -1,6 +1,6 @@
 """The HTML replayer of ``hh show --html``: one self-contained offline page.
 
-The page is the explained hand (:func:`hh.reports.explain.explain`) embedded as
+The page is the explained hand (:func:`reports.explain.explain`) embedded as
 JSON, plus a small stylesheet and script of our own (``replayer.css``,
 ``replayer.js`` beside this module): no framework, no network (a Content
 Security Policy forbids any fetch), so it can be mailed to the player who
@@ -71,7 +71,7 @@ def safe_data(data: Any) -> Any:
 
 @cache
 def _asset(name: str) -> str:
-    return files("hh.reports").joinpath(name).read_text(encoding="utf-8")
+    return files("reports").joinpath(name).read_text(encoding="utf-8")
 
 
 def page(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
@@ -119,9 +119,8 @@ def page(rows: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
 def _judged(item: Hand | tuple[str, int] | tuple[str, int, str | None]) -> Any:
     """A page source judged: a parsed hand (its text written back from the
     model) or (raw text, first line[, file]) as the database stores it."""
-    from hh.reports.show_load import Found, judge
-
     from hh.parse import parse_hand
+    from reports.show_load import Found, judge
 
     if isinstance(item, Hand):
         from hh.write import write_hand
@@ -148,7 +147,7 @@ def write_pages(
     log has none (the database's key). A hand is a parsed :class:`Hand` or
     ``(raw_text, first_line[, file])``; a text that does not parse raises
     :class:`hh.parse.HandSyntaxError` (the caller lists only parsed hands)."""
-    from hh.reports.explain import explain, hand_meta
+    from reports.explain import explain, hand_meta
 
     out_dir = Path(dir)
     out_dir.mkdir(parents=True, exist_ok=True)

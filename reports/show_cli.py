@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import typer
-from hh.pipelines.dblock import DB_HELP, db_path
 
 from hh.cli_support import cannot_write, fail
+from pipelines.dblock import DB_HELP, db_path
 
 
 def register(app: typer.Typer) -> None:
@@ -44,7 +45,7 @@ def register(app: typer.Typer) -> None:
         Exit 0 if the hand is valid, 1 if it is not, 2 if it cannot be shown
         (not found, found twice, no database).
         """
-        from hh.reports.show_load import ShowError, from_db, from_files, judge
+        from reports.show_load import ShowError, from_db, from_files, judge
 
         # copied from a header ("Hand #CA-5-1-1:"): ids are letters, digits, _ and -
         hand_id = hand_id.strip().removeprefix("#").removesuffix(":")
@@ -76,9 +77,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
 
-def _write(judged: object, sink: object, as_json: bool, html: bool, to_terminal: bool) -> None:
-    from hh.reports.explain import explain, hand_meta
-    from hh.reports.show_load import Judged
+def _write(judged: object, sink: TextIO, as_json: bool, html: bool, to_terminal: bool) -> None:
+    from reports.explain import explain, hand_meta
+    from reports.show_load import Judged
 
     assert isinstance(judged, Judged)
     rows = explain(judged.hand, judged.verdict, judged.trace, judged.raw)
@@ -87,17 +88,18 @@ def _write(judged: object, sink: object, as_json: bool, html: bool, to_terminal:
         import json
 
         body = ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows)
-        sink.write(f"[\n{body}\n]\n")  # type: ignore[attr-defined]
+        sink.write(f"[\n{body}\n]\n")
     elif html:
-        from hh.reports.replayer import page
+        from reports.replayer import page
 
-        sink.write(page(rows, meta))  # type: ignore[attr-defined]
+        sink.write(page(rows, meta))
     else:
-        from hh.reports.show_terminal import render
         from rich.console import Console
 
+        from reports.show_terminal import render
+
         console = Console(
-            file=sink,  # type: ignore[arg-type]
+            file=sink,
             highlight=False,
             markup=False,
             emoji=False,

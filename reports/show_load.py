@@ -137,10 +137,10 @@ def from_db(db: str, hand_id: str, site: str | None = None) -> Found:
 
     if not Path(db).exists():
         raise ShowError(f"no database at {db} (run `hh import` first, or give files)")
-    from hh.pipelines.database import open_db
-    from hh.pipelines.dblock import DatabaseUnusable
+    from pipelines.database import open_db
+    from pipelines.dblock import DatabaseUnusable
 
-    try:  # waits while an import writes it (hh.pipelines.dblock)
+    try:  # waits while an import writes it (pipelines.dblock)
         con = open_db(db, read_only=True)
     except DatabaseUnusable as error:
         raise ShowError(str(error)) from None

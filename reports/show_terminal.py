@@ -1,7 +1,7 @@
 """``hh show`` in the terminal: the hand's text with the referee's words
 woven in under each line.
 
-Everything shown comes from :func:`hh.reports.explain.explain`. Names, chat and
+Everything shown comes from :func:`reports.explain.explain`. Names, chat and
 table names are untrusted: they are put into rich ``Text`` objects (never
 markup strings, so ``[bold]`` in a name stays literal) after
 :func:`hh.output.safe` (the one escaping every command uses) has made

@@ -1,11 +1,11 @@
 """Each seat's standing on each round it was in: how good its cards were
 then (``hh.collusion.standing``, the one measure the simulator's colluders
 and the integrity report share), computed once per hand and kept in the
-reports' cache (hh.reports.cache, kind ``standing``), so that the integrity
+reports' cache (reports.cache, kind ``standing``), so that the integrity
 report judges who was ahead at a fold or an all-in call with a join, not a
 loop. The first integrity report on a database computes them for every
 hand (:func:`fill`); from then on the import computes them where it judges
-the hands (hh.reports.imported: ``derive``).
+the hands (reports.imported: ``derive``).
 
 A row per (hand, player, round) for every round from the first to the one
 the player folded on (or the hand's last round), of every player dealt in
@@ -36,7 +36,8 @@ from hh.evaluate import evaluator_for
 
 if TYPE_CHECKING:
     import duckdb
-    from hh.reports.cache import Cache
+
+    from reports.cache import Cache
 
 KIND = "standing"
 COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("round", "SMALLINT"),
@@ -70,7 +71,8 @@ def rows_of(hands: pa.Table, seats: pa.Table) -> pa.Table:
     dealt = seats.filter(pc.fill_null(seats.column("dealt_in"), False))
 
     def column(name: str) -> list[Any]:
-        return dealt.column(name).to_pylist()
+        values: list[Any] = dealt.column(name).to_pylist()
+        return values
 
     ords, players, rounds, values = seats_standings(
         of_hand, ords=column("_ord"), players=column("player"), downs=column("down_cards"),
@@ -81,7 +83,7 @@ def rows_of(hands: pa.Table, seats: pa.Table) -> pa.Table:
 
 def rows(con: duckdb.DuckDBPyConnection, todo: str) -> pa.Table:
     """The standing rows (:data:`COLUMNS`) of the hands of the temporary
-    table ``todo`` (``hk``, ``site``, ``hand_id``: hh.reports.cache's
+    table ``todo`` (``hk``, ``site``, ``hand_id``: reports.cache's
     ``Cache.todo``), read from ``hands`` and ``seats``."""
     columns = {r[0] for r in con.execute("DESCRIBE SELECT * FROM hands").fetchall()}
     if "board_rounds" not in columns:  # schema version 1: the rounds are not stored

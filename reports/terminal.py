@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 import polars as pl
-from hh.reports.columns import PERCENT, RATIOS, for_display
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from hh.output import safe as escape
+from reports.columns import PERCENT, RATIOS, for_display
 
 # the columns shown in percent, or as a ratio (``af``)
 RATES = PERCENT | RATIOS

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
-from hh.reports.db import Filters, frame
 
 from hh.output import safe
+from reports.db import Filters, frame
 
 
 def violations(con: duckdb.DuckDBPyConnection, filters: Filters) -> dict[str, pl.DataFrame]:
@@ -55,7 +55,7 @@ def write_violation_pages(
     (site, hand_id, table, codes, page). The pages are built from the stored
     raw text, re-refereed as ``hh show`` does; every string from the log is
     escaped in the index."""
-    from hh.reports.replayer import write_pages
+    from reports.replayer import write_pages
 
     cond, params = filters.where()
     hands = frame(

@@ -12,9 +12,6 @@ from typing import Any
 import duckdb
 import typer
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO
-from hh.pipelines.cli import register
-from hh.pipelines.importer import find_files
-from hh.pipelines.schema import BOOKKEEPING
 from typer.testing import CliRunner
 
 from hh.model import Game
@@ -23,6 +20,9 @@ from hh.parse import parse_file
 from hh.simulate import Simulator
 from hh.validate import Verdict, cross_check, validate
 from hh.write import write_hand
+from pipelines.cli import register
+from pipelines.importer import find_files
+from pipelines.schema import BOOKKEEPING
 
 app = typer.Typer()
 

@@ -33,7 +33,7 @@ def _hh(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _count(db: Path) -> int:
-    from hh.pipelines.database import open_db
+    from pipelines.database import open_db
 
     con = open_db(str(db), read_only=True, timeout=30)
     try:
@@ -157,8 +157,9 @@ def test_an_import_beside_a_busy_server_without_watch(tmp_path: Path) -> None:
     import waits, the import runs, the pages then show its hands."""
     import threading
 
-    from hh.reports.web.app import Config, create_app
     from serve_helpers import build_db, running
+
+    from reports.web.app import Config, create_app
 
     db = build_db(tmp_path, 10)
     extra = tmp_path / "extra.txt"
@@ -196,8 +197,8 @@ def test_connections_of_one_process_share_a_written_database(tmp_path: Path) -> 
     read-write connections of one process (``hh serve --watch``: the pages'
     and the watch's) still share it, another process waits while either is
     open, and the file is let go once both are closed."""
-    from hh.pipelines.database import open_db
-    from hh.pipelines.dblock import ROW_GROUP_SIZE
+    from pipelines.database import open_db
+    from pipelines.dblock import ROW_GROUP_SIZE
 
     db = tmp_path / "shared.duckdb"
     first = open_db(str(db))
@@ -230,7 +231,7 @@ def test_connections_of_one_process_share_a_written_database(tmp_path: Path) -> 
     # apart as the file being held, so open_db waits, then says who holds it
     writer = open_db(str(db))
     try:
-        from hh.pipelines.dblock import DatabaseBusy
+        from pipelines.dblock import DatabaseBusy
 
         with pytest.raises(DatabaseBusy, match="in use by another process"):
             open_db(str(db), read_only=True, timeout=0.2)
@@ -244,7 +245,7 @@ def test_threads_of_one_process_open_a_written_database_at_once(tmp_path: Path) 
     by their plain names, whichever of them attached it."""
     import threading
 
-    from hh.pipelines.database import open_db
+    from pipelines.database import open_db
 
     db = str(tmp_path / "raced.duckdb")
 

@@ -8,7 +8,8 @@ multiway, with side pots."""
 from __future__ import annotations
 
 import pytest
-from hh.reports.equity import Spot, expected
+
+from reports.equity import Spot, expected
 
 SPOTS = [
     # aces-straights-flushes, monte-carlo

@@ -21,8 +21,6 @@ from pathlib import Path
 
 import pytest
 from handtext import EX_CHIRIBITO, HandText
-from hh.reports.explain import explain, hand_meta
-from hh.reports.show_terminal import render
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -34,6 +32,8 @@ from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
 from hh.validate import Verdict, validate
 from hh.write import write_hand
+from reports.explain import explain, hand_meta
+from reports.show_terminal import render
 
 pytestmark = pytest.mark.compiled
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from handtext import EX_CHIRIBITO
-from hh.pipelines.importer import find_files
 from import_helpers import contents, hh_import, mixed_inputs, query, referee
 
 from hh.parse import parse_file
+from pipelines.importer import find_files
 
 
 @pytest.fixture(scope="module")

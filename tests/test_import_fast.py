@@ -8,15 +8,15 @@ import io
 from dataclasses import replace
 from pathlib import Path
 
-import hh.pipelines.work as work
 import pytest
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO
-from hh.pipelines.importer import Importer, connect, find_files
 from import_helpers import contents, session
 
+import pipelines.work as work
 from hh.model import Game
 from hh.read.cut import Chunk, chunks, cut, runs
 from hh.read.runs import Run, lines_of_stream, split_runs
+from pipelines.importer import Importer, connect, find_files
 
 
 def _cut(path: Path, chunk: Chunk) -> tuple[list[Run], int]:

@@ -107,7 +107,7 @@ def test_watch_holds_a_cut_hand_when_the_writer_pauses_longer_than_quiet(tmp_pat
     import threading
     import time
 
-    from hh.pipelines.watch import watch
+    from pipelines.watch import watch
 
     folder = tmp_path / "live"
     folder.mkdir()
@@ -315,7 +315,7 @@ def test_damage_met_while_a_command_reads_is_its_one_line(tmp_path: Path) -> Non
     hook reads it, say the damaged line, exit 2, never a traceback nor
     "import hook failed" with exit 0; every command after them refuses the
     file at once."""
-    from hh.pipelines.dbhealth import stamp
+    from pipelines.dbhealth import stamp
 
     db = _imported(tmp_path)
     _damage(db, "hands")
@@ -344,7 +344,8 @@ def test_damage_the_checksums_cannot_see_is_found_by_the_texts_hashes(tmp_path: 
     sound), and from then on every command says that line at its open,
     while the file stays as it is."""
     import duckdb
-    from hh.pipelines.dbhealth import stamp
+
+    from pipelines.dbhealth import stamp
 
     db = tmp_path / "h.duckdb"
     logs = tmp_path / "c.txt"
@@ -576,8 +577,9 @@ def test_the_check_of_a_database_hh_did_not_leave_keeps_no_more_than_its_memory(
     blocks it reads while under its limit, so the scan runs within
     CHECK_MEMORY and the limit is what it was after."""
     import duckdb
-    from hh.pipelines import dbhealth
-    from hh.pipelines.database import open_db
+
+    from pipelines import dbhealth
+    from pipelines.database import open_db
 
     db = tmp_path / "copied.duckdb"
     con = duckdb.connect(str(db))

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from hh.pipelines.schema import SCHEMA_VERSION
 from import_helpers import contents, hh_import, query, referee, session
 
 from benchmarks.faults import pool_workers
 from hh.model import Game
+from pipelines.schema import SCHEMA_VERSION
 
 ENV = {**os.environ, "PYTHONUTF8": "1"}
 
@@ -64,7 +64,7 @@ def test_a_locked_database_fails_after_the_wait_with_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A database held for longer than HH_DB_WAIT: a plain message, exit 2
-    (hh.pipelines.dblock; docs/decisions.md)."""
+    (pipelines.dblock; docs/decisions.md)."""
     monkeypatch.setenv("HH_DB_WAIT", "1")
     db = tmp_path / "held.duckdb"
     duckdb.connect(str(db)).close()
@@ -138,7 +138,7 @@ def test_the_chains_read_in_groups_of_tables_give_the_same_findings(
     """The cross-hand pass reads the chains a group of tables at a time (its
     memory bounded by the largest table, not the import): whatever the
     groups, the findings are hh validate's, chains broken in several tables."""
-    from hh.pipelines import crosshand
+    from pipelines import crosshand
 
     monkeypatch.setattr(crosshand, "_GROUP_HANDS", group_hands)
     hands = session(Game.CHIRIBITO, 40, 5, tables=4).strip("\n").split("\n\n")
@@ -161,7 +161,7 @@ def test_the_chains_read_in_groups_of_tables_give_the_same_findings(
 
 
 def test_watch_picks_up_a_file_written_in_pieces(tmp_path: Path) -> None:
-    from hh.pipelines.watch import watch
+    from pipelines.watch import watch
 
     folder = tmp_path / "live"
     folder.mkdir()
@@ -228,8 +228,8 @@ def test_revalidate_and_two_workers(tmp_path: Path) -> None:
     assert s is not None and s["hands"] == 60 and s["imported"] == 60 and code == 0
     assert contents(one) == before
     # its progress: the hands judged out of all, from none to all, page by page
-    from hh.pipelines.importer import closed, connect
-    from hh.pipelines.revalidate import revalidate
+    from pipelines.importer import closed, connect
+    from pipelines.revalidate import revalidate
 
     heard: list[tuple[int, int]] = []
     con = connect(str(one))

@@ -10,11 +10,6 @@ from pathlib import Path
 import duckdb
 import pytest
 import typer
-from hh.pipelines.cli import register as register_import
-from hh.reports.cli import register as register_report
-from hh.reports.db import Filters
-from hh.reports.integrity import SIGNALS, Pair, Signal, integrity, rings
-from hh.reports.integrity_out import page, show, to_json
 from typer.testing import CliRunner
 
 from hh.cli import app as hh_app
@@ -23,6 +18,11 @@ from hh.model import Game
 from hh.simulate import Simulator
 from hh.validate import validate
 from hh.write import write_hand
+from pipelines.cli import register as register_import
+from reports.cli import register as register_report
+from reports.db import Filters
+from reports.integrity import SIGNALS, Pair, Signal, integrity, rings
+from reports.integrity_out import page, show, to_json
 
 runner = CliRunner()
 app = typer.Typer()
@@ -306,7 +306,7 @@ def test_names_escaped_in_terminal_and_html(tmp_path: Path) -> None:
     import csv
     import io
 
-    from hh.reports.integrity_out import to_csv
+    from reports.integrity_out import to_csv
 
     formula = [replace(pairs[0], players=("=cmd|' /C calc'!A0", "Bo"))]
     row = next(csv.DictReader(io.StringIO(to_csv(formula))))

@@ -1,4 +1,4 @@
-"""The integrity report's per-hand facts (hh.reports.integrity_facts): kept
+"""The integrity report's per-hand facts (reports.integrity_facts): kept
 by the first report, then by the import's hook for every hand (not for a
 database no integrity report has read), numbered in the order the hands are
 stored, each pair's soft-play rows numbered in that order (checked against
@@ -14,18 +14,18 @@ from typing import Any
 import duckdb
 import pytest
 import typer
-from hh.pipelines.cli import register as register_import
-from hh.reports import integrity_facts as facts
-from hh.reports.cache import default_path
-from hh.reports.db import Filters
-from hh.reports.integrity import integrity
-from hh.reports.integrity_out import to_json
 from typer.testing import CliRunner
 
 from hh.collusion import Collusion
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hand
+from pipelines.cli import register as register_import
+from reports import integrity_facts as facts
+from reports.cache import default_path
+from reports.db import Filters
+from reports.integrity import integrity
+from reports.integrity_out import to_json
 
 runner = CliRunner()
 app = typer.Typer()

@@ -16,16 +16,16 @@ from pathlib import Path
 import duckdb
 import pytest
 import typer
-from hh.pipelines.cli import register as register_import
-from hh.reports.db import Filters
-from hh.reports.integrity import integrity
-from hh.reports.integrity_out import to_json
 from typer.testing import CliRunner
 
 from hh.collusion import Collusion
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hand
+from pipelines.cli import register as register_import
+from reports.db import Filters
+from reports.integrity import integrity
+from reports.integrity_out import to_json
 
 PINNED = Path(__file__).parent / "data" / "integrity_pinned"
 HANDS = {Game.CHIRIBITO: 900, Game.ACES: 600, Game.CALATONE: 600}

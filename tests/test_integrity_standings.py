@@ -1,4 +1,4 @@
-"""The seats' standings kept for the integrity report (hh.reports.standings:
+"""The seats' standings kept for the integrity report (reports.standings:
 computed by its first report, then by the hh.derive hook at each import),
 the report read from them, and the stack-lost tie: exact rows and counts on
 hand-written hands."""
@@ -11,16 +11,16 @@ from pathlib import Path
 import duckdb
 import pytest
 import typer
-from hh.pipelines.cli import register as register_import
-from hh.reports import standings
-from hh.reports.cache import default_path
-from hh.reports.db import Filters
-from hh.reports.integrity import integrity
-from hh.reports.integrity_out import to_json
-from hh.reports.standings import KIND
 from typer.testing import CliRunner
 
 from hh.evaluate import evaluator_for
+from pipelines.cli import register as register_import
+from reports import standings
+from reports.cache import default_path
+from reports.db import Filters
+from reports.integrity import integrity
+from reports.integrity_out import to_json
+from reports.standings import KIND
 from tests.test_integrity import FLUSH_BOARD, _fold_hand
 
 runner = CliRunner()

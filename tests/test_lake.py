@@ -20,13 +20,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from hh.pipelines import lake
-from hh.pipelines.cluster import run_import
 from import_helpers import hh_import
 
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hands
+from pipelines import lake
+from pipelines.cluster import run_import
 
 CHUNK = 20_000  # bytes: several chunks per file, so several tasks per file
 FILE_COLUMNS = "path, sha256, size, lines, hands, status"
@@ -209,7 +209,7 @@ def test_killed_worker_loses_and_duplicates_nothing(client, data) -> None:
 _CLIENT = """
 import sys
 from distributed import Client, LocalCluster
-from hh.pipelines.cluster import run_import
+from pipelines.cluster import run_import
 url, chunk, tasks, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                   dashboard_address=None, silence_logs=40) as cluster, Client(cluster) as c:
@@ -234,7 +234,7 @@ def _client(url: str, files: list[str], chunk: int, kill_at: str | None = None,
 def _group_of(files: list[str], name: str, chunk: int, tasks: int) -> int:
     """The commit (1, 2, ...) of the group of ``tasks`` tasks that holds the
     file ``name`` when a client commits ``files`` cut at ``chunk`` bytes."""
-    from hh.pipelines.cluster import plan
+    from pipelines.cluster import plan
 
     scratch = lake.Lake(str(Path(files[0]).parent / f"plan-{chunk}-{tasks}"))
     scratch.create()
@@ -305,8 +305,9 @@ def test_two_clients_at_once_store_each_hand_once(data) -> None:
 def test_optimize_compacts_and_vacuums_uncommitted_files(client, data, tmp_path) -> None:
     """``hh lake optimize``: small files compacted into fewer, the files of an
     attempt that never committed removed, the tables' contents unchanged."""
-    from hh.pipelines.lake_cli import lake_app
     from typer.testing import CliRunner
+
+    from pipelines.lake_cli import lake_app
 
     url = str(tmp_path / "lake")
     run_import(data["files"], url, client=client, chunk_bytes=8_000)
@@ -332,7 +333,7 @@ def test_a_files_facts_come_from_the_clients_cut(tmp_path) -> None:
     import datetime as dt
     import hashlib
 
-    from hh.pipelines.work import Task
+    from pipelines.work import Task
 
     path = str(tmp_path / "one.txt")
     Path(path).write_text(write_hands(list(Simulator(Game("calatone"), seed=3).hands(3))),

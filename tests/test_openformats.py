@@ -16,8 +16,6 @@ import jsonschema
 import pytest
 import typer
 from handtext import EX_ACES, EX_CALATONE, EX_CHIRIBITO
-from hh.pipelines.cli import register as register_import
-from hh.reports.export_cli import register as register_export
 from import_helpers import contents, hh_import, query
 from pokerkit import HandHistory
 from referencing import Registry, Resource
@@ -34,6 +32,8 @@ from hh.parse import parse_text
 from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
 from hh.write import write_hand
+from pipelines.cli import register as register_import
+from reports.export_cli import register as register_export
 
 app = typer.Typer()
 

@@ -1,4 +1,4 @@
-"""The per-hand cache of the reports (hh.reports.cache): a warm report equals a
+"""The per-hand cache of the reports (reports.cache): a warm report equals a
 cold one and computes nothing again; a hand whose text or referee changed
 is computed again; the equity of a cached hand is read, not recomputed."""
 
@@ -7,16 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
-import hh.reports.counts
-import hh.reports.equity
 import polars as pl
 import pytest
-from hh.reports.cache import Cache
-from hh.reports.db import Filters, connect
-from hh.reports.equity import exact, expected
-from hh.reports.players import hand_rows, players
 from polars.testing import assert_frame_equal
 
+import reports.counts
+import reports.equity
+from reports.cache import Cache
+from reports.db import Filters, connect
+from reports.equity import exact, expected
+from reports.players import hand_rows, players
 from tests.simload import simulated
 
 
@@ -52,8 +52,8 @@ def test_warm_report_equals_cold_and_computes_nothing(sim: Path, tmp_path: Path,
     def boom(*_a: object, **_k: object) -> None:
         raise AssertionError("a cached hand was computed again")
 
-    monkeypatch.setattr(hh.reports.equity, "hand_equity", boom)
-    monkeypatch.setattr(hh.reports.counts, "card_counts", boom)
+    monkeypatch.setattr(reports.equity, "hand_equity", boom)
+    monkeypatch.setattr(reports.counts, "card_counts", boom)
     warm = players(con, Filters(), cache=cache)
     assert_frame_equal(first, warm)
     # a filtered report reads the same cache
@@ -98,14 +98,14 @@ def test_equity_cache_hit_is_identical_and_a_changed_hand_is_recomputed(
     cache = str(tmp_path / "e.reports.duckdb")
     con = connect(db)
     calls: list[int] = []
-    real = hh.reports.equity.hand_equity
+    real = reports.equity.hand_equity
 
     def counted(task: dict) -> list:
         calls.append(task["key"])
         return real(task)
 
-    monkeypatch.setattr(hh.reports.equity, "hand_equity", counted)
-    monkeypatch.setattr(hh.reports.equity, "PARALLEL_FROM", 10**9)  # in this process
+    monkeypatch.setattr(reports.equity, "hand_equity", counted)
+    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 10**9)  # in this process
     first = hand_rows(con, Filters(), cache=cache).collect()
     n = len(calls)
     assert n > 0
@@ -148,7 +148,7 @@ def test_a_cache_held_elsewhere_falls_back_to_memory(sim: Path, tmp_path: Path) 
 
 
 def test_chiribito_board_enumeration_matches_the_general_one() -> None:
-    from hh.reports.equity import Spot, exact_general
+    from reports.equity import Spot, exact_general
 
     spot = Spot("chiribito", ("La Perla wins",), {"A": ["So", "7o"], "B": ["Ac", "Ae"],
                                                   "C": ["Ab", "Ao"]},
@@ -163,8 +163,9 @@ def test_cli_cache_beside_the_database_unless_told(sim: Path, tmp_path: Path) ->
     import json
 
     import typer
-    from hh.reports.cli import register
     from typer.testing import CliRunner
+
+    from reports.cli import register
 
     app = typer.Typer()
     register(app)
@@ -187,10 +188,10 @@ def test_equity_in_worker_processes_equals_in_process(sim: Path, monkeypatch) ->
     con = connect(sim)
     f = Filters(games=("chiribito",))
     cols = ["hk", "player", "allin_adjusted_net", "allin_se"]
-    monkeypatch.setattr(hh.reports.equity, "PARALLEL_FROM", 10**9)
+    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 10**9)
     serial = hand_rows(con, f).collect().select(cols).sort("hk", "player")
-    monkeypatch.setattr(hh.reports.equity, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(hh.reports.equity, "_BATCH", 2)
+    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(reports.equity, "_BATCH", 2)
     seen: list[tuple[str, int, int]] = []
     pooled = hand_rows(con, f, progress=lambda *event: seen.append(event))
     assert_frame_equal(pooled.collect().select(cols).sort("hk", "player"), serial)

@@ -234,7 +234,8 @@ def test_sessions_and_named_positions(tmp_path: Path) -> None:
 
 def test_position_names_per_game() -> None:
     import polars as pl
-    from hh.reports.player import position_name
+
+    from reports.player import position_name
 
     rows = pl.DataFrame({
         "game": ["chiribito"] * 6 + ["calatone"] * 4 + ["aces-straights-flushes"] * 2,
@@ -323,11 +324,12 @@ def test_rejects_lists_what_did_not_parse_once(sim_db: Path) -> None:
 def test_narrow_terminal_keeps_the_statistics_and_shortens_the_game(tmp_path: Path) -> None:
     import io
 
-    from hh.reports.columns import PLAYER_COLUMNS
-    from hh.reports.db import Filters, connect
-    from hh.reports.players import players
-    from hh.reports.terminal import RATES, show
     from rich.console import Console
+
+    from reports.columns import PLAYER_COLUMNS
+    from reports.db import Filters, connect
+    from reports.players import players
+    from reports.terminal import RATES, show
 
     db = build(tmp_path / "h.duckdb", **_three_players())
     df = players(connect(db), Filters())
@@ -484,11 +486,10 @@ def test_watch_says_each_batch_and_counts_files_once(tmp_path: Path) -> None:
     import threading
     import time
 
-    from hh.pipelines.watch import watch
-
     from hh.model import Game
     from hh.simulate import Simulator
     from hh.write import write_hand
+    from pipelines.watch import watch
 
     folder = tmp_path / "live"
     folder.mkdir()

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hh.reports.replayer import script_json
 
+from reports.replayer import script_json
 from tests.reportdb import build, hand, merge
 
 EVIL = "<script>window.x=1</script>"
@@ -48,8 +48,9 @@ class _Result:
 def _hh(*args: str) -> _Result:
     """``hh report ...`` in process (the entry point's register on a fresh app)."""
     import typer
-    from hh.reports.cli import register
     from typer.testing import CliRunner
+
+    from reports.cli import register
 
     app = typer.Typer()
     register(app)
@@ -106,7 +107,8 @@ def test_csv_cells_a_spreadsheet_would_run_start_with_an_apostrophe(tmp_path: Pa
     import io
 
     import polars as pl
-    from hh.reports.files import write
+
+    from reports.files import write
 
     formula = '=HYPERLINK("http://x.example","Bo")'
     data = merge(hand("chiribito", "f1", [
@@ -308,6 +310,6 @@ def test_player_page_shows_the_terminal_sections(tmp_path: Path) -> None:
 
 
 def test_many_players_embed_fewer_points_each() -> None:
-    from hh.reports.html import points_per_line
+    from reports.html import points_per_line
 
     assert [points_per_line(n) for n in (1, 500, 1000, 2000, 5000)] == [400, 400, 200, 100, 50]

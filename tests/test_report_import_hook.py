@@ -1,5 +1,5 @@
 """The reports' per-hand counts and all-in equity filled by the import (the
-equity by the ``hh.derive`` entry point, hh.reports.imported, in the
+equity by the ``hh.derive`` entry point, reports.imported, in the
 import's workers; the counts by ``hh.imported`` after it, which fills any
 equity still missing too): a report after an import
 computes nothing, a later import computes only its new hands, and the
@@ -10,17 +10,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
-import hh.reports.counts
-import hh.reports.equity
 import pytest
-from hh.reports.db import Filters, connect
-from hh.reports.players import players
 from import_helpers import hh_import
 from polars.testing import assert_frame_equal
 
+import reports.counts
+import reports.equity
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hands
+from reports.db import Filters, connect
+from reports.players import players
 
 
 def _logs(folder: Path, seed: int, hands: int = 40) -> list[str]:
@@ -58,7 +58,7 @@ def _boom(*_a: object, **_k: object) -> None:
 def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
                                                                monkeypatch) -> None:  # fmt: skip
     db = tmp_path / "h.duckdb"
-    monkeypatch.setattr(hh.reports.counts, "IMPORT_BATCH", 37)  # several statements
+    monkeypatch.setattr(reports.counts, "IMPORT_BATCH", 37)  # several statements
     _import(db, _logs(tmp_path, seed=3))
     first = _hands(db)
     assert _cached(db, "counts_hands") == first > 100
@@ -67,20 +67,20 @@ def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
     con = connect(db)
     fresh = players(con, Filters(), cache=None)  # computed in memory, every hand
     with monkeypatch.context() as m:
-        m.setattr(hh.reports.counts, "card_counts", _boom)
-        m.setattr(hh.reports.equity, "hand_equity", _boom)
+        m.setattr(reports.counts, "card_counts", _boom)
+        m.setattr(reports.equity, "hand_equity", _boom)
         after = players(con, Filters(), cache=f"{db}.reports.duckdb")
     assert_frame_equal(after, fresh)
     con.close()
     # a second import: only its new hands are computed
     todo: list[int] = []
-    real = hh.reports.counts.card_counts
+    real = reports.counts.card_counts
 
     def counted(c: duckdb.DuckDBPyConnection) -> None:
         todo.append(int(c.execute("SELECT count(*) FROM _todo").fetchall()[0][0]))
         real(c)
 
-    monkeypatch.setattr(hh.reports.counts, "card_counts", counted)
+    monkeypatch.setattr(reports.counts, "card_counts", counted)
     _import(db, _logs(tmp_path, seed=11, hands=10))
     total = _hands(db)
     assert todo == [total - first] and total > first
@@ -101,8 +101,9 @@ def test_equity_missing_from_the_cache_is_left_to_the_report(tmp_path: Path) -> 
     import json
 
     import typer
-    from hh.reports.cli import register
     from typer.testing import CliRunner
+
+    from reports.cli import register
 
     db = tmp_path / "h.duckdb"
     _import(db, _logs(tmp_path, seed=3))
@@ -136,7 +137,7 @@ def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch
     files = _logs(tmp_path, seed=3, hands=5)
     _import(db, files)
     calls: list[object] = []
-    monkeypatch.setattr(hh.reports.counts, "after_import", lambda con, cache: calls.append(con))
+    monkeypatch.setattr(reports.counts, "after_import", lambda con, cache: calls.append(con))
     _import(db, files)  # every hand a duplicate
     assert calls == []
     _import(db, _logs(tmp_path, seed=21, hands=3))
@@ -177,9 +178,9 @@ def test_what_the_workers_derive_is_what_a_pass_over_the_database_gives(
     assert _cached(db, "equity") > 0
     derived = _cache_tables(db)
     Path(f"{db}.reports.duckdb").unlink()
-    monkeypatch.setattr(hh.reports.counts, "IMPORT_EQUITY_LIMIT", 10**9)
+    monkeypatch.setattr(reports.counts, "IMPORT_EQUITY_LIMIT", 10**9)
     con = duckdb.connect(str(db))
-    hh.reports.counts.after_import(con)  # every hand, by SQL over the database
+    reports.counts.after_import(con)  # every hand, by SQL over the database
     con.close()
     assert _cache_tables(db) == derived
 
@@ -190,8 +191,8 @@ def test_the_hooks_equity_limit_stops_at_a_slice_and_a_fill_within_it_is_whole(
     """Over its limit, the hook reads the all-in hands a slice at a time and
     stops once the limit is passed (nothing kept); within it, the equity
     kept is the one a fill without a limit keeps."""
-    from hh.reports.cache import Cache, default_path
-    from hh.reports.equity import EQUITY_COLUMNS, VERSION, candidates, fill_equity
+    from reports.cache import Cache, default_path
+    from reports.equity import EQUITY_COLUMNS, VERSION, candidates, fill_equity
 
     db = tmp_path / "h.duckdb"
     _import(db, _logs(tmp_path, seed=3))
@@ -214,7 +215,7 @@ def test_the_hooks_equity_limit_stops_at_a_slice_and_a_fill_within_it_is_whole(
 
     store = todo()
     every = candidates(con)
-    monkeypatch.setattr(hh.reports.equity, "LIMITED_SLICE", 1)
+    monkeypatch.setattr(reports.equity, "LIMITED_SLICE", 1)
     first = candidates(con, limit=1)  # slices of 2, 4, ... hands until more than 1 is found
     store.close()
     assert 1 < len(first) < len(every)

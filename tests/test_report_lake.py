@@ -13,23 +13,24 @@ import json
 from pathlib import Path
 
 import pytest
-from hh.reports.db import Filters, connect, connect_lake
-from hh.reports.player import in_depth
-from hh.reports.players import hand_rows, players
-from hh.reports.stats.table import select_players
-from hh.reports.violations import violations
 from import_helpers import hh_import
 from polars.testing import assert_frame_equal
 
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hands
+from reports.db import Filters, connect, connect_lake
+from reports.player import in_depth
+from reports.players import hand_rows, players
+from reports.stats.table import select_players
+from reports.violations import violations
 
 
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     from distributed import Client, LocalCluster
-    from hh.pipelines.cluster import run_import
+
+    from pipelines.cluster import run_import
 
     folder = tmp_path_factory.mktemp("lake-report")
     files = []
@@ -80,8 +81,9 @@ def test_player_and_violations_from_the_lake_equal_the_database(
 
 def test_cli_reads_the_lake(stores: tuple[str, str], tmp_path: Path) -> None:
     import typer
-    from hh.reports.cli import register
     from typer.testing import CliRunner
+
+    from reports.cli import register
 
     db, lake = stores
     app = typer.Typer()
@@ -126,7 +128,8 @@ def test_the_lake_import_fills_the_report_counts(
     (``_reports.duckdb``) holds every hand's counts, so the first report on
     the lake computes nothing, and its figures are the database's."""
     import duckdb
-    import hh.reports.counts
+
+    import reports.counts
 
     db, lake = stores
     cache = Path(lake) / "_reports.duckdb"
@@ -140,6 +143,6 @@ def test_the_lake_import_fills_the_report_counts(
         raise AssertionError("the report computed counts the import had computed")
 
     from_db = players(connect(db), Filters(), cache=None)
-    monkeypatch.setattr(hh.reports.counts, "card_counts", boom)
+    monkeypatch.setattr(reports.counts, "card_counts", boom)
     from_lake = players(connect_lake(lake), Filters(), cache=str(cache))
     assert_frame_equal(from_lake, from_db)

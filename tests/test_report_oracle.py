@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 
 import polars as pl
-from hh.reports.db import Filters, connect, frame
-from hh.reports.players import players
 
+from reports.db import Filters, connect, frame
+from reports.players import players
 from tests.simload import simulated
 
 HANDS_PER_GAME = int(os.environ.get("HH_ORACLE_HANDS", "400"))

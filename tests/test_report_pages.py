@@ -6,9 +6,10 @@ from pathlib import Path
 
 import typer
 from handtext import EX_CHIRIBITO
-from hh.reports.cli import register
 from import_helpers import hh_import
 from typer.testing import CliRunner
+
+from reports.cli import register
 
 app = typer.Typer()
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from hh.reports.db import Filters, connect
-from hh.reports.players import players
-from hh.reports.stats import RATES
 
+from reports.db import Filters, connect
+from reports.players import players
+from reports.stats import RATES
 from tests.reportdb import build, hand, merge
 
 CH, AS, CA = "chiribito", "aces-straights-flushes", "calatone"
@@ -265,7 +265,7 @@ def test_hands_whose_ids_share_a_duckdb_hash_stay_apart(tmp_path) -> None:
 
 
 def test_hands_without_a_content_hash_that_collide_are_refused(tmp_path) -> None:
-    from hh.reports.cache import CacheError
+    from reports.cache import CacheError
 
     parts = [hand(AS, i, [("D", 0, 0, 0)], "0 D check", forced=1, last_round=0,
                   showdown=False) for i in ("AS-101-5-128~152", "AS-101-2-128~155")]  # fmt: skip

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 import typer
-from hh.reports.cli import register as register_report
-from hh.reports.web.app import Config, create_app
 from serve_helpers import HOSTILE, build_db
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
+
+from reports.cli import register as register_report
+from reports.web.app import Config, create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -220,7 +221,7 @@ def test_a_token_is_required_when_set(db: Path) -> None:
 
 
 def test_lake_and_missing_database(tmp_path: Path) -> None:
-    from hh.reports.web.cli import is_loopback
+    from reports.web.cli import is_loopback
 
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
@@ -232,10 +233,10 @@ def test_lake_and_missing_database(tmp_path: Path) -> None:
 
 def test_a_lake_is_served_read_only_with_the_same_figures(tmp_path: Path) -> None:
     from distributed import Client, LocalCluster
-    from hh.pipelines.cluster import run_import
     from import_helpers import hh_import, session
 
     from hh.model import Game
+    from pipelines.cluster import run_import
 
     files = []
     for k, game in enumerate(Game):
@@ -353,11 +354,11 @@ def test_the_version_changes_with_the_data_not_with_every_write(tmp_path: Path) 
     import sys
     import time
 
-    from hh.reports.web.results import Results
-    from hh.reports.web.source import IDLE, Source
     from import_helpers import session
 
     from hh.model import Game
+    from reports.web.results import Results
+    from reports.web.source import IDLE, Source
 
     db = build_db(tmp_path)
     source = Source(str(db))
@@ -393,8 +394,8 @@ def test_a_computation_asked_twice_at_once_runs_once(db: Path) -> None:
     import threading
     import time
 
-    from hh.reports.web.results import Results
-    from hh.reports.web.source import Source
+    from reports.web.results import Results
+    from reports.web.source import Source
 
     source = Source(str(db))
     results = Results(source)
@@ -425,11 +426,11 @@ def test_the_live_view_shows_the_reports_figures_at_the_tables_stakes(
     his row of ``hh report players`` for that game at that table's stakes."""
     import time
 
-    from hh.pipelines.importer import connect
     from import_helpers import session
 
     from hh import simulate
     from hh.model import Game, Stakes
+    from pipelines.importer import connect
 
     folder = tmp_path / "live"
     folder.mkdir()
@@ -470,7 +471,8 @@ def test_a_finished_table_leaves_the_live_view() -> None:
     session's gap has finished: it leaves; imported within ACTIVE it is
     active; active tables first, then by name."""
     import duckdb
-    from hh.reports.web import data
+
+    from reports.web import data
 
     con = duckdb.connect()
     con.execute("CREATE TABLE hands (site VARCHAR, table_name VARCHAR, game VARCHAR, "
@@ -545,8 +547,9 @@ def test_a_kept_result_is_encoded_once_and_a_new_one_again() -> None:
     """The JSON text of a kept result is JSONResponse's, encoded once for
     that result: the same object gives the same body without encoding it
     again, a new result under the same key (a new version) its own."""
-    from hh.reports.web.results import Bodies
     from starlette.responses import JSONResponse
+
+    from reports.web.results import Bodies
 
     bodies = Bodies(keep=2)
     first = [{"player": "Ana María", "net": 1.5, "x": None}]
@@ -564,11 +567,11 @@ def test_a_kept_result_is_encoded_once_and_a_new_one_again() -> None:
 
 def test_every_column_shown_has_a_header_from_the_catalogue(client: TestClient) -> None:
     """No column a page, the terminal or the HTML report heads is headed
-    by its own name (``bb_per_100``): the catalogue (hh.reports.columns)
+    by its own name (``bb_per_100``): the catalogue (reports.columns)
     names every one; and the catalogue's formats are the terminal's."""
     import re
 
-    from hh.reports.columns import PLAYER_COLUMNS, catalogue, label, number_format
+    from reports.columns import PLAYER_COLUMNS, catalogue, label, number_format
 
     snake = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")
     player = client.get("/api/players").json()[0]["player"]

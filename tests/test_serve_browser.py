@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hh.reports.web.app import Config, create_app
 from import_helpers import session
 from serve_helpers import CHROMIUM, HOSTILE, chromium, logs, open_page, running
 
 from hh.model import Game
+from reports.web.app import Config, create_app
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
 

@@ -1,4 +1,4 @@
-"""Each player's hands (hh.reports.handlist), which ``hh serve``'s search by
+"""Each player's hands (reports.handlist), which ``hh serve``'s search by
 player reads: filled by the import's hook, complete and in order as plain
 SQL over the seats says, sorted again by ``hh serve`` when enough was
 appended, and searches through it give exactly the search over the hands."""
@@ -12,17 +12,17 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from hh.reports.cache import Cache, default_path
-from hh.reports.handlist import KIND, ORDER, SORTED, ensure
-from hh.reports.web import data
-from hh.reports.web.app import Config, create_app
-from hh.reports.web.results import Results
-from hh.reports.web.source import Source
 from import_helpers import hh_import, session
 from serve_helpers import HOSTILE, build_db
 from starlette.testclient import TestClient
 
 from hh.model import Game
+from reports.cache import Cache, default_path
+from reports.handlist import KIND, ORDER, SORTED, ensure
+from reports.web import data
+from reports.web.app import Config, create_app
+from reports.web.results import Results
+from reports.web.source import Source
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

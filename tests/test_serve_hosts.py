@@ -16,8 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hh.reports.web.hosts import MAX_PARAMS, MAX_TARGET, own_hosts
 from serve_helpers import build_db, free_port
+
+from reports.web.hosts import MAX_PARAMS, MAX_TARGET, own_hosts
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from hh.reports.web.app import Config, create_app
 from serve_helpers import HOSTILE, build_db
 from starlette.testclient import TestClient
+
+from reports.web.app import Config, create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -20,8 +20,9 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from hh.reports.web.app import Config, create_app
 from serve_helpers import CHROMIUM, HOSTILE, chromium, logs, open_page, running
+
+from reports.web.app import Config, create_app
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
 SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")

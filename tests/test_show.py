@@ -14,10 +14,6 @@ import duckdb
 import pytest
 import typer
 from handtext import CA_ODD, CH_ODD, EX_ACES, EX_CALATONE, EX_CHIRIBITO, HandText
-from hh.reports.explain import explain, hand_meta
-from hh.reports.replayer import page, script_json, write_pages
-from hh.reports.show_cli import register
-from hh.reports.show_terminal import render
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -27,6 +23,10 @@ from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.validate import validate
 from hh.write import write_hand
+from reports.explain import explain, hand_meta
+from reports.replayer import page, script_json, write_pages
+from reports.show_cli import register
+from reports.show_terminal import render
 
 app = typer.Typer()
 

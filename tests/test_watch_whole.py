@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 import typer
-from hh.reports.cli import register as register_report
 from import_helpers import contents, hh_import, query, referee, session
 from typer.testing import CliRunner
 
 from hh.model import Game
+from reports.cli import register as register_report
 
 QUIET = 0.3
 PAUSE = 1.2  # a client's pause: four times the quiet time
@@ -106,7 +106,7 @@ def test_the_pieces_cut_where_a_hand_still_parses() -> None:
 
 
 def test_import_watch_judges_each_hand_whole(tmp_path: Path) -> None:
-    from hh.pipelines.watch import watch
+    from pipelines.watch import watch
 
     folder = tmp_path / "live"
     folder.mkdir()
@@ -144,8 +144,9 @@ def test_import_watch_judges_each_hand_whole(tmp_path: Path) -> None:
 
 
 def test_serve_watch_judges_each_hand_whole(tmp_path: Path) -> None:
-    from hh.reports.web.app import Config, create_app
     from starlette.testclient import TestClient
+
+    from reports.web.app import Config, create_app
 
     folder = tmp_path / "live"
     folder.mkdir()

@@ -138,7 +138,7 @@ def parse_lines(lines: list[str], first: int, raw: list[str] | None = None) -> H
     """Parse one hand (right-stripped, non-blank lines) the authoritative
     way; raises :class:`HandSyntaxError`."""
     try:
-        return parser().parse(_Source(lines, first))  # type: ignore[return-value]
+        return parser().parse(_Source(lines, first))  # type: ignore[return-value]  # Lark types parse() as a Tree; its transformer makes the Hand
     except LineError as e:
         i = e.line - first
         text = (raw or lines)[i]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from hh.model import Post, TopUp
 from hh.replay.repair import repair_post
 from hh.replay.state import ReplayState
@@ -16,7 +18,7 @@ class ForcedBets:
         self.engine = st.engine
         self.done = False  # the forced bets are over (a marker or a body line came)
         self.posted: set[int] = set()
-        self.due: dict[int, tuple[str, int]] | None = None
+        self.due: dict[int, tuple[Literal["blind", "ante"], int]] | None = None
 
     def post(self, line: Post) -> None:
         st = self.st

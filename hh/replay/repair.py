@@ -12,8 +12,10 @@ and :mod:`hh.replay.follows` claims nothing about that line.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from hh.engine import Engine, Player
-from hh.model import Action, Post
+from hh.model import Action, Post, Verb
 
 # At most this many steps on one line (a raise whose <by> is off and whose
 # size is wrong and whose all-in mark is wrong takes three).
@@ -58,12 +60,12 @@ def _chips(p: Player, a: Action) -> int:
     return 0
 
 
-def _act(p: Player, a: Action, verb: str, chips: int, total: int | None = None,
+def _act(p: Player, a: Action, verb: Verb, chips: int, total: int | None = None,
          by: int | None = None) -> Action:
     """``p``'s action ``verb`` putting in ``chips``, marked all-in exactly
     when they are his last (``by`` and ``total`` for a raise)."""
     amount = by if verb == "raises" else chips
-    return Action(a.name, verb, amount, total, chips == p.stack, a.timed_out, a.line)  # type: ignore[arg-type]
+    return Action(a.name, verb, amount, total, chips == p.stack, a.timed_out, a.line)
 
 
 def _raise(e: Engine, p: Player, a: Action, to: int) -> Action:
@@ -120,7 +122,7 @@ def _step(e: Engine, p: Player, a: Action, code: str) -> Action | None:
     return None  # ILLEGAL_CHECK and the rest: no obvious repair
 
 
-def repair_post(line: Post, kind: str, amount: int, stack: int) -> Post:
+def repair_post(line: Post, kind: Literal["blind", "ante"], amount: int, stack: int) -> Post:
     """The forced bet that was due of this player (``kind`` and ``amount``),
     marked all-in exactly when it takes his whole ``stack``."""
-    return Post(line.name, kind, amount, amount == stack, line.line)  # type: ignore[arg-type]
+    return Post(line.name, kind, amount, amount == stack, line.line)

@@ -1,18 +1,18 @@
 """Player statistics, one module per family; see docs/statistics.md.
 
-Each family contributes SQL, run by DuckDB in one pass (hh.reports.counts):
+Each family contributes SQL, run by DuckDB in one pass (reports.counts):
 ``ACTION_FLAGS`` (name, condition on one of a player's betting actions in a
-hand, with the context columns of :mod:`hh.reports.stats.actions`, and "any":
+hand, with the context columns of :mod:`reports.stats.actions`, and "any":
 he did it at least once, or "count": how many times), ``AFTER`` (derived
 from those), ``SEAT_COUNTS`` (conditions on his seat row ``s``
 joined with the hand ``h``) and ``SEAT_VALUES`` (amounts). They produce the
 per-hand ``cnt_x`` / ``cnt_x_opp`` columns, cached per hand;
-:func:`hh.reports.stats.table.aggregate` (polars) sums them over any grouping
+:func:`reports.stats.table.aggregate` (polars) sums them over any grouping
 and divides.
 """
 
-from hh.reports.stats import aggression, basic, continuation, games, preflop, showdown
-from hh.reports.stats.base import Rate
+from reports.stats import aggression, basic, continuation, games, preflop, showdown
+from reports.stats.base import Rate
 
 FAMILIES = (basic, preflop, aggression, continuation, showdown, games)
 

@@ -10,7 +10,7 @@ round numbers): ``agg_r<r>_aggr``, ``_calls``, ``_folds``.
 
 from __future__ import annotations
 
-from hh.reports.stats.base import Rate
+from reports.stats.base import Rate
 
 RATES = (
     Rate("af", "AF", bounded=False),

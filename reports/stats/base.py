@@ -3,7 +3,7 @@
 PokerTracker caches, per player and hand, ``cnt_x`` (he did it) and
 ``cnt_x_opp`` (he could have); a rate is their ratio over any set of hands.
 Keeping the two apart, instead of a rate, is what lets one per-hand table
-(hh.reports.counts, cached like PokerTracker's) answer every grouping (by
+(reports.counts, cached like PokerTracker's) answer every grouping (by
 player, position, table size, session, day) with a sum, and what lets the
 tests check that a count never exceeds its opportunities.
 """

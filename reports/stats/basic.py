@@ -6,7 +6,7 @@ games: the big bet, Calatone's being its maximum bet)."""
 
 from __future__ import annotations
 
-from hh.reports.stats.base import Rate
+from reports.stats.base import Rate
 
 RATES: tuple[Rate, ...] = ()
 

@@ -18,10 +18,13 @@ referee what the better declaration would have paid.
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import polars as pl
-from hh.reports.db import frame
-from hh.reports.stats.base import ACES, CALATONE, LAST_ROUND
+
+from reports.db import frame
+from reports.stats.base import ACES, CALATONE, LAST_ROUND
 
 _JOKER_CATEGORIES = {"five aces", "a straight", "a flush", "a straight flush"}
 
@@ -49,9 +52,9 @@ def _joker_rows(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     """One row per Aces showdown with known cards (a hand the evaluator
     cannot value, an invalid one's, is left out). The loop keeps columns,
     not a dict per row: it runs once per showdown of every new hand."""
-    from hh.evaluate import evaluator_for
+    from hh.evaluate.aces import AcesEvaluator
 
-    ev = evaluator_for(ACES)
+    ev = AcesEvaluator()  # (evaluator_for(ACES)'s, with its categories' order)
     seats = frame(
         con,
         f"{_SEATS} WHERE t.game = '{ACES}' AND coalesce(s.went_to_showdown, FALSE) "
@@ -79,7 +82,7 @@ def _joker_rows(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     )  # fmt: skip
 
 
-def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
+def _declaration_rows(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     from hh.evaluate import evaluator_for
 
     rows = frame(
@@ -154,7 +157,7 @@ def _cost(text: str, player: str, best: tuple[str, ...], won: int) -> int:
 
 def card_counts(con: duckdb.DuckDBPyConnection) -> None:
     """The evaluator-judged counts of the hands in ``_todo``, keyed by (hk,
-    player), as the temporary table ``_cards`` (joined on by hh.reports.counts)."""
+    player), as the temporary table ``_cards`` (joined on by reports.counts)."""
     declared = _declaration_rows(con)
     df = pl.concat([_joker_rows(con),
                     pl.DataFrame(declared, schema=_SCHEMA) if declared else

@@ -9,7 +9,7 @@ raise of the round so far); count, he folds.
 
 from __future__ import annotations
 
-from hh.reports.stats.base import Rate
+from reports.stats.base import Rate
 
 RATES = (
     Rate("cbet", "c-bet"),

@@ -5,12 +5,12 @@ when dealt (collected chips). Calatone: hands that ended because every player ch
 (a showdown before 7th street: ``last_round < 5``), and how often he won
 them when he was in. The evaluator-based ones (Aces, Straights and Flushes
 joker-made hands, Calatone under-declarations) need cards judged by
-``hh.evaluate`` and live in :mod:`hh.reports.stats.cards`.
+``hh.evaluate`` and live in :mod:`reports.stats.cards`.
 """
 
 from __future__ import annotations
 
-from hh.reports.stats.base import CALATONE, CHIRIBITO, LAST_ROUND, Rate
+from reports.stats.base import CALATONE, CHIRIBITO, LAST_ROUND, Rate
 
 RATES = (
     Rate("la_perla", "La Perla dealt", games=(CHIRIBITO,)),

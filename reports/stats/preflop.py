@@ -10,7 +10,7 @@ first bet; in the stud games round 1 opens unbet.
 
 from __future__ import annotations
 
-from hh.reports.stats.base import Rate
+from reports.stats.base import Rate
 
 RATES = (
     Rate("vpip", "VPIP"),
@@ -22,7 +22,7 @@ RATES = (
 _R1 = "round = 0"
 
 # (name, condition on one of his betting actions in the hand, "any" or "count";
-# the columns are those of hh.reports.stats.actions.ACTION_COLUMNS)
+# the columns are those of reports.stats.actions.ACTION_COLUMNS)
 ACTION_FLAGS = (
     ("cnt_vpip_opp", _R1, "any"),
     ("cnt_vpip", f"{_R1} AND kind IN ('call', 'bet', 'raise')", "any"),

@@ -8,12 +8,12 @@ defines it), he collected chips from a pot (``won > 0``; an uncalled bet
 returned is not ``won``). wwsr2: collected chips, among hands where he saw
 round 2. A Calatone hand that every player checked through round 1 ends at
 a showdown before round 2: in neither wtsd nor wsd, it counts in the
-game's own ``checked_round_won`` (hh.reports.stats.games).
+game's own ``checked_round_won`` (reports.stats.games).
 """
 
 from __future__ import annotations
 
-from hh.reports.stats.base import Rate
+from reports.stats.base import Rate
 
 RATES = (
     Rate("wtsd", "WTSD"),

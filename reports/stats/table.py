@@ -1,7 +1,7 @@
 """The per-hand frame (one row per player dealt in, per hand) and the sums.
 
-:func:`per_hand` reads the cached per-hand counts (hh.reports.counts) of the
-hands a report wants, with the all-in adjusted net (hh.reports.equity);
+:func:`per_hand` reads the cached per-hand counts (reports.counts) of the
+hands a report wants, with the all-in adjusted net (reports.equity);
 :func:`aggregate` sums them over any grouping and turns counts into rates.
 """
 
@@ -11,11 +11,12 @@ from collections.abc import Sequence
 
 import duckdb
 import polars as pl
-from hh.reports.columns import sort_order
-from hh.reports.db import Filters, frame
-from hh.reports.stats import RATES
-from hh.reports.stats.aggression import ROUNDS
-from hh.reports.stats.cards import CARD_COLUMNS
+
+from reports.columns import sort_order
+from reports.db import Filters, frame
+from reports.stats import RATES
+from reports.stats.aggression import ROUNDS
+from reports.stats.cards import CARD_COLUMNS
 
 # per-hand amounts that add up (besides the cnt_ columns)
 SUMS = ("hands", "net", "rake_paid", "won", "allin_adjusted_net", "under_declared_cost")
@@ -29,11 +30,11 @@ def per_hand_sql(counts: str, equity: str | None, cards: bool, complete: bool = 
     ``counts`` and ``equity`` name the cache tables (None: no equity, the
     adjusted net is the net); without ``cards`` the card-judged counts are 0.
     ``complete``: the counts table holds exactly the wanted hands (every
-    hand, hh.reports.cache.Cache.complete), so no join with ``_want`` is needed
+    hand, reports.cache.Cache.complete), so no join with ``_want`` is needed
     and ``valid`` is left out. Without ``hand_columns`` the hand's own
     columns (``counts_hands``: site, hand_id, table, time ...) are left out:
     what the sums by player and game need, without a join."""
-    from hh.reports.counts import CARD_VALUES, COLUMNS, HAND_IDENTITY, unpacked
+    from reports.counts import CARD_VALUES, COLUMNS, HAND_IDENTITY, unpacked
 
     hand = {n for n, _, _ in HAND_IDENTITY}
     # the sums by player (no hand columns) take the counts as BIGINT, uncast
@@ -78,7 +79,7 @@ def summed(con: duckdb.DuckDBPyConnection, source: str, filters: Filters,
     """The per-hand rows of ``source`` summed over ``by`` inside DuckDB (the
     player and position filters applied first): what :func:`aggregate`
     computes before the rates, without moving every row to polars."""
-    from hh.reports.counts import COLUMNS
+    from reports.counts import COLUMNS
 
     names = [n for n, _ in COLUMNS if n.startswith(("cnt_", "agg_"))]
     sums = [f"sum({c})::BIGINT AS {c}" for c in ("hands", "net", "rake_paid", "won",

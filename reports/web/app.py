@@ -1,11 +1,11 @@
 """The ``hh serve`` application: Starlette routes over
-hh.reports.web.data, pages from Jinja2 templates (autoescape on), the
+reports.web.data, pages from Jinja2 templates (autoescape on), the
 charts drawn by Plotly served from the installed ``plotly`` package, live
 updates by server-sent events (``/api/events``). docs/serve.md documents
 the pages and the API. Every endpoint is a module-level function over
 ``request.app.state.hh`` (:class:`State`: the source and its lock
-(hh.reports.web.source), the results kept (hh.reports.web.results), the
-watch (hh.reports.web.watcher)); :func:`create_app` only assembles them.
+(reports.web.source), the results kept (reports.web.results), the
+watch (reports.web.watcher)); :func:`create_app` only assembles them.
 
 Safety: every page is rendered with autoescape and fills itself with
 ``textContent`` from the JSON API (never ``innerHTML``); the Content
@@ -35,20 +35,21 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 import anyio.to_thread
-from hh.reports.columns import SAMPLE
-from hh.reports.web import data
-from hh.reports.web.results import Bodies, Results
-from hh.reports.web.source import Busy, Source
-from hh.reports.web.watcher import Watcher
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from reports.columns import SAMPLE
+from reports.web import data
+from reports.web.results import Bodies, Results
+from reports.web.source import Busy, Source
+from reports.web.watcher import Watcher
+
 CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
-# the replayer page of hh show carries its own script inline (hh.reports.replayer)
+# the replayer page of hh show carries its own script inline (reports.replayer)
 REPLAYER_CSP = ("default-src 'none'; style-src 'unsafe-inline'; "
                 "script-src 'self' 'unsafe-inline'; connect-src 'self'; "
                 "img-src data:; base-uri 'none'; form-action 'none'")  # fmt: skip
@@ -83,7 +84,7 @@ def _template_env() -> Any:
 
     from hh.output import safe
 
-    env = jinja2.Environment(loader=jinja2.PackageLoader("hh.reports.web", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("reports.web", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True)  # fmt: skip
     env.filters["shown"] = safe  # control characters and overrides as escapes, as hh shows them
     return env
@@ -104,7 +105,7 @@ def _static(name: str) -> tuple[bytes, str] | None:
              "notes.js": "text/javascript; charset=utf-8"}  # fmt: skip
     if name not in kinds:
         return None
-    return files("hh.reports.web").joinpath("static").joinpath(name).read_bytes(), kinds[name]
+    return files("reports.web").joinpath("static").joinpath(name).read_bytes(), kinds[name]
 
 
 # ---------------------------------------------------------------- errors
@@ -118,7 +119,7 @@ def _guarded(fn: Callable[[Request], Response]) -> Callable[[Request], Response]
     """A sync endpoint whose readable failures become 4xx/503, never 500."""
 
     def wrapped(request: Request) -> Response:
-        from hh.reports.db import ReportError
+        from reports.db import ReportError
 
         try:
             return fn(request)
@@ -169,10 +170,10 @@ class State:
         return data.stored_names(self.results.cached(("names",), _name_index), typed)
 
     def write(self, note: Any, remove: bool) -> bool:
-        """Write a note or tag (hh.pipelines.notes.write) through this
+        """Write a note or tag (pipelines.notes.write) through this
         process's one writer: the watch's lease when it watches (a note
         waits for the cycle that imports), else a connection of its own."""
-        from hh.pipelines.notes import write
+        from pipelines.notes import write
 
         if self.config.lake is not None:
             raise data.BadRequest("notes are kept in a database: this server reads a lake")
@@ -225,8 +226,8 @@ def _render(request: Request, name: str, title: str, status: int = 200,
 @cache
 def _catalogue(sample: int) -> dict[str, Any]:
     """What the pages' script heads and writes columns by
-    (hh.reports.columns.catalogue), with the HUD's sample size."""
-    from hh.reports.columns import catalogue
+    (reports.columns.catalogue), with the HUD's sample size."""
+    from reports.columns import catalogue
 
     return {**catalogue(), "sample": sample}
 
@@ -260,7 +261,7 @@ def player_page(request: Request) -> Response:
 
 @_guarded
 def hand_page(request: Request) -> Response:
-    from hh.reports.replayer import page as replayer_page
+    from reports.replayer import page as replayer_page
 
     st = _state(request)
     site, hand_id = _one(request, "site", required=False), _one(request, "id")
@@ -400,7 +401,7 @@ def _note(request: Request, body: Any) -> tuple[Any, bool]:
     """The note a POST's JSON body asks for: {"subject": "player", "name":
     NAME} or {"subject": "hand", "id": ID, "site": SITE}, with "kind"
     (note or tag), "text", and "remove": true to take a tag away."""
-    from hh.pipelines.notes import Note, NoteError, hand_site
+    from pipelines.notes import Note, NoteError, hand_site
 
     st = _state(request)
     if not isinstance(body, dict):
@@ -418,7 +419,7 @@ def _note(request: Request, body: Any) -> tuple[Any, bool]:
     subject = fields["subject"]
     try:
         if subject == "player":
-            from hh.reports.notes_cli import stored_player
+            from reports.notes_cli import stored_player
 
             if not fields["name"]:
                 raise data.BadRequest("which player? (name)")
@@ -439,7 +440,7 @@ def _note(request: Request, body: Any) -> tuple[Any, bool]:
 
 
 def _name_index(con: Any) -> dict[str, list[str]]:
-    from hh.reports.db import name_index
+    from reports.db import name_index
 
     return name_index(con)
 
@@ -644,16 +645,16 @@ def create_app(config: Config) -> Starlette:
     app.state.source = source
     app.state.status = watcher.status
     app.state.stop = watcher.stop
-    return _Guard(app, config.token)  # type: ignore[return-value]
+    return _Guard(app, config.token)  # type: ignore[return-value]  # an ASGI app around Starlette, as uvicorn and TestClient take it
 
 
 def _cache_file(config: Config) -> str | None:
     """Where the reports keep their per-hand counts: as ``hh report`` does."""
     if config.lake is not None:
-        from hh.pipelines.lake import derived_path
+        from pipelines.lake import derived_path
 
         return derived_path(config.lake)
-    from hh.reports.cache import default_path
+    from reports.cache import default_path
 
     assert config.db is not None
     return default_path(config.db)

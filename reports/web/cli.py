@@ -16,11 +16,11 @@ import sys
 from typing import NoReturn
 
 import typer
-from hh.pipelines.dblock import DB_HELP, db_path
-from hh.reports.columns import SAMPLE
 
 from hh.cli_support import SPEAKERS, fail, say
 from hh.pool import default_workers
+from pipelines.dblock import DB_HELP, db_path
+from reports.columns import SAMPLE
 
 DEFAULT_PORT = 8765
 MIN_TOKEN = 16  # visible characters of a --token
@@ -98,7 +98,8 @@ def register(app: typer.Typer) -> None:
         With --watch it imports the folders as a poker client writes them."""
         try:
             import uvicorn
-            from hh.reports.web.app import Config, create_app
+
+            from reports.web.app import Config, create_app
         except ImportError as error:
             _fail(f"needs the serve extra (pip install 'hh[serve]'): {error}")
         if db is not None and lake is not None:
@@ -114,15 +115,15 @@ def register(app: typer.Typer) -> None:
             if not folders:
                 _fail(f"no database at {path} (run `hh import` first, pass --db FILE, "
                       "or --watch a folder to import)")  # fmt: skip
-            from hh.pipelines.importer import ImportFailure, connect
+            from pipelines.importer import ImportFailure, connect
 
             try:
                 connect(path).close()
             except ImportFailure as failure:
                 _fail(str(failure))
         elif path is not None:  # a file that cannot be read says so now, not on every page
-            from hh.pipelines.database import open_db
-            from hh.pipelines.dblock import DatabaseBusy, DatabaseUnusable
+            from pipelines.database import open_db
+            from pipelines.dblock import DatabaseBusy, DatabaseUnusable
 
             try:
                 open_db(path, read_only=True, timeout=0).close()
@@ -131,7 +132,7 @@ def register(app: typer.Typer) -> None:
             except DatabaseUnusable as unusable:  # damaged, not a database
                 _fail(str(unusable))
         if lake is not None:
-            from hh.pipelines.lake import Lake, NoLake
+            from pipelines.lake import Lake, NoLake
 
             try:
                 Lake(lake).require()
@@ -156,7 +157,7 @@ def register(app: typer.Typer) -> None:
             say(f"watching {', '.join(folders)}", "hh serve")
         say("Ctrl-C stops", "hh serve")
         sys.stderr.flush()
-        from hh.reports.web.hosts import HEAD_LIMIT, HostCheck, own_hosts
+        from reports.web.hosts import HEAD_LIMIT, HostCheck, own_hosts
 
         uvicorn.run(HostCheck(create_app(config), own_hosts(host, allow_host)),
                     host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,

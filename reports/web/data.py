@@ -1,12 +1,12 @@
 """What the pages and the JSON API of ``hh serve`` show, as plain JSON-able
-data, from an open connection (hh.reports.web.source).
+data, from an open connection (reports.web.source).
 
-The statistics are the reports' own: :func:`hh.reports.players.players` for
+The statistics are the reports' own: :func:`reports.players.players` for
 the players list (exactly ``hh report players --format json``),
-:func:`hh.reports.player.in_depth` for a player's page,
-:func:`hh.reports.html.cumulative` for the net over hands,
-:func:`hh.reports.violations.violations` for the findings; a hand is
-explained by ``hh show``'s code (hh.reports.show_load, hh.reports.explain).
+:func:`reports.player.in_depth` for a player's page,
+:func:`reports.html.cumulative` for the net over hands,
+:func:`reports.violations.violations` for the findings; a hand is
+explained by ``hh show``'s code (reports.show_load, reports.explain).
 Every value a request brings reaches SQL as a parameter.
 """
 
@@ -18,9 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from hh.reports.db import Filters
-
 from hh.games.names import game_named, unknown_game
+from reports.db import Filters
 
 MAX_PAGE = 100_000  # a page number past this is refused (400)
 MAX_PER = 500  # rows per page at most
@@ -118,8 +117,8 @@ def report_query(query: Mapping[str, Sequence[str]]) -> Query:
 def players_list(con: Any, q: Query, cache: str | None) -> list[dict[str, Any]]:
     """Exactly the list ``hh report players --format json`` prints for the
     same filters (its frame less the ``cnt_``/``agg_`` columns)."""
-    from hh.reports.files import to_records
-    from hh.reports.players import players
+    from reports.files import to_records
+    from reports.players import players
 
     try:
         df = players(con, q.filters, q.sort, cache=cache, equity=q.equity)
@@ -132,8 +131,8 @@ def series(con: Any, q: Query, pairs: list[tuple[str, str]], cache: str | None
            ) -> list[dict[str, Any]]:  # fmt: skip
     """Cumulative net and all-in adjusted net over hands of these (player,
     game) pairs: the chart of the players page, for the players picked."""
-    from hh.reports.html import SERIES_COLUMNS, cumulative
-    from hh.reports.players import hand_rows
+    from reports.html import SERIES_COLUMNS, cumulative
+    from reports.players import hand_rows
 
     if not pairs:
         return []
@@ -144,10 +143,10 @@ def series(con: Any, q: Query, pairs: list[tuple[str, str]], cache: str | None
 
 
 def stored_names(index: dict[str, list[str]], typed: str) -> tuple[str, ...]:
-    """The stored names ``typed`` means (hh.reports.db.match_names: any case,
+    """The stored names ``typed`` means (reports.db.match_names: any case,
     then any accents), from the names' index; none: NotFound naming the
     nearest."""
-    from hh.reports.db import ReportError, match_names
+    from reports.db import ReportError, match_names
 
     try:
         return match_names(index, [typed])
@@ -162,12 +161,13 @@ def player_detail(con: Any, names: tuple[str, ...], q: Query, cache: str | None
     with the columns it shows), his net over hands, his violations by code
     and his last hands."""
     import polars as pl
-    from hh.reports.files import to_records
-    from hh.reports.html import cumulative
-    from hh.reports.player import in_depth, section_columns
-    from hh.reports.players import hand_rows
-    from hh.reports.stats.table import select_players
-    from hh.reports.violations import violations
+
+    from reports.files import to_records
+    from reports.html import cumulative
+    from reports.player import in_depth, section_columns
+    from reports.players import hand_rows
+    from reports.stats.table import select_players
+    from reports.violations import violations
 
     filters = replace(q.filters, players=names, min_hands=0)
     rows = hand_rows(con, filters, cache=cache, only=list(names), equity=q.equity)
@@ -203,15 +203,16 @@ MAX_SESSIONS = 300  # the newest shown (the hero's first)
 
 def sessions(con: Any, q: Query, cache: str | None, heroes: Sequence[str]
              ) -> list[dict[str, Any]]:  # fmt: skip
-    """Every player's sessions (hh.reports.player.with_sessions: his hands
+    """Every player's sessions (reports.player.with_sessions: his hands
     at one table with no gap over 30 minutes), per game and stakes: start,
     end, minutes, hands, hands per hour, net, all-in adjusted net, bb/100;
     the ``heroes``' first, then the newest, at most MAX_SESSIONS."""
     import polars as pl
-    from hh.reports.files import to_records
-    from hh.reports.player import with_sessions
-    from hh.reports.players import hand_rows
-    from hh.reports.stats.table import select_players
+
+    from reports.files import to_records
+    from reports.player import with_sessions
+    from reports.players import hand_rows
+    from reports.stats.table import select_players
 
     filters = replace(q.filters, min_hands=0)
     rows = select_players(hand_rows(con, filters, cache=cache, equity=q.equity,
@@ -254,9 +255,9 @@ def found_heroes(con: Any) -> list[str]:
 
 
 def read_notes(con: Any, subject: str, keys: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    """The notes and tags of these players or hands (hh.pipelines.notes);
+    """The notes and tags of these players or hands (pipelines.notes);
     none from a lake (it keeps none)."""
-    from hh.pipelines.notes import read
+    from pipelines.notes import read
 
     try:
         return read(con, subject, keys)
@@ -278,7 +279,7 @@ def with_tags(con: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _rows(con: Any, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-    from hh.reports.files import _plain
+    from reports.files import _plain
 
     cur = con.execute(sql, list(params))
     names = [d[0] for d in cur.description]
@@ -377,7 +378,7 @@ def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None)
                      "AND NOT coalesce(v.unchecked, FALSE))")  # fmt: skip
         params.append(value["code"])
     if value["tag"]:
-        from hh.pipelines.notes import TAGGED
+        from pipelines.notes import TAGGED
 
         parts.append(TAGGED)
         params.append(value["tag"].strip())
@@ -440,7 +441,7 @@ def search(con: Any, query: Mapping[str, Sequence[str]], names: Names | None = N
 def count(con: Any, s: Search, listed: str | None = None) -> int:
     """The number of hands the search's filter matches; one player's, from
     his seats alone (every seat stored is a seat of a stored hand), or from
-    ``listed``, the table of each player's hands (hh.reports.handlist)."""
+    ``listed``, the table of each player's hands (reports.handlist)."""
     if s.player_only and listed is not None:
         return int(con.execute(f"SELECT count(*) FROM {listed} WHERE player = ?",
                                list(s.params)).fetchall()[0][0])  # fmt: skip
@@ -459,7 +460,7 @@ WINDOWS = (timedelta(days=1), timedelta(days=16), timedelta(days=256))
 def page(con: Any, s: Search, listed: str | None = None) -> list[dict[str, Any]]:
     """One page of the search, newest first, by ``ORDER BY ... LIMIT``.
     A search by one player alone with ``listed`` (the table of each
-    player's hands, hh.reports.handlist) reads the page's hands from his
+    player's hands, reports.handlist) reads the page's hands from his
     rows there (:func:`listed_page`). Otherwise the newest hands are
     searched first: a page is looked for among the hands of the last day
     stored, then of wider windows (:data:`WINDOWS`), then of the whole
@@ -514,8 +515,8 @@ def listed_page(con: Any, s: Search, listed: str) -> list[dict[str, Any]] | None
 
 def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``hh show``'s explanation of a stored hand: (rows, meta)."""
-    from hh.reports.explain import explain, hand_meta
-    from hh.reports.show_load import ShowError, from_con, judge
+    from reports.explain import explain, hand_meta
+    from reports.show_load import ShowError, from_con, judge
 
     try:
         found = from_con(con, hand_id, site or None, "the database")
@@ -564,8 +565,8 @@ def tables(con: Any) -> list[dict[str, Any]]:
 def table_detail(con: Any, site: str, name: str) -> dict[str, Any]:
     """A table: its hands in time order (the last ``LIMIT``), the stacks of
     its players over those hands, its sessions (runs without a gap of more
-    than hh.reports.player.SESSION_GAP) and its cross-hand findings."""
-    from hh.reports.player import SESSION_GAP
+    than reports.player.SESSION_GAP) and its cross-hand findings."""
+    from reports.player import SESSION_GAP
 
     order = "ORDER BY h.started_at NULLS FIRST, h.file, h.line"
     shown = ("SELECT h.site, h.hand_id FROM hands h WHERE h.site = ? AND h.table_name = ? "
@@ -613,7 +614,7 @@ LIMIT = 500  # a table's hands shown at most (its last ones)
 
 # a watched table is active when its last hand was imported (by the watch:
 # wall-clock time) this recently, and finished (it leaves the HUD) when
-# longer ago than a session's gap (hh.reports.player.SESSION_GAP): the poker
+# longer ago than a session's gap (reports.player.SESSION_GAP): the poker
 # client stopped writing it. The hands' own times are not used: a log's
 # clock is the site's, and an old file watched anew is being played now.
 ACTIVE = timedelta(minutes=10)
@@ -622,16 +623,16 @@ ACTIVE = timedelta(minutes=10)
 def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each table whose hands come from a watched folder and that is
     not finished: the players seated in its last hand, each with his hands
-    and the HUD's statistics of his game (hh.reports.columns.hud_stats) at
+    and the HUD's statistics of his game (reports.columns.hud_stats) at
     the table's stakes, each with its count and opportunities (``stats``:
     the players list over all hands, a row per player, game and stakes).
     Active tables first, then by name (:data:`ACTIVE`); a finished table is
     left out."""
     import os
 
-    from hh.reports.columns import hud_stats
-    from hh.reports.counts import STAKES
-    from hh.reports.player import SESSION_GAP
+    from reports.columns import hud_stats
+    from reports.counts import STAKES
+    from reports.player import SESSION_GAP
 
     if not folders:
         return []

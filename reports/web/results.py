@@ -1,5 +1,5 @@
 """What the pages computed, kept per version of the data (the result cache
-of ``hh serve``), over a :class:`hh.reports.web.source.Source`.
+of ``hh serve``), over a :class:`reports.web.source.Source`.
 
 A result is kept per version of the data (:meth:`Source.refresh`). While
 another request computes the same thing, or a report must wait its turn
@@ -16,8 +16,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from hh.reports.web.source import Source
 from starlette.responses import JSONResponse, Response
+
+from reports.web.source import Source
 
 T = TypeVar("T")
 

@@ -4,7 +4,7 @@ process and with other hh commands) or a lake (read-only).
 A database file is opened for the pages only while they are asked for: the
 connection is closed after ``IDLE`` seconds without a request, or as soon
 as no request is running when another process waits for the file
-(hh.pipelines.dblock), so ``hh report``, ``hh show --db`` and ``hh import``
+(pipelines.dblock), so ``hh report``, ``hh show --db`` and ``hh import``
 run beside the server. Requests read at the same time, each through a
 cursor of that connection. Without a watch it is opened read-only (other
 readers share the file). With a watch (``writes``) the pages and the watch
@@ -13,7 +13,7 @@ file read-only and read-write in one process), so pages read while a cycle
 writes, each seeing what was committed; the computations that fill the
 reports' cache file (attached while they run) take turns with each other
 and with the watch's import hooks (``report_lock``,
-hh.reports.web.watcher).
+reports.web.watcher).
 
 The data has a version (:meth:`Source.refresh`): a new one when the
 database's files changed and, read again, its counts of hands, rejects,
@@ -21,8 +21,8 @@ violations, imports and notes did too (``FINGERPRINT``), so an import from
 another terminal counts as well as this server's watch, and a write that
 stored nothing new (a cycle of the watch over a hand not yet complete)
 does not make every page compute again. What the pages compute is kept
-per version (hh.reports.web.results); the watch that imports is
-hh.reports.web.watcher.
+per version (reports.web.results); the watch that imports is
+reports.web.watcher.
 """
 
 from __future__ import annotations
@@ -34,21 +34,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-from hh.pipelines.database import open_db
-from hh.pipelines.dblock import DatabaseUnusable, wanted
+from pipelines.database import open_db
+from pipelines.dblock import DatabaseUnusable, wanted
 
 HAND_LIST = "hh_serve_hand_list"  # the reports' cache file, attached for the searches
 
 IDLE = 0.5  # seconds without a request after which the read connection is closed
 READ_WAIT = 15.0  # how long a page waits for a database another process writes
 # what the pages show changes only if one of these does (a new version)
-# (max(rowid): a hand replaced by the text it grew to is a new row, hh.pipelines.writer)
+# (max(rowid): a hand replaced by the text it grew to is a new row, pipelines.writer)
 FINGERPRINT = ("SELECT (SELECT count(*) FROM hands), (SELECT sum(n_violations) FROM hands), "
                "(SELECT max(rowid) FROM hands), "
                "(SELECT count(*) FROM rejects), (SELECT count(*) FROM hand_violations), "
                "(SELECT count(*) FROM cross_violations), (SELECT max(import_run) FROM imports), "
                "(SELECT count(finished_at) FROM imports)")  # fmt: skip
-# and the notes and tags (hh.pipelines.notes; a database before schema 5 has none)
+# and the notes and tags (pipelines.notes; a database before schema 5 has none)
 NOTES_PRINT = "SELECT count(*), max(written_at) FROM notes"
 
 
@@ -109,7 +109,7 @@ class Source:
     def __init__(self, db: str | None = None, lake: str | None = None,
                  writes: bool = False, hand_list: str | None = None) -> None:  # fmt: skip
         self.db = os.path.abspath(db) if db else None
-        # the reports' cache file, which holds each player's hands (hh.reports.handlist)
+        # the reports' cache file, which holds each player's hands (reports.handlist)
         self.hand_list_file = os.path.abspath(hand_list) if hand_list and self.db else None
         self._list = threading.Condition()
         self._list_readers = 0  # searches reading the list now (the file attached)
@@ -191,7 +191,7 @@ class Source:
 
     @contextmanager
     def hand_list(self, con: Any) -> Iterator[str | None]:
-        """The table of each player's hands (hh.reports.handlist) for a
+        """The table of each player's hands (reports.handlist) for a
         search through ``con`` (a cursor of :meth:`reading`), or None when
         it is not to be read: not yet found complete for this version of
         the data (it is then prepared in the background, see
@@ -215,7 +215,8 @@ class Source:
 
     def _attach_list(self, con: Any) -> str | None:
         import duckdb
-        from hh.reports.handlist import KIND
+
+        from reports.handlist import KIND
 
         if self.hand_list_file is None:
             return None
@@ -262,11 +263,11 @@ class Source:
 
     def prepare_hand_list(self, version: tuple[Any, ...] | None = None) -> bool:
         """Make the list complete for the data stored (the hands it lacks
-        added, sorted again when needed: hh.reports.handlist.ensure), in
+        added, sorted again when needed: reports.handlist.ensure), in
         turn with the other computations that write the cache file; then
         searches at ``version`` (now's by default) read it. False when it
         could not be (the database or the cache file held elsewhere)."""
-        from hh.reports.handlist import ensure
+        from reports.handlist import ensure
 
         if self.hand_list_file is None or self._closing.is_set():
             return False
@@ -304,7 +305,7 @@ class Source:
     def _open(self) -> Any:
 
         if self.lake is not None:
-            from hh.reports.db import connect_lake
+            from reports.db import connect_lake
 
             return connect_lake(self.lake)
         assert self.db is not None
@@ -343,8 +344,8 @@ class Source:
         server has no watch: the pages' read-only instance is closed first
         (DuckDB opens a file one way per process; requests wait meanwhile),
         and the database's lock is taken as an import takes it
-        (hh.pipelines.importer.connect). Busy when it stays held."""
-        from hh.pipelines.importer import ImportFailure, closed, connect
+        (pipelines.importer.connect). Busy when it stays held."""
+        from pipelines.importer import ImportFailure, closed, connect
 
         assert self.db is not None
         self.rw.acquire()

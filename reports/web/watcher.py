@@ -1,6 +1,6 @@
 """The watch of ``hh serve --watch``: a thread that imports the folders as
-a poker client writes them (hh.pipelines.watch), into the database the
-pages read (hh.reports.web.source), and what it has done so far (the
+a poker client writes them (pipelines.watch), into the database the
+pages read (reports.web.source), and what it has done so far (the
 overview's progress)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from hh.reports.web.source import Source
+from reports.web.source import Source
 
 
 @dataclass
@@ -32,11 +32,6 @@ class Watching:
         return {"folders": self.folders, "state": self.state, "hands": self.hands,
                 "imported": self.imported, "rejected": self.rejected, "cycles": self.cycles,
                 "error": self.error}  # fmt: skip
-
-
-def _count(progress: dict[str, object], key: str) -> int:
-    value = progress.get(key, 0)
-    return value if isinstance(value, int) else 0
 
 
 class Watcher:
@@ -60,7 +55,7 @@ class Watcher:
         """The read-write connection for one cycle of this process's watch
         (the instance the pages read, when they hold it). While another
         process holds the file, it tries again every 0.15 s."""
-        from hh.pipelines.importer import ImportFailure, closed, connect
+        from pipelines.importer import ImportFailure, closed, connect
 
         source = self.source
         assert source.db is not None and source.writes
@@ -91,23 +86,23 @@ class Watcher:
     def hooks(self, con: Any) -> None:
         """The import's hooks after a cycle of the watch, in turn with the
         pages' report computations (both fill the reports' cache file)."""
-        from hh.pipelines.importer import after_import
+        from pipelines.importer import after_import
 
         with self.source.report_lock, self.source.exclusive():
             after_import(con)
 
     def run(self) -> None:
         """The watch, until :attr:`stop` is set (the thread's body)."""
-        from hh.pipelines.importer import ImportFailure
-        from hh.pipelines.watch import watch
+        from pipelines.importer import ImportFailure
+        from pipelines.watch import watch
 
         status, source = self.status, self.source
 
-        def cycle(progress: dict[str, object]) -> None:
+        def cycle(progress: dict[str, int]) -> None:
             status.state = "watching"
-            status.hands = _count(progress, "hands")
-            status.imported = _count(progress, "imported")
-            status.rejected = _count(progress, "rejected")
+            status.hands = progress["hands"]
+            status.imported = progress["imported"]
+            status.rejected = progress["rejected"]
             status.cycles += 1
             status.updated = time.monotonic()
             source.changed()
