@@ -39,9 +39,11 @@ MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judge
 SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
 EVIDENCE = 10  # evidence hand ids kept per signal
 MIN_FLOW_HANDS = 30  # hands with chips between the two before chip flow is judged
+FLOW_NOISE = 4.0  # coin flips' variance per hand of a player's share of the chips won
 FLOW_CAP = 0.9  # each hand's chips between a pair capped at the game's 90th percentile
 EMPIRICAL_PAIRS = 20  # pairs judged before a group's empirical null exists
 QUANTILE, CHI2_Q = 0.9, 2.706  # the quantile of z^2 overdispersion is fitted to, chi2(1)'s
+STYLE = 0.5  # how far a player's own rate may lie from the population's (a factor of 1.5)
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
 BLOCK = facts.BLOCK  # a pair's consecutive hands together per cluster of soft play's variance
 BEHAVIOUR = ("fold_to", "chip_flow", "soft_play", "fold_ahead", "allin_call_behind",
@@ -52,9 +54,13 @@ FAMILY = {"fold_to": "folds", "fold_ahead": "folds", "chip_flow": "chips", "stac
           "soft_play": "soft_play", "card_share": "card_share",
           "allin_call_behind": "allin_call_behind"}  # fmt: skip
 DIRECTED = ("fold_to",)  # signals judged in each direction, the stronger one kept
-# table sizes of the card-judged baselines: heads-up, three, four to six, more
-SIZE_SQL = ("CASE WHEN i.players <= 2 THEN 0 WHEN i.players = 3 THEN 1 "
-            "WHEN i.players <= 6 THEN 2 ELSE 3 END")  # fmt: skip
+SIZES = 4  # table sizes of the baselines: heads-up, three, four to six, more
+
+
+def _size(players: str) -> str:
+    """SQL: the table size class (of :data:`SIZES`) of a hand's players dealt in."""
+    return (f"CASE WHEN {players} <= 2 THEN 0 WHEN {players} = 3 THEN 1 "
+            f"WHEN {players} <= 6 THEN 2 ELSE 3 END")
 _NORMAL = NormalDist()
 
 
@@ -309,7 +315,7 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
         JOIN ipl pa ON pa.c = c.a JOIN ipl pb ON pb.c = c.b;
         CREATE OR REPLACE TEMP VIEW iev AS
         SELECT i.hk, i.g, i.hand_id, px.p AS x, py.p AS y, e.signal,
-               e.stratum * 4 + {SIZE_SQL} AS stratum, e.judged, e.hit
+               e.stratum * {SIZES} + {_size("i.players")} AS stratum, e.judged, e.hit
         FROM {events} e JOIN ihx i ON i.n = e.n
         JOIN ipl px ON px.c = e.x JOIN ipl py ON py.c = e.y""")  # fmt: skip
     games = [r[0] for r in con.execute("SELECT game FROM ig ORDER BY g").fetchall()]
@@ -396,15 +402,17 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
     ab, ba = pl.col("ab"), pl.col("ba")
     # each player's chips won from and lost to everyone, per game
     mine = pl.concat([
-        flows.select("g", p="b", won=ab, lost=ba), flows.select("g", p="a", won=ba, lost=ab),
-    ]).group_by("g", "p").agg(pl.col("won").sum(), pl.col("lost").sum())  # fmt: skip
+        flows.select("g", p="b", won=ab, lost=ba, nf="nf"),
+        flows.select("g", p="a", won=ba, lost=ab, nf="nf"),
+    ]).group_by("g", "p").agg(pl.col("won").sum(), pl.col("lost").sum(),
+                              pl.col("nf").sum())  # fmt: skip
     gross = flows.group_by("g").agg(chips=(ab + ba).sum(), hands=pl.col("nf").sum())
     df = _aligned(keys, flows).with_columns(
         pl.col("d", "g2", "ab", "ba").fill_null(0.0), pl.col("nf").fill_null(0))
-    df = df.join(mine.rename({"p": "a", "won": "won_a", "lost": "lost_a"}), on=["g", "a"],
-                 how="left", maintain_order="left")
-    df = df.join(mine.rename({"p": "b", "won": "won_b", "lost": "lost_b"}), on=["g", "b"],
-                 how="left", maintain_order="left")
+    df = df.join(mine.rename({"p": "a", "won": "won_a", "lost": "lost_a", "nf": "nf_a"}),
+                 on=["g", "a"], how="left", maintain_order="left")
+    df = df.join(mine.rename({"p": "b", "won": "won_b", "lost": "lost_b", "nf": "nf_b"}),
+                 on=["g", "b"], how="left", maintain_order="left")
     df = df.join(gross, on="g", how="left", maintain_order="left").with_columns(
         pl.col("won_a", "lost_a", "won_b", "lost_b", "chips").fill_null(0.0),
         pl.col("hands").fill_null(0))
@@ -419,7 +427,17 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
     wa, wb = pl.col("wa"), pl.col("wb")
     df = df.with_columns(p=_share_of(wb * (1 - wa), wa * (1 - wb)))
     p = pl.col("p")
-    df = df.with_columns(e=(ab + ba) * (2 * p - 1), var=4 * p * (1 - p) * pl.col("g2"))
+    # p is estimated from each one's hands with the others: a player seen in few
+    # (a heads-up regular) may win or lose more against everyone than they show.
+    # Its variance, by the delta method on each share (chips won per hand are far
+    # noisier than a coin: FLOW_NOISE coins a hand), goes into the net's.
+    others_a = (pl.col("nf_a").fill_null(0) - pl.col("nf")).cast(pl.Float64)
+    others_b = (pl.col("nf_b").fill_null(0) - pl.col("nf")).cast(pl.Float64)
+    var_p = (p * (1 - p)) ** 2 * FLOW_NOISE * (
+        1 / ((wa * (1 - wa)).clip(lower_bound=0.01) * (others_a + SHRINK))
+        + 1 / ((wb * (1 - wb)).clip(lower_bound=0.01) * (others_b + SHRINK)))
+    df = df.with_columns(e=(ab + ba) * (2 * p - 1),
+                         var=4 * p * (1 - p) * pl.col("g2") + 4 * (ab + ba) ** 2 * var_p)
     df = df.with_columns(pl.col("raw_ab", "raw_ba").fill_null(0.0))
     cols = ("a", "b", "d", "ab", "ba", "nf", "ev", "p", "e", "var", "n", "raw_ab", "raw_ba")
     for sigs, (a, b, d, chips_ab, chips_ba, nf, ev, p_ab, e, var, n, raw_ab, raw_ba) in zip(
@@ -481,27 +499,36 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
                    unnest([{", ".join(f"k{dc}" for dc in _DC)}]) AS k
             FROM (SELECT g, a, b, {sums} FROM isoft GROUP BY g, a, b))
         WHERE n > 0""")  # fmt: skip
-    hu_checks = frame(con, """
-        SELECT g, a, b, (sum(checks_ab) + sum(checks_ba))::BIGINT AS c
+    hu_checks = frame(con, f"""
+        SELECT g // {SIZES} AS g, a, b, (sum(checks_ab) + sum(checks_ba))::BIGINT AS c
         FROM isoft GROUP BY ALL""")
     rates = _soft_model(rows)
     clustered = _soft_clustered(con, rates.select("g", "a", "b", "dc", "p0"))
     con.execute("DROP TABLE isoft")
     n, k, p0, hu = pl.col("n"), pl.col("k"), pl.col("p0"), pl.col("hu")
+    # each table size of a pair apart (its own baselines, its own blocks), then summed
     per = rates.group_by("g", "a", "b").agg(
         count=k.sum(), expected=(n * p0).sum(), var=(n * p0 * (1 - p0)).sum(), opp=n.sum(),
         hu_n=n.filter(hu).sum(), hu_k=k.filter(hu).sum(), hu_e=(n * p0).filter(hu).sum())
+    style = rates.group_by("g", "a", "b", pl.col("dc") < facts.CELLS).agg(
+        ew=(n * p0 * pl.col("w")).sum()).group_by("g", "a", "b").agg(
+        style=_style_variance(pl.col("ew")).sum())  # fmt: skip
+    per = per.join(clustered, on=["g", "a", "b"], how="left").join(
+        style, on=["g", "a", "b"], how="left").with_columns(
+        var=pl.max_horizontal("var", pl.col("clustered").fill_null(0.0)) + pl.col("style"),
+        g=pl.col("g") // SIZES).drop("clustered", "style")
+    per = per.group_by("g", "a", "b").agg(pl.all().sum())
     evidence = _soft_evidence(con)
-    df = _aligned(keys, per)
-    for more in (hu_checks, clustered, evidence):
+    df = _aligned(keys, per.with_columns(pl.col("g").cast(keys.schema["g"])))
+    for more in (hu_checks, evidence):
         df = df.join(more, on=["g", "a", "b"], how="left", maintain_order="left")
-    cols = ("count", "expected", "var", "opp", "hu_n", "hu_k", "hu_e", "c", "clustered", "ev")
-    for sigs, (count, expected, var, opp, hu_n, hu_k, hu_e, hu_c, cl, ev) in zip(
+    cols = ("count", "expected", "var", "opp", "hu_n", "hu_k", "hu_e", "c", "ev")
+    for sigs, (count, expected, var, opp, hu_n, hu_k, hu_e, hu_c, ev) in zip(
             out, zip(*(df.get_column(c).to_list() for c in cols), strict=True),
             strict=True):  # fmt: skip
         count, opp, hu_n, hu_k, hu_c = (int(v or 0) for v in (count, opp, hu_n, hu_k, hu_c))
         expected, hu_e = expected or 0.0, hu_e or 0.0
-        var = max(var or 0.0, cl or 0.0)
+        var = var or 0.0
         s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
                    expected=expected, evidence=list(ev or []))  # fmt: skip
         s.judge(count, expected, var, lower=True)
@@ -528,8 +555,8 @@ def _soft_blocks(con: duckdb.DuckDBPyConnection) -> None:
     if ordered:
         con.execute(f"""
             CREATE OR REPLACE TEMP TABLE isoft AS
-            SELECT g, a, b, seq // {BLOCK} AS blk, {sums}, count(*) AS m, min(seq) AS lo,
-                   max(seq) AS hi
+            SELECT g * {SIZES} + {_size("players")} AS g, a, b, seq // {BLOCK} AS blk, {sums},
+                   count(*) AS m, min(seq) AS lo, max(seq) AS hi
             FROM ip WHERE soft GROUP BY ALL""")  # fmt: skip
         ordered = not con.execute("""
             SELECT count(*) FROM (
@@ -542,7 +569,8 @@ def _soft_blocks(con: duckdb.DuckDBPyConnection) -> None:
     words = ", ".join(facts.SOFT_COLUMNS)
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE isoft AS
-        SELECT g, a, b, hk, {words}, checks_ab, checks_ba FROM ip WHERE soft""")
+        SELECT g * {SIZES} + {_size("players")} AS g, a, b, hk, {words}, checks_ab, checks_ba
+        FROM ip WHERE soft""")
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE isoft AS
         SELECT g, a, b, blk, {sums}
@@ -606,7 +634,25 @@ def _soft_rates(rows: pl.LazyFrame, own_n: pl.Expr, own_k: pl.Expr, events: pl.E
     expect of his actions: :func:`_factor_of`): a passive player is passive
     heads-up too."""
     prior = _prior_of(pl.col("base"), _factor_of(events, wanted))
-    return rows.with_columns(p0=(own_k + SHRINK * prior) / (own_n + SHRINK))
+    return rows.with_columns(p0=(own_k + SHRINK * prior) / (own_n + SHRINK),
+                             w=_unknown(own_n, wanted))
+
+
+def _unknown(own_n: pl.Expr, wanted: pl.Expr) -> pl.Expr:
+    """How much of a player's null rate is the population's rather than his
+    own (1: nothing of him seen with anyone else in the stratum nor
+    elsewhere): the shrinkage weight of his stratum times his factor's.
+    The null's variance gets ``(STYLE x expected x weight)^2`` per player
+    (:func:`_style_variance`): a player seen only with his one opponent (a
+    heads-up regular) may simply be passive, or fold a lot, with everyone."""
+    return (SHRINK / (own_n.clip(lower_bound=0.0) + SHRINK)
+            * SHRINK / (wanted.clip(lower_bound=0.0) + SHRINK))
+
+
+def _style_variance(ew: pl.Expr) -> pl.Expr:
+    """The null's variance for not knowing one player's style: ``ew`` his
+    expected count weighted by :func:`_unknown`, times ``STYLE``, squared."""
+    return (STYLE * ew) ** 2
 
 
 def _factor_of(events: pl.Expr, expected: pl.Expr) -> pl.Expr:
@@ -718,7 +764,14 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
                              base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
     pe = pl.col("pe")
     events = k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy")
-    lazy = lazy.with_columns(factor=_factor_of(events, pe.sum().over("gx") - pe.sum().over("xy")))
+    wanted = pe.sum().over("gx") - pe.sum().over("xy")
+    # his decisions with the others at this table size (the stratum's last digit):
+    # a factor seen at full tables says little of his play heads-up
+    size = pl.col("r") % SIZES
+    at_size = m.sum().over("gx", size) - m.sum().over("xy", size)
+    lazy = lazy.with_columns(factor=_factor_of(events, wanted),
+                             w=pl.max_horizontal(_unknown(pl.col("own_n") - m, wanted),
+                                                 SHRINK / (at_size + SHRINK)))
     prior = _prior_of(pl.col("base"), pl.col("factor"))
     lazy = lazy.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
                              / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
@@ -729,15 +782,18 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     lazy = lazy.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
     p0 = pl.col("p0")
     sums = {"count": k.sum(), "opp": m.sum(), "e": (m * p0).sum(),
-            "v": (m * p0 * (1 - p0)).sum()}  # fmt: skip
+            "v": (m * p0 * (1 - p0)).sum(), "ew": (m * p0 * pl.col("w")).sum()}  # fmt: skip
+    directed = lazy.group_by("g", "x", "y").agg(**sums).with_columns(
+        v=pl.col("v") + _style_variance(pl.col("ew")))
     if name in DIRECTED:  # each direction apart: x towards y, as (a, b) and (b, a)
-        agg = lazy.group_by("g", "x", "y").agg(**sums).collect()
+        agg = directed.collect()
         for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
             per = _aligned(keys, agg.rename({"x": x, "y": y}))
             _tally_out(per, out, f"{name}_{d}", with_detail=False)
         return
-    agg = lazy.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
-                        b=pl.max_horizontal("x", "y")).agg(**sums).collect()
+    agg = directed.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
+                            b=pl.max_horizontal("x", "y")).agg(
+        pl.col("count", "opp", "e", "v").sum()).collect()
     per = _aligned(keys, agg).join(unjudged, on=["g", "a", "b"], how="left",
                                    maintain_order="left")  # fmt: skip
     per = per.join(evidence, on=["g", "a", "b"], how="left", maintain_order="left")
