@@ -87,6 +87,7 @@ class Signal:
     size: float = 0.0
     continuity: bool = True
     cap: float = math.inf  # |z| of the exact binomial tail, in the tested direction
+    mean: float | None = None  # the tested count's null mean, when not ``expected``
     lower: bool = False
 
     def judge(self, count: float, expected: float, variance: float, lower: bool = False) -> None:
@@ -746,6 +747,9 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     unjudged = tally.group_by("g", a=pl.min_horizontal("x", "y"),
                               b=pl.max_horizontal("x", "y")).agg(pl.col("unjudged").sum())
     df = tally.filter(m > 0)
+    if name == "fold_to":
+        _fold_to(df, keys, out, name)
+        return
     # every total a row needs is a window over one integer key: the game's
     # stratum (the population), x in the game, x's stratum, x towards y, y
     width = 1 << max(1, int(df.select(pl.max_horizontal("x", "y").max()).item() or 0)
@@ -755,8 +759,13 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     lazy = df.lazy()  # one plan: polars shares the windows' groups
     lazy = lazy.with_columns(gr=g * strata + pl.col("r"), gx=g * width + pl.col("x"),
                              gy=g * width + pl.col("y"))  # fmt: skip
+    # the players' factors are per table size (the stratum's last digit): a style
+    # seen at full tables says little of the play heads-up
+    size = pl.col("r") % SIZES
     lazy = lazy.with_columns(xr=pl.col("gx") * strata + pl.col("r"),
-                             xy=pl.col("gx") * width + pl.col("y"))  # fmt: skip
+                             xy=(pl.col("gx") * width + pl.col("y")) * SIZES + size,
+                             gx=pl.col("gx") * SIZES + size,
+                             gy=pl.col("gy") * SIZES + size)  # fmt: skip
     lazy = lazy.with_columns(pop_n=m.sum().over("gr"), pop_k=k.sum().over("gr"),
                              own_n=m.sum().over("xr"), own_k=k.sum().over("xr"))  # fmt: skip
     # the actor's own factor over his strata, with everyone but y
@@ -765,26 +774,25 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     pe = pl.col("pe")
     events = k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy")
     wanted = pe.sum().over("gx") - pe.sum().over("xy")
-    # his decisions with the others at this table size (the stratum's last digit):
-    # a factor seen at full tables says little of his play heads-up
-    size = pl.col("r") % SIZES
-    at_size = m.sum().over("gx", size) - m.sum().over("xy", size)
     lazy = lazy.with_columns(factor=_factor_of(events, wanted),
-                             w=pl.max_horizontal(_unknown(pl.col("own_n") - m, wanted),
-                                                 SHRINK / (at_size + SHRINK)))
+                             w=_unknown(pl.col("own_n") - m, wanted))
     prior = _prior_of(pl.col("base"), pl.col("factor"))
     lazy = lazy.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
                              / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
     mr = m * pl.col("rate")
     # the other's factor: his events with everyone but x over what their rates expect
+    others_y = mr.sum().over("gy") - mr.sum().over("xy")
     scale = (((k.sum().over("gy").cast(pl.Float64) - k.sum().over("xy")) + SHRINK)
-             / ((mr.sum().over("gy") - mr.sum().over("xy")) + SHRINK))  # fmt: skip
-    lazy = lazy.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
+             / (others_y + SHRINK))  # fmt: skip
+    lazy = lazy.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale),
+                             wy=SHRINK / (others_y.clip(lower_bound=0.0) + SHRINK))
     p0 = pl.col("p0")
+    # what is not known of either one's style (x's rate, y's factor) widens the null
     sums = {"count": k.sum(), "opp": m.sum(), "e": (m * p0).sum(),
-            "v": (m * p0 * (1 - p0)).sum(), "ew": (m * p0 * pl.col("w")).sum()}  # fmt: skip
+            "v": (m * p0 * (1 - p0)).sum(), "ew": (m * p0 * pl.col("w")).sum(),
+            "ewy": (m * p0 * pl.col("wy")).sum()}  # fmt: skip
     directed = lazy.group_by("g", "x", "y").agg(**sums).with_columns(
-        v=pl.col("v") + _style_variance(pl.col("ew")))
+        v=pl.col("v") + _style_variance(pl.col("ew")) + _style_variance(pl.col("ewy")))
     if name in DIRECTED:  # each direction apart: x towards y, as (a, b) and (b, a)
         agg = directed.collect()
         for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
@@ -798,6 +806,57 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
                                    maintain_order="left")  # fmt: skip
     per = per.join(evidence, on=["g", "a", "b"], how="left", maintain_order="left")
     _tally_out(per, out, name)
+
+
+def _fold_to(df: pl.DataFrame, keys: pl.DataFrame, out: list[dict[str, Signal]],
+             name: str) -> None:  # fmt: skip
+    """x's folds to y's bets against, in the same spots (game, round, bet
+    size, someone more in, table size: the stratum ``r``), x's folds to
+    everyone else's bets, and others' folds to y's bets: two
+    Cochran-Mantel-Haenszel tests (each stratum a 2x2 table, its
+    hypergeometric mean and variance; only strata with decisions of both
+    kinds count), and the signal is the weaker of the two (both must hold: a
+    player who folds to everyone, or a bettor everyone folds to, is no
+    partner). Each direction apart (``name_ab``, ``name_ba``); upper tail."""
+    m, k = pl.col("m"), pl.col("k")
+    lazy = df.lazy().with_columns(
+        M=m.sum().over("g", "x", "r"), K=k.sum().over("g", "x", "r"),
+        N=m.sum().over("g", "y", "r"), J=k.sum().over("g", "y", "r"))
+    sums: dict[str, pl.Expr] = {"count": k.sum(), "opp": m.sum()}
+    for side, (tot, hit) in (("1", ("M", "K")), ("2", ("N", "J"))):
+        t, h = pl.col(tot).cast(pl.Float64), pl.col(hit).cast(pl.Float64)
+        inf = t > m  # a stratum where he (or the bettor) met others too
+        sums[f"k{side}"] = k.filter(inf).sum()
+        sums[f"e{side}"] = (m * h / t).filter(inf).sum()
+        sums[f"v{side}"] = (m * (t - m) * h * (t - h) / (t * t * (t - 1))).filter(inf).sum()
+    agg = lazy.group_by("g", "x", "y").agg(**sums).collect()
+    for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
+        per = _aligned(keys, agg.rename({"x": x, "y": y}))
+        cols = [per.get_column(c).to_list() for c in
+                ("count", "opp", "k1", "e1", "v1", "k2", "e2", "v2")]  # fmt: skip
+        for sigs, (count, opp, k1, e1, v1, k2, e2, v2) in zip(out, zip(*cols, strict=True),
+                                                              strict=True):  # fmt: skip
+            count, opp = int(count or 0), int(opp or 0)
+            k1, e1, v1, k2, e2, v2 = (float(v or 0) for v in (k1, e1, v1, k2, e2, v2))
+            expected = count - k1 + e1
+            sig = Signal(value=count / expected if expected else None, count=count,
+                         opportunity=opp, expected=expected,
+                         detail={"against_others": {"count": int(k1), "expected": round(e1, 2)},
+                                 "others_to_bettor": {"count": int(k2),
+                                                      "expected": round(e2, 2)}})  # fmt: skip
+            if v1 >= 1.0 and v2 >= 1.0:
+                z, k_, e_, v_ = min((_cmh_z(k1, e1, v1), k1, e1, v1),
+                                    (_cmh_z(k2, e2, v2), k2, e2, v2))  # fmt: skip
+                sig.observed, sig.mean, sig.variance, sig.size = k_, e_, v_, e_
+                sig.z, sig.probability = z, _upper(z)
+            sigs[f"{name}_{d}"] = sig
+
+
+def _cmh_z(count: float, expected: float, variance: float) -> float:
+    """z of a Mantel-Haenszel count, with the continuity correction."""
+    d = count - expected
+    d = d - 0.5 if d > 0.5 else d + 0.5 if d < -0.5 else 0.0
+    return d / math.sqrt(variance)
 
 
 def _tally_out(per: pl.DataFrame, out: list[dict[str, Signal]], name: str,
@@ -887,7 +946,7 @@ def _overdispersed(signals: list[Signal], tail: str) -> None:
     big = sorted(judged, key=lambda s: -s.size)[: max(EMPIRICAL_PAIRS, len(judged) // 2)]
 
     def z(s: Signal, t2: float) -> float:
-        d = s.observed - s.expected
+        d = s.observed - (s.expected if s.mean is None else s.mean)
         if s.continuity:
             d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else d
         return s.capped(d / math.sqrt(s.variance + t2 * s.size * s.size))
@@ -1093,9 +1152,33 @@ def _stronger(ab: Signal, ba: Signal, a: str, b: str) -> Signal:
     return s
 
 
+_FAMILIES = sorted(set(FAMILY.values()))
+
+
+def adjusted(p: Pair) -> float:
+    """The pair's probability under the null, two ways, the smaller one
+    doubled (either could have been it): the smallest behaviour signal's
+    probability x the signals (one strong signal); and, of the independent
+    families (:data:`FAMILY`; a family's probability: its smallest x its
+    signals), the second smallest ``q2`` as ``C(F, 2) x q2^2`` (two
+    families each unlikely: what room practice calls several pieces of
+    evidence)."""
+    ps = {n: s.probability for n, s in p.signals.items()
+          if n in BEHAVIOUR and s.probability is not None}  # fmt: skip
+    single = min(1.0, min(ps.values()) * len(BEHAVIOUR))
+    fams = sorted(min(1.0, min(ps[n] for n in ps if FAMILY[n] == f)
+                      * sum(FAMILY[n] == f for n in BEHAVIOUR))
+                  for f in _FAMILIES if any(FAMILY[n] == f for n in ps))  # fmt: skip
+    pairwise = 1.0
+    if len(fams) >= 2:
+        k = len(_FAMILIES)
+        pairwise = min(1.0, k * (k - 1) / 2 * fams[1] ** 2)
+    return min(1.0, 2 * min(single, pairwise))
+
+
 def _alerts(pairs: list[Pair]) -> None:
-    """Score, alert and tier of every pair: ``adjusted`` = the smallest
-    behaviour signal's probability x the signals; the alerts are the pairs
+    """Score, alert and tier of every pair: ``adjusted`` (:func:`adjusted`);
+    the alerts are the pairs
     the Benjamini-Hochberg procedure keeps at a false discovery rate of
     ``ALERT`` over every pair judged (hands together at least ``MIN_HANDS``);
     the tier: ``escalate`` when signals of two or more independent families
@@ -1107,7 +1190,7 @@ def _alerts(pairs: list[Pair]) -> None:
               if name in BEHAVIOUR and s.probability is not None]  # fmt: skip
         if p.hands_together < MIN_HANDS or not ps:
             continue
-        p.adjusted = min(1.0, min(ps) * len(BEHAVIOUR))
+        p.adjusted = adjusted(p)
         p.score = max(0.0, -math.log10(max(p.adjusted, 1e-300)))
         judged.append(p)
     ranked = sorted(p.adjusted for p in judged)
