@@ -819,17 +819,34 @@ def _fold_to(df: pl.DataFrame, keys: pl.DataFrame, out: list[dict[str, Signal]],
     player who folds to everyone, or a bettor everyone folds to, is no
     partner). Each direction apart (``name_ab``, ``name_ba``); upper tail."""
     m, k = pl.col("m"), pl.col("k")
+
+    def sums(lazy: pl.LazyFrame) -> pl.LazyFrame:
+        out: dict[str, pl.Expr] = {"count": k.sum(), "opp": m.sum()}
+        for side, (tot, hit) in (("1", ("M", "K")), ("2", ("N", "J"))):
+            t, h = pl.col(tot).cast(pl.Float64), pl.col(hit).cast(pl.Float64)
+            inf = t > m  # a stratum where he (or the bettor) met others too
+            out[f"k{side}"] = k.filter(inf).sum()
+            out[f"e{side}"] = (m * h / t).filter(inf).sum()
+            out[f"v{side}"] = (m * (t - m) * h * (t - h) / (t * t * (t - 1))).filter(inf).sum()
+        return lazy.group_by("g", "x", "y").agg(**out)
+
     lazy = df.lazy().with_columns(
         M=m.sum().over("g", "x", "r"), K=k.sum().over("g", "x", "r"),
         N=m.sum().over("g", "y", "r"), J=k.sum().over("g", "y", "r"))
-    sums: dict[str, pl.Expr] = {"count": k.sum(), "opp": m.sum()}
-    for side, (tot, hit) in (("1", ("M", "K")), ("2", ("N", "J"))):
-        t, h = pl.col(tot).cast(pl.Float64), pl.col(hit).cast(pl.Float64)
-        inf = t > m  # a stratum where he (or the bettor) met others too
-        sums[f"k{side}"] = k.filter(inf).sum()
-        sums[f"e{side}"] = (m * h / t).filter(inf).sum()
-        sums[f"v{side}"] = (m * (t - m) * h * (t - h) / (t * t * (t - 1))).filter(inf).sum()
-    agg = lazy.group_by("g", "x", "y").agg(**sums).collect()
+    # two passes: a likely partner (his folds to y over TRIM in z) is left out of
+    # x's folds to the others and of the others' folds to y (as for soft play)
+    first = sums(lazy).filter(pl.col("v1") >= 1.0).select(
+        "g", "x", "y", trim=(pl.col("k1") - pl.col("e1")) / pl.col("v1").sqrt() > TRIM)
+    lazy = lazy.join(first.lazy(), on=["g", "x", "y"], how="left").with_columns(
+        pl.col("trim").fill_null(False))
+    t = pl.col("trim")
+    mt, kt = pl.when(t).then(m).otherwise(0), pl.when(t).then(k).otherwise(0)
+    lazy = lazy.with_columns(
+        M=pl.col("M") - mt.sum().over("g", "x", "r") + mt,
+        K=pl.col("K") - kt.sum().over("g", "x", "r") + kt,
+        N=pl.col("N") - mt.sum().over("g", "y", "r") + mt,
+        J=pl.col("J") - kt.sum().over("g", "y", "r") + kt)
+    agg = sums(lazy).collect()
     for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
         per = _aligned(keys, agg.rename({"x": x, "y": y}))
         cols = [per.get_column(c).to_list() for c in
@@ -930,7 +947,7 @@ def _stack_lost(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame,
         sigs["stack_lost"] = s
 
 
-def _overdispersed(signals: list[Signal], tail: str) -> None:
+def _overdispersed(signals: list[Signal], tail: str, tested_side: bool = False) -> None:
     """Pairs differ in how their styles meet (a player bets less into one
     who always raises, wins more from one he reads well), and that
     difference grows with the hands they play: a fixed share of the
@@ -939,11 +956,15 @@ def _overdispersed(signals: list[Signal], tail: str) -> None:
     passed between the two), with ``tau`` the population's: the one that
     makes the ``QUANTILE`` of z^2 over the half of the judged pairs with the
     largest size N(0, 1)'s (``CHI2_Q``; a quantile: the few colluders do not
-    set it). With fewer than ``EMPIRICAL_PAIRS`` pairs judged, tau is 0."""
+    set it). With fewer than ``EMPIRICAL_PAIRS`` pairs judged, tau is 0.
+    ``tested_side``: fitted on the z's of the tested tail only (a directed
+    signal: a partner who folds to his partner always makes his folds to
+    everyone else look few, a far tail on the other side)."""
     judged = [s for s in signals if s.z is not None and s.variance > 0]
     if len(judged) < EMPIRICAL_PAIRS:
         return
-    big = sorted(judged, key=lambda s: -s.size)[: max(EMPIRICAL_PAIRS, len(judged) // 2)]
+    fit = [s for s in judged if not tested_side or ((s.z or 0.0) < 0) == (tail == "lower")]
+    big = sorted(fit, key=lambda s: -s.size)[: max(EMPIRICAL_PAIRS, len(fit) // 2)]
 
     def z(s: Signal, t2: float) -> float:
         d = s.observed - (s.expected if s.mean is None else s.mean)
@@ -1082,7 +1103,7 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
             tail = {"chip_flow": "two", "soft_play": "lower"}.get(name, "upper")
             if name in DIRECTED:
                 both = [s[f"{name}_{d}"] for d in ("ab", "ba") for s in sigs]
-                _calibrate(both, groups + groups, tail)
+                _calibrate(both, groups + groups, tail, tested_side=True)
                 for row, (a, b) in zip(sigs, zip(keep.get_column("a").to_list(),
                                                  keep.get_column("b").to_list(), strict=True),
                                        strict=True):  # fmt: skip
@@ -1118,7 +1139,8 @@ def _shown(p: Pair, f: Filters) -> bool:
             and (not f.players or bool(set(p.players) & set(f.players))))
 
 
-def _calibrate(signals: list[Signal], groups: list[tuple[int, bool]], tail: str) -> None:
+def _calibrate(signals: list[Signal], groups: list[tuple[int, bool]], tail: str,
+               tested_side: bool = False) -> None:
     """Overdispersion and the empirical null of one signal, per game and
     table size: the pairs who play mostly heads-up apart from the others
     when each side has ``EMPIRICAL_PAIRS`` judged, else the game's together."""
@@ -1131,7 +1153,7 @@ def _calibrate(signals: list[Signal], groups: list[tuple[int, bool]], tail: str)
     for parts in games.values():
         enough = all(sum(s.z is not None for s in ss) >= EMPIRICAL_PAIRS for ss in parts)
         for group in parts if enough else [[s for ss in parts for s in ss]]:
-            _overdispersed(group, tail)
+            _overdispersed(group, tail, tested_side)
             _empirical_null(group, tail, False)
 
 
