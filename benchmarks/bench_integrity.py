@@ -185,8 +185,9 @@ def policies(seeds: int, sizes: tuple[int, ...], folder: Path) -> list[Row]:
     honest populations with heads-up tables beside 6-max ones (and honest
     friends who always sit together): false alerts per 1,000 honest pairs
     judged (200 hands together or more)."""
-    from hh.collusion import Collusion
     from hh.reports.integrity import MIN_HANDS
+
+    from hh.collusion import Collusion
 
     rows: list[Row] = []
     for k, (what, players, spec, rate) in enumerate(POLICIES):
