@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 # facts' number; the chip signals' hands come from the pair rows
 _EVENTS = {facts.FOLD_TO: "fold_to", facts.FOLD_AHEAD: "fold_ahead",
            facts.CARD_SHARE: "card_share", facts.ALLIN_CALL: "allin_call_behind"}  # fmt: skip
+SUPPORTING = 0.01  # a signal's probability for its hands to be listed beside the strongest
 _VERBS = {"bet": "bets", "raise": "raises to", "call": "calls", "check": "checks",
           "fold": "folds"}  # fmt: skip
 
@@ -146,9 +147,9 @@ def told(actions: list[dict[str, Any]], seats: dict[str, dict[str, Any]],
 
 
 def attach(con: duckdb.DuckDBPyConnection, pairs: Sequence[Pair], limit: int) -> None:
-    """``Pair.evidence`` of each pair: for every behaviour signal with a
-    probability (the direction it points in, for the directed ones and chip
-    flow), its top ``limit`` hands by weight, each ``{"site", "hand_id",
+    """``Pair.evidence`` of each pair: for its strongest behaviour signal
+    and every other one with a probability of at most ``SUPPORTING`` (the
+    direction it points in, for the directed ones and chip flow), its top ``limit`` hands by weight, each ``{"site", "hand_id",
     "actor", "chips", "what"}``; strongest signal first."""
     import polars as pl
 
@@ -170,6 +171,8 @@ def attach(con: duckdb.DuckDBPyConnection, pairs: Sequence[Pair], limit: int) ->
     for p in pairs:
         ranked = sorted(((s.probability, name) for name, s in p.signals.items()
                          if name != "overlap" and s.probability is not None))  # fmt: skip
+        # the strongest signal, and every other one that points at the pair
+        ranked = ranked[:1] + [r for r in ranked[1:] if r[0] <= SUPPORTING]
         for _prob, name in ranked:
             s = p.signals[name]
             want = s.detail.get("actor") or s.detail.get("from")  # the direction it points

@@ -97,8 +97,7 @@ def _ordered(p: Pair) -> list[str]:
 
 def _threshold(pairs: Sequence[Pair]) -> str:
     t = pairs[0].threshold if pairs else 0.0
-    rule = (f"alert: the smallest signal's probability x {len(BEHAVIOUR)} at most {t:.2g}"
-            if t > 0 else "no pair passes")
+    rule = (f"alert: a pair's probability at most {t:.2g}" if t > 0 else "no pair passes")
     return (f"false discovery rate {ALERT:g} over every pair of the database "
             f"(Benjamini-Hochberg; {rule}); escalate: two or more independent signals "
             f"each at p <= {SUPPORT:g}")
