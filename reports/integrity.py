@@ -964,6 +964,8 @@ def _overdispersed(signals: list[Signal], tail: str, tested_side: bool = False) 
     if len(judged) < EMPIRICAL_PAIRS:
         return
     fit = [s for s in judged if not tested_side or ((s.z or 0.0) < 0) == (tail == "lower")]
+    if len(fit) < EMPIRICAL_PAIRS:
+        return
     big = sorted(fit, key=lambda s: -s.size)[: max(EMPIRICAL_PAIRS, len(fit) // 2)]
 
     def z(s: Signal, t2: float) -> float:
