@@ -149,8 +149,9 @@ def told(actions: list[dict[str, Any]], seats: dict[str, dict[str, Any]],
 def attach(con: duckdb.DuckDBPyConnection, pairs: Sequence[Pair], limit: int) -> None:
     """``Pair.evidence`` of each pair: for its strongest behaviour signal
     and every other one with a probability of at most ``SUPPORTING`` (the
-    direction it points in, for the directed ones and chip flow), its top ``limit`` hands by weight, each ``{"site", "hand_id",
-    "actor", "chips", "what"}``; strongest signal first."""
+    direction it points in, for the directed ones and chip flow), its top
+    ``limit`` hands by weight, each ``{"site", "hand_id", "actor", "chips",
+    "what"}``; strongest signal first."""
     import polars as pl
 
     if not pairs:

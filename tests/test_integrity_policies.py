@@ -268,3 +268,21 @@ def test_terminal_reads_at_80_columns_and_page_links_the_replayer(tmp_path: Path
     html = page(pairs)
     hand = pairs[0].evidence["fold_to"][0]
     assert f'href="/hand?site={hand["site"]}&amp;id={hand["hand_id"]}"' in html
+
+
+def test_overdispersion_on_the_tested_tail_needs_pairs_there() -> None:
+    """Fitted on the tested tail only (fold_to): with fewer than 20 pairs
+    there, no overdispersion term (the z's stand), and no error."""
+    from hh.reports.integrity import EMPIRICAL_PAIRS, _overdispersed
+
+    signals = []
+    for k in range(40):
+        s = Signal(count=10, opportunity=50, expected=20.0 + k)
+        s.judge(10, 20.0 + k, 16.0)
+        signals.append(s)
+    before = [s.z for s in signals]
+    assert all(z is not None and z < 0 for z in before) and len(signals) > EMPIRICAL_PAIRS
+    _overdispersed(signals, "upper", tested_side=True)
+    assert [s.z for s in signals] == before
+    _overdispersed(signals, "upper")  # both tails: fitted, the z's shrink
+    assert all(abs(s.z or 0) <= abs(z or 0) for s, z in zip(signals, before, strict=True))
