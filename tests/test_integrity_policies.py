@@ -286,3 +286,22 @@ def test_overdispersion_on_the_tested_tail_needs_pairs_there() -> None:
     assert [s.z for s in signals] == before
     _overdispersed(signals, "upper")  # both tails: fitted, the z's shrink
     assert all(abs(s.z or 0) <= abs(z or 0) for s, z in zip(signals, before, strict=True))
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_hh_serve_integrity_page_is_the_queue_with_replayer_links(tmp_path: Path) -> None:
+    from hh.reports.web.app import Config, create_app
+    from starlette.testclient import TestClient
+
+    _db(tmp_path, [(Game.CHIRIBITO, 11, 6, 2, _pair("dump-fold"), 1000)]).close()
+    with TestClient(create_app(Config(db=str(tmp_path / "s.duckdb"))),
+                    raise_server_exceptions=False) as client:  # fmt: skip
+        r = client.get("/integrity")
+        assert r.status_code == 200
+        assert "script-src" not in r.headers["content-security-policy"]
+        html = r.text
+        assert "Ana &amp; Bo" in html and "ESCALATE" in html
+        link = re.search(r'href="(/hand\?site=[^"]+)"', html)
+        assert link is not None
+        hand = client.get(link.group(1).replace("&amp;", "&"))
+        assert hand.status_code == 200 and "Ana" in hand.text

@@ -30,6 +30,7 @@ from urllib.parse import parse_qs
 
 import anyio.to_thread
 from hh.reports.web import data
+from hh.reports.web.integrity import endpoint as integrity_endpoint
 from hh.reports.web.source import Busy, Source
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -392,6 +393,7 @@ def create_app(config: Config) -> Starlette:
         Route("/hands", page("hands", "Hands")),
         Route("/hand", hand_page),
         Route("/live", page("live", "Live tables")),
+        Route("/integrity", _guarded(integrity_endpoint(source, cache_file))),
         Route("/static/{name}", static),
         Route("/api/overview", api_overview),
         Route("/api/players", api_players),
