@@ -172,7 +172,7 @@ def test_honest_friends_who_always_sit_together_raise_nothing(tmp_path: Path) ->
 def test_honest_population_with_heads_up_tables_raises_nothing(tmp_path: Path,
                                                                game: Game) -> None:  # fmt: skip
     """Heads-up tables (regulars who meet no one else) beside full ones."""
-    con = _db(tmp_path, [(game, 21, 2, 4, (), 1500), (game, 22, 6, 2, (), 1500)])
+    con = _db(tmp_path, [(game, 21, 2, 4, (), 1000), (game, 22, 6, 2, (), 1000)])
     pairs = integrity(con, Filters())
     assert sum(p.hands_together >= 200 for p in pairs) >= 10
     assert not any(p.alert for p in pairs), [(p.players, p.score) for p in pairs if p.alert]
