@@ -123,6 +123,108 @@ def table(seeds: int, hands: int, games: tuple[str, ...] = GAMES,
     return rows
 
 
+# Colluders as real cheats play (hh.collusion), not as the signals measure: each
+# (name, players per table, [(first, second, mode)], share of hands colluded in)
+POLICIES = (
+    ("dump-fold, 6-max", 6, [("Ana", "Bo", "dump-fold")], 1.0),
+    ("dump-fold, three-handed", 3, [("Ana", "Bo", "dump-fold")], 1.0),
+    ("dump-fold, 30% of hands", 6, [("Ana", "Bo", "dump-fold")], 0.3),
+    ("soft-play, 30% of hands", 6, [("Ana", "Bo", "soft-play")], 0.3),
+    ("card-share, 30% of hands", 6, [("Ana", "Bo", "card-share")], 0.3),
+    ("soft-play, three-handed", 3, [("Ana", "Bo", "soft-play")], 1.0),
+    ("card-share, three-handed", 3, [("Ana", "Bo", "card-share")], 1.0),
+    ("ring of three, soft-play", 6,
+     [("Ana", "Bo", "soft-play"), ("Bo", "Cy", "soft-play"), ("Ana", "Cy", "soft-play")], 1.0),
+)  # fmt: skip
+
+
+def _built(folder: Path, name: str,
+           parts: list[tuple[str, int, int | None, int, tuple[object, ...], int]]) -> Path:
+    """An imported session of simulated ``parts`` (game, seed, players per
+    table, tables, colluding pairs, hands), kept in ``folder`` under
+    ``name`` and reused (the simulator is deterministic per seed)."""
+    from hh.model import Game
+    from hh.simulate import Simulator
+    from hh.write import write_hand
+
+    db = folder / f"{name}.duckdb"
+    done = folder / f"{db.name}.done"
+    if done.exists():
+        return db
+    text = folder / f"{name}.txt"
+    with text.open("w", encoding="utf-8") as f:
+        for game, seed, players, tables, pairs, n in parts:
+            sim = Simulator(Game(game), seed, players=players, tables=tables,
+                            colluders=pairs)  # type: ignore[arg-type]  # Collusion pairs
+            for hand in sim.hands(n):
+                f.write(write_hand(hand) + "\n\n")
+    db.unlink(missing_ok=True)
+    subprocess.run([sys.executable, "-m", "hh", "import", str(text), "--db", str(db)],
+                   check=True, capture_output=True)  # fmt: skip
+    text.unlink()
+    done.touch()
+    return db
+
+
+def _report(db: Path) -> list:
+    import duckdb
+
+    from reports.db import Filters
+    from reports.integrity import integrity
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return integrity(con, Filters())
+    finally:
+        con.close()
+
+
+def policies(seeds: int, sizes: tuple[int, ...], folder: Path) -> list[Row]:
+    """Recall and rank of each colluding policy (:data:`POLICIES`, Chiribito,
+    two tables) per size: the share of seeds where every colluding pair
+    ranks among the first (as many as there are pairs) with an alert, and
+    the colluding pairs' worst rank (mean over seeds); then, per game,
+    honest populations with heads-up tables beside 6-max ones (and honest
+    friends who always sit together): false alerts per 1,000 honest pairs
+    judged (200 hands together or more)."""
+    from hh.collusion import Collusion
+    from reports.integrity import MIN_HANDS
+
+    rows: list[Row] = []
+    for k, (what, players, spec, rate) in enumerate(POLICIES):
+        for n in sizes:
+            found, ranks = 0, []
+            for seed in range(seeds):
+                pairs = tuple(Collusion(a, b, mode, rate) for a, b, mode in spec)
+                truth = {frozenset((c.first, c.second)) for c in pairs}
+                db = _built(folder, f"policy-{k}-{seed}-{n}",
+                            [("chiribito", 100 * k + seed, players, 2, pairs, n)])
+                got = _report(db)
+                at = [i + 1 for i, p in enumerate(got) if frozenset(p.players) in truth]
+                worst = max(at) if len(at) == len(truth) else len(got) + 1
+                found += worst == len(truth) and all(
+                    p.alert for p in got if frozenset(p.players) in truth)
+                ranks.append(worst)
+            rows.append(Row(f"integrity.policy.{k}.{n}.first", f"{what}, {n:,} hands: colluders "
+                            f"first with an alert, {seeds} seeds", 100.0 * found / seeds, "%"))
+            rows.append(Row(f"integrity.policy.{k}.{n}.rank", f"{what}, {n:,} hands: the "
+                            "colluders' worst rank (mean)", sum(ranks) / seeds, "rank"))
+    for game in GAMES:
+        false = judged = 0
+        for seed in range(seeds):
+            db = _built(folder, f"honest-{game}-{seed}-{sizes[-1]}", [
+                (game, 500 + seed, 2, 4, (), sizes[-1]), (game, 600 + seed, 6, 2, (), sizes[-1]),
+                ("chiribito", 700 + seed, 6, 2, (Collusion("Flo", "Gil", "friends"),),
+                 sizes[-1])])  # fmt: skip
+            got = [p for p in _report(db) if p.hands_together >= MIN_HANDS]
+            judged += len(got)
+            false += sum(p.alert for p in got)
+        rows.append(Row(f"integrity.honest.{game}", f"false alerts per 1,000 honest pairs, "
+                        f"{game} with heads-up tables (and friends), {judged:,} pairs judged",
+                        1000.0 * false / judged if judged else 0.0, "per 1,000"))
+    return rows
+
+
 SPEED_HANDS = 1_000_000
 SPEED_BASE_PER_GAME = 12_000  # 36,000 simulated hands, repeated up to SPEED_HANDS
 POPULATIONS = 25  # copies k get player names "<name>~<k mod 25>" (their tables: table~<k mod 25>)
@@ -260,7 +362,9 @@ def run(quick: bool = False) -> list[Row]:
     detection table as rows, shares in percent (minutes of simulation; the
     sessions are kept in ``benchmarks/.integrity-sessions`` and reused)."""
     seeds, hands = (2, 1500) if quick else (20, 5000)
-    out = speed(quick)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    out = policies(1, (1000,), CACHE) if quick else policies(10, (1000, 3000), CACHE)
+    out += speed(quick)
     for r in table(seeds, hands, cache=CACHE):
         share = r["false_alarms"] if r["mode"] == "none" else r["first"]
         what = "false alarms" if r["mode"] == "none" else "true pair first"

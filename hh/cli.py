@@ -14,6 +14,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, cast
 
@@ -295,7 +296,12 @@ def simulate(
     ),
     collusion: list[str] = typer.Option(  # noqa: B008
         [], "--collusion", help="How the pairs cooperate: soft-play, chip-dump (the first "
-        "loses chips to the second) or card-share; one for all pairs or one per pair."
+        "loses chips to the second), card-share, dump-fold (the first folds to the second's "
+        "bets whatever he holds) or friends (honest, always together); one for all pairs or "
+        "one per pair."
+    ),
+    collusion_rate: float = typer.Option(
+        1.0, "--collusion-rate", help="The share of the hands the pairs collude in (0 to 1]."
     ),
 ) -> None:
     """Play sessions with bots and write them as hand histories."""
@@ -319,7 +325,10 @@ def simulate(
             f"{which.label} is for {rules.min_players} to {rules.max_players} players, "
             f"not {players}"
         )
-    pairs = _collusions(colluders, collusion, rules.max_players, view)
+    if not 0.0 < collusion_rate <= 1.0:
+        fail(f"--collusion-rate {collusion_rate}: expected more than 0, at most 1")
+    pairs = tuple(replace(c, rate=collusion_rate)
+                  for c in _collusions(colluders, collusion, rules.max_players, view))
     sim = Simulator(which, seed, players=players, tables=tables, view=view, deck=deck,
                     colluders=pairs)  # fmt: skip
     sink: TextIO | None = None

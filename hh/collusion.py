@@ -18,6 +18,16 @@ decisions are those of their honest style, changed where the mode says:
   acts as if he saw the partner's cards: behind the partner (by
   :func:`standing`), he never bets or raises and folds to a bet; ahead of
   him, he does not fold to a bet.
+- ``dump-fold``: the dumper as a real one plays, not as the report's
+  signals measure: facing the receiver's bet or raise, in any pot, he folds
+  whatever he holds; he never bets or raises while the receiver is in.
+  Heads-up with him the receiver bets whenever he may.
+- ``friends``: two honest players who always sit together: seated at every
+  table, no decision changed (the report must not accuse them).
+
+A pair colludes in a share of the hands only (``Collusion.rate``, e.g. 0.3):
+which hands is drawn from the seed, the hand's number and the pair, apart
+from the simulator's own draws, so the honest decisions stay as they were.
 
 Every changed decision is one of the engine's legal options, so the hands
 stay valid; decisions of everyone else (and the random draws they use) are
@@ -26,6 +36,7 @@ untouched.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -41,7 +52,7 @@ if TYPE_CHECKING:
     from hh.evaluate import Evaluator
     from hh.simulate import _HandPlay
 
-MODES = ("soft-play", "chip-dump", "card-share")
+MODES = ("soft-play", "chip-dump", "card-share", "dump-fold", "friends")
 
 _SPANISH = "567SCRA"
 _FRENCH = "23456789TJQKA"
@@ -160,8 +171,11 @@ class Collusion:
     first: str
     second: str
     mode: str
+    rate: float = 1.0  # the share of the hands the pair colludes in
 
     def __post_init__(self) -> None:
+        if not 0.0 < self.rate <= 1.0:
+            raise ValueError(f"collusion rate {self.rate}: expected more than 0, at most 1")
         if self.mode not in MODES:
             raise ValueError(f"collusion mode {self.mode!r}: expected one of {', '.join(MODES)}")
         if self.first == self.second:
@@ -187,13 +201,23 @@ class Ring:
         e = play.e
         for partner_name, pair in self.partners.get(p.name, ()):
             q = e.by_name.get(partner_name)
-            if q is None or q.folded:
+            if q is None or q.folded or not _colludes(play, pair):
                 continue
             others = [x for x in e.players if not x.folded and x is not p and x is not q]
             changed = _MODES[pair.mode](play, pair, p, q, others, opts, verb, added, total)
             if changed is not None:
                 return changed
         return verb, added, total
+
+
+def _colludes(play: _HandPlay, pair: Collusion) -> bool:
+    """Whether the pair colludes in this hand: always at rate 1, else a draw
+    of its own from the seed, the hand's number and the pair (a string seed
+    is hashed the same in every process)."""
+    if pair.rate >= 1.0:
+        return True
+    key = f"{play.sim.seed}:{play.sim.number}:{pair.first}:{pair.second}"
+    return random.Random(key).random() < pair.rate
 
 
 def _passive(opts: Options, verb: Verb, added: int, total: int | None) -> Decision:
@@ -272,6 +296,28 @@ def _card_share(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: 
     return None
 
 
+def _dump_fold(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+               opts: Options, verb: Verb, added: int, total: int | None
+               ) -> Decision | None:  # fmt: skip
+    """Chip dumping as it is done: the dumper folds to the receiver's bet
+    whatever he holds and never bets into him; the receiver bets into him
+    heads-up whenever he may."""
+    e = play.e
+    if p.name == pair.second:  # the receiver
+        if not others and opts.check and opts.bet is not None:
+            return "bets", play._size(opts.bet, play.styles[p.index], p), None
+        return None
+    if e.current_bet > p.bet and e.last_aggressor == q.index:
+        return "folds", 0, None
+    return _passive(opts, verb, added, total)
+
+
+def _friends(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+             opts: Options, verb: Verb, added: int, total: int | None) -> Decision | None:
+    """Honest friends: they sit together, nothing else."""
+    return None
+
+
 # a mode's change of one decision (None: the honest one stands)
 Mode = Callable[["_HandPlay", Collusion, "Player", "Player", "list[Player]", "Options", Verb, int,
                  "int | None"], "Decision | None"]  # fmt: skip
@@ -279,6 +325,8 @@ _MODES: dict[str, Mode] = {
     "soft-play": _soft_play,
     "chip-dump": _chip_dump,
     "card-share": _card_share,
+    "dump-fold": _dump_fold,
+    "friends": _friends,
 }
 
 

@@ -20,7 +20,7 @@ import gc
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -33,19 +33,35 @@ from reports import standings
 from reports.cache import Cache
 from reports.db import Filters, ReportError, frame
 
-ALERT = 0.01  # family-wise: min p x signals x pairs judged; see docs/integrity.md
+ALERT = 0.01  # the false discovery rate over the pairs judged (Benjamini-Hochberg)
+SUPPORT = 0.001  # a signal's own probability that counts as a piece of evidence (tiers)
 MIN_HANDS = 200  # hands together before a pair's signals are judged at all
 MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judged
 SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
 EVIDENCE = 10  # evidence hand ids kept per signal
-MIN_FLOW_HANDS = 100  # hands with chips between the two before chip flow is judged
-EMPIRICAL_PAIRS = 20  # pairs judged for chip flow before its empirical null exists
+MIN_FLOW_HANDS = 30  # hands with chips between the two before chip flow is judged
+FLOW_NOISE = 4.0  # coin flips' variance per hand of a player's share of the chips won
+FLOW_CAP = 0.9  # each hand's chips between a pair capped at the game's 90th percentile
+EMPIRICAL_PAIRS = 20  # pairs judged before a group's empirical null exists
 QUANTILE, CHI2_Q = 0.9, 2.706  # the quantile of z^2 overdispersion is fitted to, chi2(1)'s
+STYLE = 0.5  # how far a player's own rate may lie from the population's (a factor of 1.5)
 TRIM = 4.0  # |z| of a first pass over which a pair is left out of its players' baselines
 BLOCK = facts.BLOCK  # a pair's consecutive hands together per cluster of soft play's variance
-BEHAVIOUR = ("chip_flow", "soft_play", "fold_ahead", "allin_call_behind", "stack_lost",
-             "card_share")  # fmt: skip
+BEHAVIOUR = ("fold_to", "chip_flow", "soft_play", "fold_ahead", "allin_call_behind",
+             "stack_lost", "card_share")  # fmt: skip
 SIGNALS = ("overlap", *BEHAVIOUR)
+# signals that measure the same behaviour count as one piece of evidence (tiers)
+FAMILY = {"fold_to": "folds", "fold_ahead": "folds", "chip_flow": "chips", "stack_lost": "chips",
+          "soft_play": "soft_play", "card_share": "card_share",
+          "allin_call_behind": "allin_call_behind"}  # fmt: skip
+DIRECTED = ("fold_to",)  # signals judged in each direction, the stronger one kept
+SIZES = 4  # table sizes of the baselines: heads-up, three, four to six, more
+
+
+def _size(players: str) -> str:
+    """SQL: the table size class (of :data:`SIZES`) of a hand's players dealt in."""
+    return (f"CASE WHEN {players} <= 2 THEN 0 WHEN {players} = 3 THEN 1 "
+            f"WHEN {players} <= 6 THEN 2 ELSE 3 END")
 _NORMAL = NormalDist()
 
 
@@ -72,6 +88,7 @@ class Signal:
     size: float = 0.0
     continuity: bool = True
     cap: float = math.inf  # |z| of the exact binomial tail, in the tested direction
+    mean: float | None = None  # the tested count's null mean, when not ``expected``
     lower: bool = False
 
     def judge(self, count: float, expected: float, variance: float, lower: bool = False) -> None:
@@ -114,14 +131,23 @@ class Pair:
     signals: dict[str, Signal]
     score: float = 0.0
     alert: bool = False
-    evidence: list[str] = field(default_factory=list)
+    # per signal, the hands behind it ranked by weight (alerted pairs:
+    # reports.integrity_evidence)
+    evidence: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     ring: list[str] | None = None  # the ring (three or more) this flagged pair belongs to
+    tier: str | None = None  # "review" (one signal) or "escalate" (two or more independent)
+    adjusted: float = 1.0  # the smallest signal's probability x the signals (Bonferroni)
+    threshold: float = 0.0  # the report's false-discovery threshold on ``adjusted``
+    key: tuple[int, int, int] = (0, 0, 0)  # (game, a, b) as the report numbered them
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "players": list(self.players), "game": self.game,
             "hands_together": self.hands_together, "score": shown_score(self.score),
-            "alert": self.alert, "signals": {k: s.as_dict() for k, s in self.signals.items()},
+            "alert": self.alert, "tier": self.tier,
+            "fdr": {"rate": ALERT, "adjusted": float(f"{self.adjusted:.3g}"),
+                    "threshold": float(f"{self.threshold:.3g}")},
+            "signals": {k: s.as_dict() for k, s in self.signals.items()},
             "evidence": self.evidence, "ring": self.ring,
         }  # fmt: skip
 
@@ -260,7 +286,7 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
         CREATE OR REPLACE TEMP TABLE ih AS
         SELECT row_number() OVER ()::BIGINT AS hk,
                hash(h.content_hash, h.hh_version, h.site, h.hand_id) AS ck,
-               h.hand_id, h.game, h.table_name,
+               h.site, h.hand_id, h.game, h.table_name,
                coalesce(CAST(h.started_at AS DATE)::VARCHAR, '') AS day, h.players
         FROM hands h WHERE h.judged AND {where}""", params)  # fmt: skip
     seats, pairs, events = (store.table(k) for k in facts.KINDS)
@@ -290,7 +316,8 @@ def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
         FROM {pairs} c JOIN ihx i ON i.n = c.n
         JOIN ipl pa ON pa.c = c.a JOIN ipl pb ON pb.c = c.b;
         CREATE OR REPLACE TEMP VIEW iev AS
-        SELECT i.hk, i.g, i.hand_id, px.p AS x, py.p AS y, e.signal, e.stratum, e.judged, e.hit
+        SELECT i.hk, i.g, i.hand_id, px.p AS x, py.p AS y, e.signal,
+               e.stratum * {SIZES} + {_size("i.players")} AS stratum, e.judged, e.hit
         FROM {events} e JOIN ihx i ON i.n = e.n
         JOIN ipl px ON px.c = e.x JOIN ipl py ON py.c = e.y""")  # fmt: skip
     games = [r[0] for r in con.execute("SELECT game FROM ig ORDER BY g").fetchall()]
@@ -304,13 +331,15 @@ def _pairs(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
     product of the two players' hands there over the table's hands)."""
     return frame(con, """
         WITH pt AS (
-            SELECT g, a, b, t, sum(n) AS n, count(*) AS days
-            FROM (SELECT g, a, b, t, d, sum(together) AS n FROM ip WHERE together > 0
-                  GROUP BY ALL)
+            SELECT g, a, b, t, sum(n) AS n, sum(hu) AS hu, count(*) AS days
+            FROM (SELECT g, a, b, t, d, sum(together) AS n,
+                         coalesce(sum(together) FILTER (WHERE players <= 2), 0) AS hu
+                  FROM ip WHERE together > 0 GROUP BY ALL)
             GROUP BY ALL),
         tp AS (SELECT t, p, count(*) AS n FROM ist GROUP BY ALL),
         tt AS (SELECT t, count(*) AS n FROM ihx GROUP BY ALL)
-        SELECT pt.g, pt.a, pt.b, sum(pt.n)::BIGINT AS n, count(*) AS tables,
+        SELECT pt.g, pt.a, pt.b, sum(pt.n)::BIGINT AS n, sum(pt.hu)::BIGINT AS hu,
+               count(*) AS tables,
                sum(pt.days)::BIGINT AS sessions, sum(ta.n * tb.n / tt.n) AS expected
         FROM pt JOIN tp ta ON ta.t = pt.t AND ta.p = pt.a
         JOIN tp tb ON tb.t = pt.t AND tb.p = pt.b
@@ -338,10 +367,21 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
     ``4 p (1 - p) sum(g^2)``. Conditioning on what passed between them
     makes the stakes, stack depths and styles of the hands they played
     cancel: only the direction is tested. Two-sided."""
-    con.execute("""
+    # a few big pots must not drown the many small ones (nor make a pair's
+    # direction): each hand's chips between the two are capped at the game's
+    # FLOW_CAP quantile of them (the same for every pair, whatever the direction:
+    # the test given the chips stays exact)
+    con.execute(f"""
         CREATE OR REPLACE TEMP TABLE iflows AS
-        SELECT g, a, b, hk, coalesce(chips_ab, 0) AS ab, coalesce(chips_ba, 0) AS ba
-        FROM ip WHERE chips_ab IS NOT NULL OR chips_ba IS NOT NULL""")
+        WITH f AS (
+            SELECT g, a, b, hk, coalesce(chips_ab, 0) AS raw_ab, coalesce(chips_ba, 0) AS raw_ba
+            FROM ip WHERE chips_ab IS NOT NULL OR chips_ba IS NOT NULL),
+        c AS (SELECT *, quantile_disc(raw_ab + raw_ba, {FLOW_CAP}) OVER (PARTITION BY g) AS cap
+              FROM f)
+        SELECT g, a, b, hk, raw_ab, raw_ba,
+               raw_ab * least(1.0, cap / greatest(raw_ab + raw_ba, 1e-9)) AS ab,
+               raw_ba * least(1.0, cap / greatest(raw_ab + raw_ba, 1e-9)) AS ba
+        FROM c""")
     # the sums compensated (fsum): the same chips whatever order the threads add
     # them in (a plain float sum of a pair's shares came to 3173.4999999999995 or
     # 3173.5 run to run). The evidence: the hands with the most between them, ties
@@ -349,29 +389,32 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
     flows = frame(con, f"""
         WITH s AS (
             SELECT g, a, b, fsum(ab - ba) AS d, fsum((ab + ba) * (ab + ba)) AS g2,
-                   fsum(ab) AS ab, fsum(ba) AS ba, count(*) AS nf,
-                   list_min(max(abs(ab - ba), {EVIDENCE})) AS least
+                   fsum(ab) AS ab, fsum(ba) AS ba, fsum(raw_ab) AS raw_ab,
+                   fsum(raw_ba) AS raw_ba, count(*) AS nf,
+                   list_min(max(abs(raw_ab - raw_ba), {EVIDENCE})) AS least
             FROM iflows GROUP BY ALL),
         e AS (
-            SELECT f.g, f.a, f.b, list(i.hand_id ORDER BY abs(f.ab - f.ba) DESC, i.hand_id)
+            SELECT f.g, f.a, f.b, list(i.hand_id ORDER BY abs(f.raw_ab - f.raw_ba) DESC, i.hand_id)
                                       [1:{EVIDENCE}] AS ev
             FROM iflows f JOIN s ON s.g = f.g AND s.a = f.a AND s.b = f.b
             JOIN ihx i ON i.hk = f.hk
-            WHERE abs(f.ab - f.ba) >= s.least GROUP BY ALL)
+            WHERE abs(f.raw_ab - f.raw_ba) >= s.least GROUP BY ALL)
         SELECT s.* EXCLUDE (least), e.ev FROM s JOIN e USING (g, a, b)""")  # fmt: skip
     con.execute("DROP TABLE iflows")
     ab, ba = pl.col("ab"), pl.col("ba")
     # each player's chips won from and lost to everyone, per game
     mine = pl.concat([
-        flows.select("g", p="b", won=ab, lost=ba), flows.select("g", p="a", won=ba, lost=ab),
-    ]).group_by("g", "p").agg(pl.col("won").sum(), pl.col("lost").sum())  # fmt: skip
+        flows.select("g", p="b", won=ab, lost=ba, nf="nf"),
+        flows.select("g", p="a", won=ba, lost=ab, nf="nf"),
+    ]).group_by("g", "p").agg(pl.col("won").sum(), pl.col("lost").sum(),
+                              pl.col("nf").sum())  # fmt: skip
     gross = flows.group_by("g").agg(chips=(ab + ba).sum(), hands=pl.col("nf").sum())
     df = _aligned(keys, flows).with_columns(
         pl.col("d", "g2", "ab", "ba").fill_null(0.0), pl.col("nf").fill_null(0))
-    df = df.join(mine.rename({"p": "a", "won": "won_a", "lost": "lost_a"}), on=["g", "a"],
-                 how="left", maintain_order="left")
-    df = df.join(mine.rename({"p": "b", "won": "won_b", "lost": "lost_b"}), on=["g", "b"],
-                 how="left", maintain_order="left")
+    df = df.join(mine.rename({"p": "a", "won": "won_a", "lost": "lost_a", "nf": "nf_a"}),
+                 on=["g", "a"], how="left", maintain_order="left")
+    df = df.join(mine.rename({"p": "b", "won": "won_b", "lost": "lost_b", "nf": "nf_b"}),
+                 on=["g", "b"], how="left", maintain_order="left")
     df = df.join(gross, on="g", how="left", maintain_order="left").with_columns(
         pl.col("won_a", "lost_a", "won_b", "lost_b", "chips").fill_null(0.0),
         pl.col("hands").fill_null(0))
@@ -386,15 +429,27 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
     wa, wb = pl.col("wa"), pl.col("wb")
     df = df.with_columns(p=_share_of(wb * (1 - wa), wa * (1 - wb)))
     p = pl.col("p")
-    df = df.with_columns(e=(ab + ba) * (2 * p - 1), var=4 * p * (1 - p) * pl.col("g2"))
-    cols = ("a", "b", "d", "ab", "ba", "nf", "ev", "p", "e", "var", "n")
-    for sigs, (a, b, d, chips_ab, chips_ba, nf, ev, p_ab, e, var, n) in zip(
+    # p is estimated from each one's hands with the others: a player seen in few
+    # (a heads-up regular) may win or lose more against everyone than they show.
+    # Its variance, by the delta method on each share (chips won per hand are far
+    # noisier than a coin: FLOW_NOISE coins a hand), goes into the net's.
+    others_a = (pl.col("nf_a").fill_null(0) - pl.col("nf")).cast(pl.Float64)
+    others_b = (pl.col("nf_b").fill_null(0) - pl.col("nf")).cast(pl.Float64)
+    var_p = (p * (1 - p)) ** 2 * FLOW_NOISE * (
+        1 / ((wa * (1 - wa)).clip(lower_bound=0.01) * (others_a + SHRINK))
+        + 1 / ((wb * (1 - wb)).clip(lower_bound=0.01) * (others_b + SHRINK)))
+    df = df.with_columns(e=(ab + ba) * (2 * p - 1),
+                         var=4 * p * (1 - p) * pl.col("g2") + 4 * (ab + ba) ** 2 * var_p)
+    df = df.with_columns(pl.col("raw_ab", "raw_ba").fill_null(0.0))
+    cols = ("a", "b", "d", "ab", "ba", "nf", "ev", "p", "e", "var", "n", "raw_ab", "raw_ba")
+    for sigs, (a, b, d, chips_ab, chips_ba, nf, ev, p_ab, e, var, n, raw_ab, raw_ba) in zip(
             out, zip(*(df.get_column(k).to_list() for k in cols), strict=True),
             strict=True):  # fmt: skip
-        s = Signal(value=d, count=nf, opportunity=n, expected=e)
+        s = Signal(value=raw_ab - raw_ba, count=nf, opportunity=n, expected=e)
         gainer, loser = (b, a) if d - e > 0 else (a, b)
-        s.detail = {"from": names[loser], "to": names[gainer], "chips_a_to_b": round(chips_ab),
-                    "chips_b_to_a": round(chips_ba), "p_a_to_b": round(p_ab, 4)}  # fmt: skip
+        s.detail = {"from": names[loser], "to": names[gainer], "chips_a_to_b": round(raw_ab),
+                    "chips_b_to_a": round(raw_ba), "capped_a_to_b": round(chips_ab),
+                    "capped_b_to_a": round(chips_ba), "p_a_to_b": round(p_ab, 4)}  # fmt: skip
         if nf >= MIN_FLOW_HANDS and var > 0:
             s.observed, s.variance, s.size, s.continuity = d, var, chips_ab + chips_ba, False
             s.z = (d - e) / math.sqrt(var)
@@ -446,27 +501,36 @@ def _soft_play(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dic
                    unnest([{", ".join(f"k{dc}" for dc in _DC)}]) AS k
             FROM (SELECT g, a, b, {sums} FROM isoft GROUP BY g, a, b))
         WHERE n > 0""")  # fmt: skip
-    hu_checks = frame(con, """
-        SELECT g, a, b, (sum(checks_ab) + sum(checks_ba))::BIGINT AS c
+    hu_checks = frame(con, f"""
+        SELECT g // {SIZES} AS g, a, b, (sum(checks_ab) + sum(checks_ba))::BIGINT AS c
         FROM isoft GROUP BY ALL""")
     rates = _soft_model(rows)
     clustered = _soft_clustered(con, rates.select("g", "a", "b", "dc", "p0"))
     con.execute("DROP TABLE isoft")
     n, k, p0, hu = pl.col("n"), pl.col("k"), pl.col("p0"), pl.col("hu")
+    # each table size of a pair apart (its own baselines, its own blocks), then summed
     per = rates.group_by("g", "a", "b").agg(
         count=k.sum(), expected=(n * p0).sum(), var=(n * p0 * (1 - p0)).sum(), opp=n.sum(),
         hu_n=n.filter(hu).sum(), hu_k=k.filter(hu).sum(), hu_e=(n * p0).filter(hu).sum())
+    style = rates.group_by("g", "a", "b", pl.col("dc") < facts.CELLS).agg(
+        ew=(n * p0 * pl.col("w")).sum()).group_by("g", "a", "b").agg(
+        style=_style_variance(pl.col("ew")).sum())  # fmt: skip
+    per = per.join(clustered, on=["g", "a", "b"], how="left").join(
+        style, on=["g", "a", "b"], how="left").with_columns(
+        var=pl.max_horizontal("var", pl.col("clustered").fill_null(0.0)) + pl.col("style"),
+        g=pl.col("g") // SIZES).drop("clustered", "style")
+    per = per.group_by("g", "a", "b").agg(pl.all().sum())
     evidence = _soft_evidence(con)
-    df = _aligned(keys, per)
-    for more in (hu_checks, clustered, evidence):
+    df = _aligned(keys, per.with_columns(pl.col("g").cast(keys.schema["g"])))
+    for more in (hu_checks, evidence):
         df = df.join(more, on=["g", "a", "b"], how="left", maintain_order="left")
-    cols = ("count", "expected", "var", "opp", "hu_n", "hu_k", "hu_e", "c", "clustered", "ev")
-    for sigs, (count, expected, var, opp, hu_n, hu_k, hu_e, hu_c, cl, ev) in zip(
+    cols = ("count", "expected", "var", "opp", "hu_n", "hu_k", "hu_e", "c", "ev")
+    for sigs, (count, expected, var, opp, hu_n, hu_k, hu_e, hu_c, ev) in zip(
             out, zip(*(df.get_column(c).to_list() for c in cols), strict=True),
             strict=True):  # fmt: skip
         count, opp, hu_n, hu_k, hu_c = (int(v or 0) for v in (count, opp, hu_n, hu_k, hu_c))
         expected, hu_e = expected or 0.0, hu_e or 0.0
-        var = max(var or 0.0, cl or 0.0)
+        var = var or 0.0
         s = Signal(value=count / expected if expected else None, count=count, opportunity=opp,
                    expected=expected, evidence=list(ev or []))  # fmt: skip
         s.judge(count, expected, var, lower=True)
@@ -493,8 +557,8 @@ def _soft_blocks(con: duckdb.DuckDBPyConnection) -> None:
     if ordered:
         con.execute(f"""
             CREATE OR REPLACE TEMP TABLE isoft AS
-            SELECT g, a, b, seq // {BLOCK} AS blk, {sums}, count(*) AS m, min(seq) AS lo,
-                   max(seq) AS hi
+            SELECT g * {SIZES} + {_size("players")} AS g, a, b, seq // {BLOCK} AS blk, {sums},
+                   count(*) AS m, min(seq) AS lo, max(seq) AS hi
             FROM ip WHERE soft GROUP BY ALL""")  # fmt: skip
         ordered = not con.execute("""
             SELECT count(*) FROM (
@@ -507,7 +571,8 @@ def _soft_blocks(con: duckdb.DuckDBPyConnection) -> None:
     words = ", ".join(facts.SOFT_COLUMNS)
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE isoft AS
-        SELECT g, a, b, hk, {words}, checks_ab, checks_ba FROM ip WHERE soft""")
+        SELECT g * {SIZES} + {_size("players")} AS g, a, b, hk, {words}, checks_ab, checks_ba
+        FROM ip WHERE soft""")
     con.execute(f"""
         CREATE OR REPLACE TEMP TABLE isoft AS
         SELECT g, a, b, blk, {sums}
@@ -571,7 +636,25 @@ def _soft_rates(rows: pl.LazyFrame, own_n: pl.Expr, own_k: pl.Expr, events: pl.E
     expect of his actions: :func:`_factor_of`): a passive player is passive
     heads-up too."""
     prior = _prior_of(pl.col("base"), _factor_of(events, wanted))
-    return rows.with_columns(p0=(own_k + SHRINK * prior) / (own_n + SHRINK))
+    return rows.with_columns(p0=(own_k + SHRINK * prior) / (own_n + SHRINK),
+                             w=_unknown(own_n, wanted))
+
+
+def _unknown(own_n: pl.Expr, wanted: pl.Expr) -> pl.Expr:
+    """How much of a player's null rate is the population's rather than his
+    own (1: nothing of him seen with anyone else in the stratum nor
+    elsewhere): the shrinkage weight of his stratum times his factor's.
+    The null's variance gets ``(STYLE x expected x weight)^2`` per player
+    (:func:`_style_variance`): a player seen only with his one opponent (a
+    heads-up regular) may simply be passive, or fold a lot, with everyone."""
+    return (SHRINK / (own_n.clip(lower_bound=0.0) + SHRINK)
+            * SHRINK / (wanted.clip(lower_bound=0.0) + SHRINK))
+
+
+def _style_variance(ew: pl.Expr) -> pl.Expr:
+    """The null's variance for not knowing one player's style: ``ew`` his
+    expected count weighted by :func:`_unknown`, times ``STYLE``, squared."""
+    return (STYLE * ew) ** 2
 
 
 def _factor_of(events: pl.Expr, expected: pl.Expr) -> pl.Expr:
@@ -644,7 +727,7 @@ def _events(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, out: list[dict[s
         FROM iev WHERE judged AND hit GROUP BY ALL""")  # fmt: skip
     for name, signal in (("fold_ahead", facts.FOLD_AHEAD),
                          ("allin_call_behind", facts.ALLIN_CALL),
-                         ("card_share", facts.CARD_SHARE)):  # fmt: skip
+                         ("card_share", facts.CARD_SHARE), ("fold_to", facts.FOLD_TO)):  # fmt: skip
         rows = tally.filter(pl.col("signal") == signal).drop("signal")
         ev = evidence.filter(pl.col("signal") == signal).drop("signal")
         _tally_signal(rows, ev, keys, out, name)
@@ -665,6 +748,9 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     unjudged = tally.group_by("g", a=pl.min_horizontal("x", "y"),
                               b=pl.max_horizontal("x", "y")).agg(pl.col("unjudged").sum())
     df = tally.filter(m > 0)
+    if name == "fold_to":
+        _fold_to(df, keys, out, name)
+        return
     # every total a row needs is a window over one integer key: the game's
     # stratum (the population), x in the game, x's stratum, x towards y, y
     width = 1 << max(1, int(df.select(pl.max_horizontal("x", "y").max()).item() or 0)
@@ -674,8 +760,13 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     lazy = df.lazy()  # one plan: polars shares the windows' groups
     lazy = lazy.with_columns(gr=g * strata + pl.col("r"), gx=g * width + pl.col("x"),
                              gy=g * width + pl.col("y"))  # fmt: skip
+    # the players' factors are per table size (the stratum's last digit): a style
+    # seen at full tables says little of the play heads-up
+    size = pl.col("r") % SIZES
     lazy = lazy.with_columns(xr=pl.col("gx") * strata + pl.col("r"),
-                             xy=pl.col("gx") * width + pl.col("y"))  # fmt: skip
+                             xy=(pl.col("gx") * width + pl.col("y")) * SIZES + size,
+                             gx=pl.col("gx") * SIZES + size,
+                             gy=pl.col("gy") * SIZES + size)  # fmt: skip
     lazy = lazy.with_columns(pop_n=m.sum().over("gr"), pop_k=k.sum().over("gr"),
                              own_n=m.sum().over("xr"), own_k=k.sum().over("xr"))  # fmt: skip
     # the actor's own factor over his strata, with everyone but y
@@ -683,29 +774,122 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
                              base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
     pe = pl.col("pe")
     events = k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy")
-    lazy = lazy.with_columns(factor=_factor_of(events, pe.sum().over("gx") - pe.sum().over("xy")))
+    wanted = pe.sum().over("gx") - pe.sum().over("xy")
+    lazy = lazy.with_columns(factor=_factor_of(events, wanted),
+                             w=_unknown(pl.col("own_n") - m, wanted))
     prior = _prior_of(pl.col("base"), pl.col("factor"))
     lazy = lazy.with_columns(rate=((pl.col("own_k") - k) + SHRINK * prior)
                              / ((pl.col("own_n") - m) + SHRINK))  # fmt: skip
     mr = m * pl.col("rate")
     # the other's factor: his events with everyone but x over what their rates expect
+    others_y = mr.sum().over("gy") - mr.sum().over("xy")
     scale = (((k.sum().over("gy").cast(pl.Float64) - k.sum().over("xy")) + SHRINK)
-             / ((mr.sum().over("gy") - mr.sum().over("xy")) + SHRINK))  # fmt: skip
-    lazy = lazy.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale))
+             / (others_y + SHRINK))  # fmt: skip
+    lazy = lazy.with_columns(p0=pl.min_horizontal(pl.lit(1.0), pl.col("rate") * scale),
+                             wy=SHRINK / (others_y.clip(lower_bound=0.0) + SHRINK))
     p0 = pl.col("p0")
-    agg = lazy.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
-                        b=pl.max_horizontal("x", "y")).agg(
-        count=k.sum(), opp=m.sum(), e=(m * p0).sum(), v=(m * p0 * (1 - p0)).sum()).collect()
+    # what is not known of either one's style (x's rate, y's factor) widens the null
+    sums = {"count": k.sum(), "opp": m.sum(), "e": (m * p0).sum(),
+            "v": (m * p0 * (1 - p0)).sum(), "ew": (m * p0 * pl.col("w")).sum(),
+            "ewy": (m * p0 * pl.col("wy")).sum()}  # fmt: skip
+    directed = lazy.group_by("g", "x", "y").agg(**sums).with_columns(
+        v=pl.col("v") + _style_variance(pl.col("ew")) + _style_variance(pl.col("ewy")))
+    if name in DIRECTED:  # each direction apart: x towards y, as (a, b) and (b, a)
+        agg = directed.collect()
+        for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
+            per = _aligned(keys, agg.rename({"x": x, "y": y}))
+            _tally_out(per, out, f"{name}_{d}", with_detail=False)
+        return
+    agg = directed.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
+                            b=pl.max_horizontal("x", "y")).agg(
+        pl.col("count", "opp", "e", "v").sum()).collect()
     per = _aligned(keys, agg).join(unjudged, on=["g", "a", "b"], how="left",
                                    maintain_order="left")  # fmt: skip
     per = per.join(evidence, on=["g", "a", "b"], how="left", maintain_order="left")
-    cols = ("count", "opp", "e", "v", "unjudged", "ev")
-    for sigs, (count, opp, expected, var, unj, ev) in zip(
-            out, zip(*(per.get_column(c).to_list() for c in cols), strict=True),
-            strict=True):  # fmt: skip
+    _tally_out(per, out, name)
+
+
+def _fold_to(df: pl.DataFrame, keys: pl.DataFrame, out: list[dict[str, Signal]],
+             name: str) -> None:  # fmt: skip
+    """x's folds to y's bets against, in the same spots (game, round, bet
+    size, someone more in, table size: the stratum ``r``), x's folds to
+    everyone else's bets, and others' folds to y's bets: two
+    Cochran-Mantel-Haenszel tests (each stratum a 2x2 table, its
+    hypergeometric mean and variance; only strata with decisions of both
+    kinds count), and the signal is the weaker of the two (both must hold: a
+    player who folds to everyone, or a bettor everyone folds to, is no
+    partner). Each direction apart (``name_ab``, ``name_ba``); upper tail."""
+    m, k = pl.col("m"), pl.col("k")
+
+    def sums(lazy: pl.LazyFrame) -> pl.LazyFrame:
+        out: dict[str, pl.Expr] = {"count": k.sum(), "opp": m.sum()}
+        for side, (tot, hit) in (("1", ("M", "K")), ("2", ("N", "J"))):
+            t, h = pl.col(tot).cast(pl.Float64), pl.col(hit).cast(pl.Float64)
+            inf = t > m  # a stratum where he (or the bettor) met others too
+            out[f"k{side}"] = k.filter(inf).sum()
+            out[f"e{side}"] = (m * h / t).filter(inf).sum()
+            out[f"v{side}"] = (m * (t - m) * h * (t - h) / (t * t * (t - 1))).filter(inf).sum()
+        return lazy.group_by("g", "x", "y").agg(**out)
+
+    lazy = df.lazy().with_columns(
+        M=m.sum().over("g", "x", "r"), K=k.sum().over("g", "x", "r"),
+        N=m.sum().over("g", "y", "r"), J=k.sum().over("g", "y", "r"))
+    # two passes: a likely partner (his folds to y over TRIM in z) is left out of
+    # x's folds to the others and of the others' folds to y (as for soft play)
+    first = sums(lazy).filter(pl.col("v1") >= 1.0).select(
+        "g", "x", "y", trim=(pl.col("k1") - pl.col("e1")) / pl.col("v1").sqrt() > TRIM)
+    lazy = lazy.join(first.lazy(), on=["g", "x", "y"], how="left").with_columns(
+        pl.col("trim").fill_null(False))
+    t = pl.col("trim")
+    mt, kt = pl.when(t).then(m).otherwise(0), pl.when(t).then(k).otherwise(0)
+    lazy = lazy.with_columns(
+        M=pl.col("M") - mt.sum().over("g", "x", "r") + mt,
+        K=pl.col("K") - kt.sum().over("g", "x", "r") + kt,
+        N=pl.col("N") - mt.sum().over("g", "y", "r") + mt,
+        J=pl.col("J") - kt.sum().over("g", "y", "r") + kt)
+    agg = sums(lazy).collect()
+    for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
+        per = _aligned(keys, agg.rename({"x": x, "y": y}))
+        cols = [per.get_column(c).to_list() for c in
+                ("count", "opp", "k1", "e1", "v1", "k2", "e2", "v2")]  # fmt: skip
+        for sigs, (count, opp, k1, e1, v1, k2, e2, v2) in zip(out, zip(*cols, strict=True),
+                                                              strict=True):  # fmt: skip
+            count, opp = int(count or 0), int(opp or 0)
+            k1, e1, v1, k2, e2, v2 = (float(v or 0) for v in (k1, e1, v1, k2, e2, v2))
+            expected = count - k1 + e1
+            sig = Signal(value=count / expected if expected else None, count=count,
+                         opportunity=opp, expected=expected,
+                         detail={"against_others": {"count": int(k1), "expected": round(e1, 2)},
+                                 "others_to_bettor": {"count": int(k2),
+                                                      "expected": round(e2, 2)}})  # fmt: skip
+            if v1 >= 1.0 and v2 >= 1.0:
+                z, k_, e_, v_ = min((_cmh_z(k1, e1, v1), k1, e1, v1),
+                                    (_cmh_z(k2, e2, v2), k2, e2, v2))  # fmt: skip
+                sig.observed, sig.mean, sig.variance, sig.size = k_, e_, v_, e_
+                sig.z, sig.probability = z, _upper(z)
+            sigs[f"{name}_{d}"] = sig
+
+
+def _cmh_z(count: float, expected: float, variance: float) -> float:
+    """z of a Mantel-Haenszel count, with the continuity correction."""
+    d = count - expected
+    d = d - 0.5 if d > 0.5 else d + 0.5 if d < -0.5 else 0.0
+    return d / math.sqrt(variance)
+
+
+def _tally_out(per: pl.DataFrame, out: list[dict[str, Signal]], name: str,
+               with_detail: bool = True) -> None:
+    """One count signal per row of ``per`` (count, opp, e, v; ``with_detail``:
+    unjudged and ev too), as ``name`` of each pair's signals."""
+    n = per.height
+    cols = [per.get_column(c).to_list() if c in per.columns else [None] * n
+            for c in ("count", "opp", "e", "v", "unjudged", "ev")]  # fmt: skip
+    for sigs, (count, opp, expected, var, unj, ev) in zip(out, zip(*cols, strict=True),
+                                                          strict=True):  # fmt: skip
         count, opp, expected, var = int(count or 0), int(opp or 0), expected or 0.0, var or 0.0
         s = Signal(value=count / expected if expected else None, count=count,
-                   opportunity=opp, expected=expected, detail={"unjudged": int(unj or 0)},
+                   opportunity=opp, expected=expected,
+                   detail={"unjudged": int(unj or 0)} if with_detail else {},
                    evidence=list(ev or []))  # fmt: skip
         s.judge(count, expected, var)
         sigs[name] = s
@@ -764,7 +948,7 @@ def _stack_lost(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame,
         sigs["stack_lost"] = s
 
 
-def _overdispersed(signals: list[Signal], tail: str) -> None:
+def _overdispersed(signals: list[Signal], tail: str, tested_side: bool = False) -> None:
     """Pairs differ in how their styles meet (a player bets less into one
     who always raises, wins more from one he reads well), and that
     difference grows with the hands they play: a fixed share of the
@@ -773,14 +957,20 @@ def _overdispersed(signals: list[Signal], tail: str) -> None:
     passed between the two), with ``tau`` the population's: the one that
     makes the ``QUANTILE`` of z^2 over the half of the judged pairs with the
     largest size N(0, 1)'s (``CHI2_Q``; a quantile: the few colluders do not
-    set it). With fewer than ``EMPIRICAL_PAIRS`` pairs judged, tau is 0."""
+    set it). With fewer than ``EMPIRICAL_PAIRS`` pairs judged, tau is 0.
+    ``tested_side``: fitted on the z's of the tested tail only (a directed
+    signal: a partner who folds to his partner always makes his folds to
+    everyone else look few, a far tail on the other side)."""
     judged = [s for s in signals if s.z is not None and s.variance > 0]
     if len(judged) < EMPIRICAL_PAIRS:
         return
-    big = sorted(judged, key=lambda s: -s.size)[: max(EMPIRICAL_PAIRS, len(judged) // 2)]
+    fit = [s for s in judged if not tested_side or ((s.z or 0.0) < 0) == (tail == "lower")]
+    if len(fit) < EMPIRICAL_PAIRS:
+        return
+    big = sorted(fit, key=lambda s: -s.size)[: max(EMPIRICAL_PAIRS, len(fit) // 2)]
 
     def z(s: Signal, t2: float) -> float:
-        d = s.observed - s.expected
+        d = s.observed - (s.expected if s.mean is None else s.mean)
         if s.continuity:
             d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else d
         return s.capped(d / math.sqrt(s.variance + t2 * s.size * s.size))
@@ -881,21 +1071,20 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
                cache: str | Path | Cache | None,
                progress: Callable[[str, int, int], None] | None) -> list[Pair]:  # fmt: skip
     f = filters or Filters()
+    # the population is every pair of the hands the hand filters keep, whatever
+    # pairs are shown: --game, --player and --min-hands only narrow the list
+    everything = replace(f, games=(), players=(), min_hands=0)
     store = cache if isinstance(cache, Cache) else Cache(con, cache)
     try:
-        store.want(*f.where())
+        store.want(*everything.where())
         with facts.fill_memory(con):
             standings.fill(con, store, batch=standings.BATCH, progress=progress)
             facts.fill(con, store, batch=facts.BATCH, progress=progress)
-        games, names = _load(con, f, store)
-        everyone = _pairs(con)
+        games, names = _load(con, everything, store)
+        keep = _pairs(con).filter(pl.col("n") >= 1)
         # in key order (the integers are in the order of the names), and ties of the
         # ranking broken by game: the same hands give the same report whatever order
         # the SQL returned its rows in
-        keep = everyone.filter(pl.col("n") >= max(f.min_hands, 1))
-        if f.players:
-            wanted = [p for p, name in enumerate(names) if name in f.players]
-            keep = keep.filter(pl.col("a").is_in(wanted) | pl.col("b").is_in(wanted))
         keys = keep.select("g", "a", "b")
         sigs: list[dict[str, Signal]] = []
         for n, e, tables, sessions in zip(*(keep.get_column(c).to_list() for c in
@@ -908,37 +1097,138 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
         _chip_flow(con, keep.select("g", "a", "b", "n"), names, sigs)
         _soft_play(con, keys, sigs)
         _events(con, keys, sigs)
+        # each signal's null calibrated per game and table size (heads-up apart)
+        groups = list(zip(keep.get_column("g").to_list(),
+                          (2 * hu > n for hu, n in zip(keep.get_column("hu").to_list(),
+                                                       keep.get_column("n").to_list(),
+                                                       strict=True)), strict=True))  # fmt: skip
+        for name in BEHAVIOUR:
+            tail = {"chip_flow": "two", "soft_play": "lower"}.get(name, "upper")
+            if name in DIRECTED:
+                both = [s[f"{name}_{d}"] for d in ("ab", "ba") for s in sigs]
+                _calibrate(both, groups + groups, tail, tested_side=True)
+                for row, (a, b) in zip(sigs, zip(keep.get_column("a").to_list(),
+                                                 keep.get_column("b").to_list(), strict=True),
+                                       strict=True):  # fmt: skip
+                    row[name] = _stronger(row.pop(f"{name}_ab"), row.pop(f"{name}_ba"),
+                                          names[a], names[b])  # fmt: skip
+            else:
+                _calibrate([s[name] for s in sigs], groups, tail)
+        out = [Pair(games[g], (names[a], names[b]), n, {name: s[name] for name in SIGNALS},
+                    key=(g, a, b))
+               for g, a, b, n, s in zip(*(keep.get_column(c).to_list() for c in "gabn"), sigs,
+                                        strict=True)]  # fmt: skip
+        _alerts(out)
+        from reports.integrity_evidence import attach
+
+        attach(con, [p for p in out if p.alert], EVIDENCE)
     except duckdb.Error as error:
         raise ReportError(f"cannot compute the integrity report: {error}") from error
     finally:
         con.execute("DROP VIEW IF EXISTS ip; DROP VIEW IF EXISTS iev; DROP VIEW IF EXISTS ist")
         if store is not cache:
             store.close()
-    for name in BEHAVIOUR:
-        tail = {"chip_flow": "two", "soft_play": "lower"}.get(name, "upper")
-        _overdispersed([s[name] for s in sigs], tail)
-        _empirical_null([s[name] for s in sigs], tail, name == "chip_flow")
-    out = [Pair(games[g], (names[a], names[b]), n, {name: s[name] for name in SIGNALS})
-           for g, a, b, n, s in zip(*(keep.get_column(c).to_list() for c in "gabn"), sigs,
-                                    strict=True)]  # fmt: skip
-    judged = [p for p in out if p.hands_together >= MIN_HANDS]
-    for p in out:
-        ps = [s.probability for name, s in p.signals.items()
-              if name in BEHAVIOUR and s.probability is not None]  # fmt: skip
-        if p.hands_together < MIN_HANDS or not ps:
-            p.score = 0.0
-            continue
-        adjusted = min(1.0, min(ps) * len(BEHAVIOUR))
-        p.score = max(0.0, -math.log10(max(adjusted, 1e-300)))
-        p.alert = adjusted * len(judged) <= ALERT
-        worst = min((s for n, s in p.signals.items() if n in BEHAVIOUR and s.probability
-                     is not None), key=lambda s: s.probability or 1.0)  # fmt: skip
-        p.evidence = worst.evidence[:EVIDENCE]
     # ranked by the score as shown (shown_score), ties by hands together,
     # names and game: the same order at every run
     out.sort(key=lambda p: (-shown_score(p.score), -p.hands_together, p.players, p.game))
     rings(out)
-    return out
+    return [p for p in out if _shown(p, f)]
+
+
+def _shown(p: Pair, f: Filters) -> bool:
+    """Whether the filters that only narrow the list keep the pair."""
+    return (p.hands_together >= max(f.min_hands, 1)
+            and (not f.games or p.game in f.games)
+            and (not f.players or bool(set(p.players) & set(f.players))))
+
+
+def _calibrate(signals: list[Signal], groups: list[tuple[int, bool]], tail: str,
+               tested_side: bool = False) -> None:
+    """Overdispersion and the empirical null of one signal, per game and
+    table size: the pairs who play mostly heads-up apart from the others
+    when each side has ``EMPIRICAL_PAIRS`` judged, else the game's together."""
+    by: dict[tuple[int, bool], list[Signal]] = defaultdict(list)
+    for s, key in zip(signals, groups, strict=True):
+        by[key].append(s)
+    games: dict[int, list[list[Signal]]] = defaultdict(list)
+    for (g, _hu), ss in sorted(by.items()):
+        games[g].append(ss)
+    for parts in games.values():
+        enough = all(sum(s.z is not None for s in ss) >= EMPIRICAL_PAIRS for ss in parts)
+        for group in parts if enough else [[s for ss in parts for s in ss]]:
+            _overdispersed(group, tail, tested_side)
+            _empirical_null(group, tail, False)
+
+
+def _stronger(ab: Signal, ba: Signal, a: str, b: str) -> Signal:
+    """A directed signal (a towards b, b towards a) as one: the direction
+    with the smaller probability, which doubles (either could have been it);
+    the other direction in ``detail``."""
+    first = ba.probability is not None and (ab.probability is None
+                                            or ba.probability < ab.probability)  # fmt: skip
+    s, other = (ba, ab) if first else (ab, ba)
+    actor, toward = (b, a) if first else (a, b)
+    if s.probability is not None:
+        s.probability = min(1.0, 2 * s.probability)
+        s.z = -_NORMAL.inv_cdf(max(1e-300, s.probability)) if s.probability < 1 else 0.0
+    s.detail = {**s.detail, "actor": actor, "toward": toward,
+                "other_way": {"count": other.count, "opportunity": other.opportunity,
+                              "expected": _round(other.expected), "z": _round(other.z)}}
+    return s
+
+
+_FAMILIES = sorted(set(FAMILY.values()))
+
+
+def adjusted(p: Pair) -> float:
+    """The pair's probability under the null, two ways, the smaller one
+    doubled (either could have been it): the smallest behaviour signal's
+    probability x the signals (one strong signal); and, of the independent
+    families (:data:`FAMILY`; a family's probability: its smallest x its
+    signals), the second smallest ``q2`` as ``C(F, 2) x q2^2`` (two
+    families each unlikely: what room practice calls several pieces of
+    evidence)."""
+    ps = {n: s.probability for n, s in p.signals.items()
+          if n in BEHAVIOUR and s.probability is not None}  # fmt: skip
+    single = min(1.0, min(ps.values()) * len(BEHAVIOUR))
+    fams = sorted(min(1.0, min(ps[n] for n in ps if FAMILY[n] == f)
+                      * sum(FAMILY[n] == f for n in BEHAVIOUR))
+                  for f in _FAMILIES if any(FAMILY[n] == f for n in ps))  # fmt: skip
+    pairwise = 1.0
+    if len(fams) >= 2:
+        k = len(_FAMILIES)
+        pairwise = min(1.0, k * (k - 1) / 2 * fams[1] ** 2)
+    return min(1.0, 2 * min(single, pairwise))
+
+
+def _alerts(pairs: list[Pair]) -> None:
+    """Score, alert and tier of every pair: ``adjusted`` (:func:`adjusted`);
+    the alerts are the pairs
+    the Benjamini-Hochberg procedure keeps at a false discovery rate of
+    ``ALERT`` over every pair judged (hands together at least ``MIN_HANDS``);
+    the tier: ``escalate`` when signals of two or more independent families
+    (:data:`FAMILY`) each have a probability at most ``SUPPORT``, else
+    ``review``."""
+    judged: list[Pair] = []
+    for p in pairs:
+        ps = [s.probability for name, s in p.signals.items()
+              if name in BEHAVIOUR and s.probability is not None]  # fmt: skip
+        if p.hands_together < MIN_HANDS or not ps:
+            continue
+        p.adjusted = adjusted(p)
+        p.score = max(0.0, -math.log10(max(p.adjusted, 1e-300)))
+        judged.append(p)
+    ranked = sorted(p.adjusted for p in judged)
+    m = len(ranked)
+    threshold = max((q for k, q in enumerate(ranked, 1) if q <= k / m * ALERT), default=0.0)
+    for p in pairs:
+        p.threshold = threshold
+    for p in judged:
+        p.alert = threshold > 0 and p.adjusted <= threshold
+        if p.alert:
+            families = {FAMILY[n] for n, s in p.signals.items() if n in BEHAVIOUR
+                        and s.probability is not None and s.probability <= SUPPORT}  # fmt: skip
+            p.tier = "escalate" if len(families) >= 2 else "review"
 
 
 __all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Ring", "Signal", "integrity", "rings",

@@ -31,8 +31,11 @@ other hands: the population's null models are the report's
   still in), a fold with y and someone more still in (``card_share``:
   stratum by opponents in, y's bet and y's opening of the round; hit: y the
   only one ahead of him), a call of y's all-in (``allin_call_behind``:
-  stratum the round; hit: behind y). ``judged``: every standing needed is
-  known.
+  stratum the round; hit: behind y), each decision facing y's bet or raise
+  (``fold_to``: a fold, call or raise; stratum the round (3: later), the
+  bet's size against the pot (:data:`SIZE_CLASSES`) and whether someone
+  more is in; hit: a fold; judged always: no card needed). ``judged``:
+  every standing needed is known.
 
 The counts per cell are packed so that the report sums the words of up to
 :data:`BLOCK` hands of a pair (soft play's clustered variance) without one
@@ -64,7 +67,10 @@ CELLS = 16  # heads-up (8) + facing a bet (1) + 2 x round (0, 1, 2, 3 and later)
 PER_WORD = 4  # 16-bit fields per BIGINT
 WORDS = CELLS // PER_WORD
 MAX_CELL = (1 << 15) // BLOCK  # a block's sum stays under 2^15: no field spills
-FOLD_AHEAD, CARD_SHARE, ALLIN_CALL = 0, 1, 2  # integrity_events.signal
+FOLD_AHEAD, CARD_SHARE, ALLIN_CALL, FOLD_TO = 0, 1, 2, 3  # integrity_events.signal
+# fold_to's bet sizes: what x must add over the pot before his decision (the bet
+# in it), under a quarter, a third, a half, at least a half; 4: the bettor all-in
+SIZE_CLASSES = 5
 
 _DIRS = ("ab", "ba")
 SOFT_COLUMNS = tuple(f"{c}_{d}{w}" for d in _DIRS for c in "nk" for w in range(WORDS))
@@ -97,13 +103,19 @@ SEQ = "integrity_seq"  # (game, a, b, next): each pair's next ``seq``
 _PREPARE = """
 CREATE OR REPLACE TEMP TABLE _iact AS
 SELECT t.hk, a.seq, a.round, a.player, a.kind, a.all_in, a.to_call_before, a.stack_before,
+       a.pot_before,
        last_value(CASE WHEN a.kind IN ('bet', 'raise') THEN a.player END IGNORE NULLS)
            OVER w AS bettor,
        last_value(CASE WHEN a.kind IN ('bet', 'raise') THEN a.all_in END IGNORE NULLS)
-           OVER w AS bettor_all_in
+           OVER w AS bettor_all_in,
+       last_value(CASE WHEN a.kind IN ('bet', 'raise') THEN a.player END IGNORE NULLS)
+           OVER before AS faced,
+       last_value(CASE WHEN a.kind IN ('bet', 'raise') THEN a.all_in END IGNORE NULLS)
+           OVER before AS faced_all_in
 FROM actions a JOIN _todo t ON t.site = a.site AND t.hand_id = a.hand_id
 WHERE a.round >= 0 AND a.kind IN ('check', 'bet', 'call', 'raise', 'fold')
-WINDOW w AS (PARTITION BY t.hk, a.round ORDER BY a.seq);
+WINDOW w AS (PARTITION BY t.hk, a.round ORDER BY a.seq),
+       before AS (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING);
 
 CREATE OR REPLACE TEMP TABLE _iseat AS
 SELECT t.hk, s.player, s.put_in, s.stack_end,
@@ -285,6 +297,19 @@ FROM _iact a
 LEFT JOIN stand sx ON sx.hk = a.hk AND sx.player = a.player AND sx.round = a.round
 LEFT JOIN stand sy ON sy.hk = a.hk AND sy.player = a.bettor AND sy.round = a.round
 WHERE a.to_call_before > 0 AND a.kind = 'call' AND a.bettor_all_in
+UNION ALL
+SELECT a.hk, a.player, a.faced, {FOLD_TO}::UTINYINT,
+       (least(a.round, 3) * {2 * SIZE_CLASSES}
+        + 2 * CASE WHEN a.faced_all_in THEN 4
+                   WHEN 4 * a.to_call_before < a.pot_before THEN 0
+                   WHEN 3 * a.to_call_before < a.pot_before THEN 1
+                   WHEN 2 * a.to_call_before < a.pot_before THEN 2 ELSE 3 END
+        + (n.opponents >= 2)::INT)::SMALLINT,
+       true, a.kind = 'fold'
+FROM _iact a JOIN (SELECT hk, seq, any_value(opponents) AS opponents FROM _ilive GROUP BY ALL) n
+    ON n.hk = a.hk AND n.seq = a.seq
+WHERE a.to_call_before > 0 AND a.faced IS NOT NULL AND a.faced <> a.player
+  AND a.kind IN ('fold', 'call', 'raise')
 """
 
 # the players dealt in, and any other name the hand's facts hold (an invalid

@@ -3,7 +3,8 @@ gives the same JSON, number for number, however it is computed. Sessions of
 the three games with one colluding pair (soft play; card sharing), imported
 by the real import, and the report's whole JSON as the implementation gave
 it before the per-pair null models moved from Python loops into grouped SQL
-(tests/data/integrity_pinned/, gzipped JSON written with ``HH_PIN_WRITE=1``;
+(tests/data/integrity_pinned/, gzipped JSON written with ``HH_PIN_WRITE=1``,
+written again when issue 45 changed the signals, the baselines and the alert;
 compared exactly, every float as the report rounds it)."""
 
 from __future__ import annotations

@@ -574,6 +574,15 @@ async def api_events(request: Request) -> Response:
                              headers={"Cache-Control": "no-store"})  # fmt: skip
 
 
+@_guarded
+def integrity_page(request: Request) -> Response:
+    """The integrity review queue (reports.web.integrity)."""
+    from reports.web.integrity import respond
+
+    st = _state(request)
+    return respond(request, st.results, st.cache_file)
+
+
 ROUTES = [
     Route("/", _page("overview", "Overview")),
     Route("/players", _page("players", "Players")),
@@ -584,6 +593,7 @@ ROUTES = [
     Route("/hand", hand_page),
     Route("/live", _page("live", "Live tables")),
     Route("/sessions", _page("sessions", "Sessions")),
+    Route("/integrity", integrity_page),
     Route("/static/{name}", static),
     Route("/api/overview", api_overview),
     Route("/api/players", api_players),
