@@ -272,6 +272,27 @@ def test_client_killed_at_any_moment_rerun_completes(client, data, kill_at: str,
     _complete(url, data)
 
 
+@pytest.mark.parametrize("seed", [7, 11])
+def test_client_killed_from_outside_at_a_random_moment_rerun_completes(client, data,
+                                                                      seed: int) -> None:
+    """The client killed from outside (SIGKILL, as a user's ``kill -9`` or a
+    machine that stops) at a moment drawn at random, not at a built-in
+    point: wherever it was (starting its cluster, reading, committing, or
+    done already), the same command again completes the lake, table by
+    table, conflicts and rejects included."""
+    import random
+    import time
+
+    url = str(data["folder"] / f"client-random-{seed}")
+    proc = _client(url, data["files"], 8_000, tasks=2)
+    time.sleep(random.Random(seed).uniform(1.0, 8.0))
+    proc.kill()
+    proc.communicate(timeout=240)
+    again = run_import(data["files"], url, client=client, chunk_bytes=8_000)
+    assert again.left == []
+    _complete(url, data)
+
+
 def test_two_clients_at_once_store_each_hand_once(data) -> None:
     """Two clients import the same files into one lake at the same time, cut
     into tasks of other sizes (so their commits race for the same
