@@ -336,6 +336,26 @@ def test_damage_met_while_a_command_reads_is_its_one_line(tmp_path: Path) -> Non
         assert _stored(db) == (1200, 3)  # the import rolled back: no hand, no file
 
 
+def test_damage_met_while_hh_serve_reads_is_its_one_line(tmp_path: Path) -> None:
+    """``hh serve`` started on a file stamped sound whose blocks then do not
+    read back: a page that meets the damage answers 503 with the one damaged
+    line every command says, not a 500 and a traceback."""
+    from starlette.testclient import TestClient
+
+    from pipelines.dbhealth import stamp
+    from reports.web.app import Config, create_app
+
+    db = _imported(tmp_path)
+    _damage(db, "hands")
+    stamp(str(db))  # as if the damage came from below the file system
+    with TestClient(create_app(Config(db=str(db))), raise_server_exceptions=False) as c:
+        r = c.get("/api/players")
+    assert r.status_code == 503, r.text
+    message = r.json()["error"]
+    assert message.startswith(f"the database {db} is damaged (Corrupt database file: ")
+    assert message.endswith(DAMAGED_TAIL)
+
+
 def test_damage_the_checksums_cannot_see_is_found_by_the_texts_hashes(tmp_path: Path) -> None:
     """A hand's stored text changed with its block's checksum made anew (a
     write through DuckDB, as damage DuckDB cannot see): the commands' own

@@ -131,6 +131,16 @@ def _guarded(fn: Callable[[Request], Response]) -> Callable[[Request], Response]
             return _error(503, str(error))
         except ReportError as error:
             return _error(400, str(error))
+        except Exception as error:
+            # a damaged database met while serving: the one line every command
+            # says (hh.cli_support.explained: pipelines.dbhealth), 503, no
+            # traceback; anything else is a bug, a 500 with its traceback
+            from hh.cli_support import explained
+
+            message = explained(error)
+            if message is None:
+                raise
+            return _error(503, message)
 
     wrapped.__name__ = fn.__name__
     return wrapped
