@@ -129,6 +129,7 @@ def catalogue() -> dict[str, object]:
     way the terminal and the HTML report do: each column's header, meaning
     and number format, the rates with their count columns, and the hands
     below which a per-100 rate is not shown."""
+    from hh.model import Game
     from reports.stats import RATES as STAT_RATES
 
     return {
@@ -140,6 +141,8 @@ def catalogue() -> dict[str, object]:
         "min_hands_per_100": MIN_HANDS_PER_100,
         "bands": BANDS,
         "players_table": [c for c, _ in PLAYER_COLUMNS],
+        # each game's name as a player reads it (hh.model.Game.label)
+        "games": {g.value: g.label for g in Game},
     }
 
 

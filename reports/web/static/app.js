@@ -20,6 +20,8 @@ const params = () => new URLSearchParams(location.search);
 // the catalogue of columns (reports.columns.catalogue): headers, meanings,
 // number formats, the rates, the per-100 threshold, the HUD's bands
 const CAT = JSON.parse(document.getElementById("catalogue").textContent);
+// a game's name as a player reads it ("Aces, Straights and Flushes"), not its key
+const gameName = key => (CAT.games && CAT.games[key]) || key;
 const RATES = new Set(CAT.rates);
 const PER_100 = new Set(CAT.per_100);
 const label = key => CAT.labels[key] || key.replace(/_/g, " ");
@@ -281,7 +283,7 @@ function figures(box, rows) {
   box.replaceChildren();
   for (const r of rows) {
     const card = el("div", {"class": "figure-card"});
-    card.append(el("h3", {}, `${r.game} · ${r.stakes}`));
+    card.append(el("h3", {}, `${gameName(r.game)} · ${r.stakes}`));
     const dl = el("dl");
     // then the rates of his game not in the players table (La Perla, joker-made ...)
     const own = CAT.rates.filter(k => !CAT.players_table.includes(k) && typeof r[k + "_opp"] === "number");
@@ -366,13 +368,13 @@ PAGES.player = async () => {
     if (!sec.rows.length) continue;
     const part = el("section", {id: "section-" + key.replace(/_/g, "-")});
     part.append(el("h2", {}, SECTION_TITLES[key] || label(key)));
-    const groups = [...new Set(sec.rows.map(r => r.game + " · " + r.stakes))];
+    const groups = [...new Set(sec.rows.map(r => gameName(r.game) + " · " + r.stakes))];
     const cols = sec.columns.filter(c => c !== "game" && c !== "stakes");
     for (const g of groups) {
       if (groups.length > 1) part.append(el("h3", {}, g));
       const wrap = el("div", {"class": "scroll"});
       const t = el("table", {"class": "sortable stats", "data-section": key});
-      fill(t, cols, sec.rows.filter(r => r.game + " · " + r.stakes === g));
+      fill(t, cols, sec.rows.filter(r => gameName(r.game) + " · " + r.stakes === g));
       wrap.append(t);
       part.append(wrap);
     }
@@ -399,7 +401,7 @@ PAGES.tables = async () => {
 
 PAGES.table = async () => {
   const d = await api("/api/table?" + params());
-  $("title").textContent = shown(d.table + (d.site ? " · " + d.site : "") + " · " + d.game);
+  $("title").textContent = shown(d.table + (d.site ? " · " + d.site : "") + " · " + gameName(d.game));
   if (window.Plotly) window.Plotly.react($("chart-stacks"), d.stacks.map(s => ({
     x: s.hand.map((_, i) => i + 1), y: s.stack, name: esc(s.player), mode: "lines", type: "scatter",
     line: {color: colour(s.player)}})), {margin: {t: 10, r: 10, l: 70, b: 50}, height: 340,
@@ -544,7 +546,7 @@ PAGES.live = async () => {
     const sec = el("section", {"class": "live" + (t.active ? " active" : " idle"), "data-table": t.table_name});
     const h = el("h2");
     h.append(el("a", {href: tableUrl(t.site, t.table_name)}, t.table_name),
-      " · " + t.game + " " + t.stakes + (t.active ? "" : " · idle") + " · last hand ");
+      " · " + gameName(t.game) + " " + t.stakes + (t.active ? "" : " · idle") + " · last hand ");
     h.append(el("a", {href: handUrl(t.site, t.hand_id)}, "#" + t.hand_id));
     if (only === null) h.append(" · ", el("a", {href: "/live?" + new URLSearchParams({table: t.table_name}),
       "class": "alone", title: "this table alone, compact: put it beside its poker window"}, "alone"));
