@@ -196,7 +196,9 @@ class Ordered(Generic[T, R]):
         try:
             self._fill()
         except BrokenProcessPool:
-            raise self._died(None) from None
+            # a worker died before the window was full: it held one of the
+            # tasks handed out, the first of them as likely as any
+            raise self._died(self._pending[0][1] if self._pending else None) from None
 
     def _fill(self) -> None:
         while len(self._pending) < self._pool._window:
