@@ -175,7 +175,8 @@ def page(pairs: Sequence[Pair], title: str = "hh report integrity") -> str:
             f'<section class="case {e(tier)}"><h3><span class="tier">{e(TIERS[tier])}</span>'
             f" {e(p.players[0])} &amp; {e(p.players[1])}</h3>"
             f"<p>{e(p.game)} &middot; {p.hands_together:,} hands together &middot; score "
-            f"{p.score:.1f}{ring}</p><table>{rows}</table>{ev}</section>")
+            f"{p.score:.1f}{ring}</p><div class=\"scroll\"><table>{rows}</table></div>"
+            f"{ev}</section>")
     quiet = "".join(
         f"<tr><td>{e(p.players[0])} &amp; {e(p.players[1])}</td><td>{e(p.game)}</td>"
         f'<td class="n">{p.hands_together:,}</td><td class="n">{p.score:.1f}</td>'
@@ -208,13 +209,14 @@ td.n{{text-align:right;white-space:nowrap}}
 .escalate .tier{{background:#c00}}
 ol{{font-size:13px;padding-left:1.5em}} li{{margin:.3em 0}} .c{{color:#555}}
 a{{color:#0645ad}} h4{{margin:.8em 0 .2em}}
+.scroll{{overflow-x:auto;max-width:100%}}
 </style></head><body>
 <h1>{title}</h1>
 <p>{n} pairs, {alerted} alerted. {rule}.</p>
 <h2>Review queue</h2>{cases}
 <h2>Rings: three or more players flagged pairwise with each other</h2><ul>{rings}</ul>
 <h2>Pairs with no alert</h2>
-<table><thead><tr><th>players</th><th>game</th><th>hands</th><th>score</th>
-<th>strongest signal</th></tr></thead><tbody>{quiet}</tbody></table>
+<div class="scroll"><table><thead><tr><th>players</th><th>game</th><th>hands</th><th>score</th>
+<th>strongest signal</th></tr></thead><tbody>{quiet}</tbody></table></div>
 </body></html>
 """
