@@ -195,7 +195,7 @@ function gameCharts(box, series, kinds, xKey, byPlayer) {
   const games = [...new Set(series.map(s => s.game))];
   for (const game of games) {
     const sec = el("div", {"class": "chart-box", "data-game": game});
-    sec.append(el("h3", {}, game + " · chips"));
+    sec.append(el("h3", {}, gameName(game) + " · chips"));
     const div = el("div", {"class": "chart"});
     sec.append(div);
     box.append(sec);
