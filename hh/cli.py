@@ -3,8 +3,8 @@ failed, 2 the command could not run, 141 the reader went away.
 
 The parser, the rules and the pool are imported inside the commands that
 need them; the layers above the referee (the import, reports, ``hh show``)
-add their commands through the ``hh.commands`` entry points, loaded only
-when the command asked for is not one of the referee's own.
+add their commands through the one table :data:`COMMANDS`, each loaded only
+when it is the command asked for (all of them for the help).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
@@ -421,15 +421,31 @@ def _at_terminal(stream: TextIO | None) -> bool:
     return stream is not None and stream.isatty()
 
 
-# ------------------------------------------------------------- plugins
+# ------------------------------------------------------------ commands
 #
-# The referee's commands live here; the layers built on it (the import into
-# DuckDB, reports, hh show) register their own commands through the
-# "hh.commands" entry point group, each ``module:register`` taking the typer
-# app. hh/ so never imports the layers above it, and ``hh validate`` does not
-# load them.
+# Every command of ``hh``, in one table. The referee's own (parse, validate,
+# simulate) are defined above; the layers built on it (the import into DuckDB
+# or the lake, reports, hh show, hh serve, hh export) add theirs through the
+# ``module:function`` named here, which takes the typer app and adds that one
+# command. The names are strings, loaded with importlib only when the command
+# is asked for (or all of them for ``hh --help``): hh/ so never imports the
+# layers above it, and ``hh validate`` loads none of them. No entry point:
+# a command is found here by grep (docs/architecture.md, docs/decisions.md).
 
-_CORE = frozenset({"parse", "validate", "simulate"})
+CORE = ("parse", "validate", "simulate")
+
+COMMANDS: dict[str, str] = {
+    "import": "pipelines.cli:register",
+    "report": "reports.cli:register",
+    "hands": "reports.cli:register_hands",
+    "show": "reports.show_cli:register",
+    "export": "reports.export_cli:register",
+    "serve": "reports.web.cli:register",
+    "note": "reports.notes_cli:register",
+    "tag": "reports.notes_cli:register_tag",
+    "db": "pipelines.cli:register_db",
+    "lake": "pipelines.lake_cli:register",
+}
 
 # The extra of pyproject.toml that installs each optional dependency.
 _EXTRAS = {
@@ -443,12 +459,23 @@ _EXTRAS = {
 }
 
 
-def load_plugins(target: typer.Typer = app) -> None:
-    """Let every installed ``hh.commands`` entry point add its commands."""
-    from importlib.metadata import entry_points
+def registrar(name: str) -> Callable[[typer.Typer], object]:
+    """The function that adds the command ``name`` of :data:`COMMANDS` to
+    a typer app, imported from its module."""
+    from importlib import import_module
 
-    for ep in sorted(entry_points(group="hh.commands"), key=lambda e: e.name):
-        ep.load()(target)
+    module, _, function = COMMANDS[name].partition(":")
+    found: object = getattr(import_module(module), function)
+    if not callable(found):
+        raise TypeError(f"hh {name}: {COMMANDS[name]} is not a function")
+    return found
+
+
+def add_commands(target: typer.Typer = app, names: Iterable[str] = COMMANDS) -> None:
+    """Add the commands ``names`` of :data:`COMMANDS` (all of them unless
+    told) to ``target``."""
+    for name in names:
+        registrar(name)(target)
 
 
 def missing_extra(error: ModuleNotFoundError) -> str | None:
@@ -466,8 +493,10 @@ def main() -> None:
     """The ``hh`` command."""
     args = sys.argv[1:]
     try:
-        if not args or args[0] not in _CORE:
-            load_plugins()
+        if args and args[0] in COMMANDS:
+            add_commands(names=(args[0],))  # only the command asked for
+        elif not args or args[0] not in CORE:
+            add_commands()  # the help (or a mistyped name) lists every command
         app()
     except ModuleNotFoundError as error:
         message = missing_extra(error)

@@ -1,5 +1,5 @@
-"""``hh import``: the command, registered through the ``hh.commands`` entry
-point (pyproject.toml). DuckDB, polars and pyarrow are imported inside the
+"""``hh import`` and ``hh db``: the commands, named in hh/cli.py's table of
+commands (``COMMANDS``). DuckDB, polars and pyarrow are imported inside the
 command, so that ``hh validate`` starts as fast without them."""
 
 from __future__ import annotations
@@ -21,11 +21,13 @@ KEYS = ("files", "hands", "imported", "duplicates", "replaced", "invalid", "reje
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``import`` to the hh command line (and ``lake``, its Dask engine)."""
-    from pipelines import lake_cli
-
+    """Add ``hh import`` to the hh command line (hh.cli.COMMANDS; ``hh
+    lake`` is pipelines.lake_cli's)."""
     app.command("import")(import_command)
-    lake_cli.register(app)
+
+
+def register_db(app: typer.Typer) -> None:
+    """Add ``hh db check`` to the hh command line (hh.cli.COMMANDS)."""
     from hh.helptext import App
 
     dbs = App(help="The database file: `hh db check` reads all of it for damage.",

@@ -1,7 +1,8 @@
 """``hh import --engine dask ... --lake DIR`` and ``hh lake load DIR --db FILE``.
 
-Registered from ``pipelines.cli.register``; the Dask and lake modules are
-imported inside the commands, so other commands do not pay for them.
+``hh lake`` is named in hh/cli.py's table of commands (``COMMANDS``); the
+Dask and lake modules are imported inside the commands, so other commands
+do not pay for them.
 """
 
 from __future__ import annotations

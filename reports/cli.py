@@ -1,5 +1,5 @@
-"""``hh report players|player|violations``: registered on the ``hh`` app
-through the ``hh.commands`` entry point. Heavy imports (polars, DuckDB,
+"""``hh report players|player|violations``: added to the ``hh`` app by
+hh/cli.py's table of commands (``COMMANDS``). Heavy imports (polars, DuckDB,
 plotly) happen inside the commands, so ``hh --help`` stays quick.
 
 Exit codes: 0 done, 2 the report could not be made (no database, bad
@@ -506,12 +506,12 @@ def integrity_command(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``hh report`` and ``hh hands`` to the ``hh`` app (the
-    ``hh.commands`` entry point)."""
-
-    from reports import notes_cli
-
+    """Add ``hh report`` to the ``hh`` app (hh.cli.COMMANDS)."""
     app.add_typer(report, name="report")
+    SPEAKERS["report"] = "hh report"
+
+
+def register_hands(app: typer.Typer) -> None:
+    """Add ``hh hands`` to the ``hh`` app (hh.cli.COMMANDS)."""
     app.command("hands")(hands_command)
-    SPEAKERS["report"] = SPEAKERS["hands"] = "hh report"
-    notes_cli.register(app)
+    SPEAKERS["hands"] = "hh report"

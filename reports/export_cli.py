@@ -1,6 +1,6 @@
 """``hh export``: hands as Open Hand History or PHH (docs/formats.md),
-from files or from the database. Registered on the ``hh`` app through the
-``hh.commands`` entry point. The hands are judged again by the referee, as
+from files or from the database. Added to the ``hh`` app by hh/cli.py's
+table of commands (``COMMANDS``). The hands are judged again by the referee, as
 ``hh show`` does: the pots and payouts written are the referee's.
 
 Exit codes: 0 every hand exported, 1 some run of text could not be (it does
@@ -163,5 +163,5 @@ def _from_db(exporter: Exporter, progress: Callable[[str, int, int | None], None
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``hh export`` to the ``hh`` app (the ``hh.commands`` entry point)."""
+    """Add ``hh export`` to the ``hh`` app (hh.cli.COMMANDS)."""
     app.command("export")(export_command)

@@ -59,7 +59,7 @@ def _write(db: Path | None, command: str, make: Any, remove: bool = False) -> bo
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``hh note`` and ``hh tag`` to the ``hh`` command line."""
+    """Add ``hh note`` to the ``hh`` command line (hh.cli.COMMANDS)."""
 
     @app.command("note")
     def note(
@@ -76,6 +76,10 @@ def register(app: typer.Typer) -> None:
 
         _write(db, "hh note", make)
         say(f"noted on {player}", "hh note")
+
+
+def register_tag(app: typer.Typer) -> None:
+    """Add ``hh tag`` to the ``hh`` command line (hh.cli.COMMANDS)."""
 
     @app.command("tag")
     def tag(

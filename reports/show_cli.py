@@ -1,6 +1,6 @@
 """``hh show HAND``: one disputed hand, explained (terminal, --json, --html).
 
-Registered through the ``hh.commands`` entry point, so ``hh validate``
+Named in hh/cli.py's table of commands (``COMMANDS``), so ``hh validate``
 never loads it; the heavy imports (the parser, rich, duckdb) happen inside
 the command.
 """

@@ -19,14 +19,14 @@ class _Result:
 
 
 def hh(*args: str, columns: int = 250) -> _Result:
-    """``hh ARGS`` in process, with every ``hh.commands`` entry point."""
+    """``hh ARGS`` in process, with every command of hh.cli.COMMANDS."""
     import typer
     from typer.testing import CliRunner
 
-    from hh.cli import load_plugins
+    from hh.cli import add_commands
 
     app = typer.Typer()
-    load_plugins(app)
+    add_commands(app)
     out = CliRunner().invoke(app, list(args), env={"COLUMNS": str(columns)})
     if out.exception and not isinstance(out.exception, SystemExit):
         raise out.exception

@@ -102,10 +102,10 @@ def test_every_command_says_a_missing_lake_alike(tmp_path: Path) -> None:
     import typer
     from typer.testing import CliRunner
 
-    from hh.cli import load_plugins
+    from hh.cli import add_commands
 
     app = typer.Typer()
-    load_plugins(app)
+    add_commands(app)
     empty = tmp_path / "empty"
     empty.mkdir()
     for where in (str(empty), str(tmp_path / "none")):

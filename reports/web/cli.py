@@ -1,5 +1,5 @@
-"""``hh serve``: registered on the ``hh`` app through the ``hh.commands``
-entry point; Starlette, uvicorn and Jinja2 (the ``serve`` extra) are
+"""``hh serve``: added to the ``hh`` app by hh/cli.py's table of
+commands (``COMMANDS``); Starlette, uvicorn and Jinja2 (the ``serve`` extra) are
 imported inside the command.
 
 Exit codes: 0 stopped (Ctrl-C), 2 could not start (no database, a
