@@ -10,7 +10,7 @@ What is timed (each the median of 3 runs):
   ``SELECT count(*) FROM actions WHERE kind = 'bet'`` (a real scan of a
   column of every action row);
 - the per-hand counts the import computes for its new hands (the
-  ``hh.imported`` hook, reports.counts.after_import, run here on the grown
+  after-import hook, reports.counts.after_import, run here on the grown
   database as ``hh import`` runs it after writing): one SQL pass over
   every action, seat and hand, the card-judged counts evaluated, all of it
   written to the cache file;

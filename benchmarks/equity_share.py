@@ -2,8 +2,8 @@
 
 In the import's workers each batch is built (``pipelines.work.process``:
 read, parse, referee, rows) and its all-in equity computed
-(``reports.equity.of_batch``, the equity part of the ``hh.derive``
-hook). This times both with CPU time (``time.process_time``), best of 3
+(``reports.equity.of_batch``, the equity part of the import's
+deriver, pipelines.hooks). This times both with CPU time (``time.process_time``), best of 3
 rounds, on the import's own batches of the files given (cut as ``hh
 import`` cuts them: ``pipelines.importer.CHUNK_BYTES``), in one process.
 Compare the equity's CPU with the whole import's (``/usr/bin/time hh import

@@ -16,7 +16,7 @@ bounded (a fixed number of requests, a time limit for the import).
    and repeated in SQL under fresh hand ids, their all-in equity cached as a
    first report leaves it (benchmarks/bench_report.py) and their per-hand
    counts and each player's hands (reports.handlist) kept by the
-   import's ``hh.imported`` hook. ``hh serve --db``
+   import's after-import hook. ``hh serve --db``
    on it; timed: its first ``/api/players`` (the report computed once for
    this version of the data), then 10 concurrent clients x 20 requests:
    the players page (``/players``, ``/api/players`` and the chart's
@@ -271,7 +271,7 @@ def big_database(tmp: Path, hands: int) -> str:
     seed_equity(db, base_db, default_path(db))
     rw = duckdb.connect(db)
     rw.execute(f"SET memory_limit = '{CHECK_MEMORY_LIMIT}'")
-    after_import(rw)  # the hh.imported hook: the per-hand counts, each player's hands
+    after_import(rw)  # the import's after-import hook: the per-hand counts, each player's hands
     rw.close()
     return db
 

@@ -36,6 +36,7 @@ from typing import Any
 from hh.pool import default_workers
 from hh.read.cut import CHUNK_BYTES
 from hh.read.files import not_text
+from pipelines import hooks
 from pipelines.lake import (
     Committer,
     FileFacts,
@@ -341,7 +342,7 @@ def _finish(client: Any, url: str, committer: Committer, imported: bool,
     while the client runs the hooks; should the worker fail, the client
     runs the pass itself."""
     derived = derived_path(url)
-    if not imported or derived is None or os.environ.get("HH_NO_IMPORT_HOOKS"):
+    if not imported or derived is None or not hooks.enabled():
         cross_check(url, committer.touched, storage_options)  # nothing to run beside it
         return
     crossing = client.submit(cross_check, url, committer.touched, storage_options, pure=False)

@@ -29,7 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -37,20 +37,21 @@ import pyarrow.compute as pc
 from hh.pool import Pool, WorkerDied
 from hh.read.cut import Chunk, cut
 from hh.read.files import not_text, read_whole
-from pipelines import crosshand, schema
+from pipelines import crosshand, hooks, schema
 from pipelines.dbhealth import is_storage_error
 from pipelines.work import (
     Result,
     Task,
     arrow_memory,
-    derive_hooks,
     hh_version,
-    hook_failed,
     process,
     wanted,
     worker_init,
 )
 from pipelines.writer import Counts, FileRow, Writer
+
+if TYPE_CHECKING:
+    import duckdb
 
 CHUNK_BYTES = 2 * 1024 * 1024  # ~1,500 hands: parallel enough, small in memory
 GROUP_HANDS = 12_000  # hands per write transaction (more: fewer commits)
@@ -560,12 +561,14 @@ class Importer:
             self.pool = None
 
 
-def keep(con: Any, results: Sequence[Result]) -> None:
-    """After a group's commit: each ``hh.derive`` hook stores what the
-    workers derived from its batches (pipelines.work.derive_hooks). A
-    hook that fails is said on standard error and does not fail the import:
-    what it lacks is computed later."""
-    for name, hook in derive_hooks():
+def keep(con: duckdb.DuckDBPyConnection, results: Sequence[Result]) -> None:
+    """After a group's commit: each deriver (pipelines.hooks.DERIVERS) stores
+    what the workers derived from its batches. A hook that fails is said on
+    standard error and does not fail the import: what it lacks is computed
+    later."""
+    if not hooks.enabled():
+        return
+    for name, hook in hooks.derivers():
         derived = [r.derived[name] for r in results if name in r.derived]
         if not derived:
             continue
@@ -574,14 +577,14 @@ def keep(con: Any, results: Sequence[Result]) -> None:
         except Exception as error:
             if is_storage_error(error):  # the database's, not the hook's: the import's
                 raise
-            hook_failed(name, error)
+            hooks.hook_failed(name, error)
 
 
-def after_import(con: Any, cache: str | None = None) -> None:
-    """Run every installed ``hh.imported`` entry point on the database just
-    written (``hook(con, cache)``, the import's read-write connection,
-    committed; for a lake, its views and where the layers above keep what
-    they derive: ``cache``, else they choose beside the database file).
+def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
+    """Run every after-import hook (pipelines.hooks.AFTER_IMPORT) on the
+    database just written (the import's read-write connection, committed;
+    for a lake, its views and where the layers above keep what they derive:
+    ``cache``, else they choose beside the database file).
 
     This is how the layers above keep what they derive from new hands up to
     date (``reports`` computes their per-hand counts, as PokerTracker fills
@@ -589,17 +592,15 @@ def after_import(con: Any, cache: str | None = None) -> None:
     them: data still flows one way. A hook that fails is reported on
     standard error and does not fail the import; ``HH_NO_IMPORT_HOOKS=1``
     runs none."""
-    if os.environ.get("HH_NO_IMPORT_HOOKS"):
+    if not hooks.enabled():
         return
-    from importlib.metadata import entry_points
-
-    for ep in sorted(entry_points(group="hh.imported"), key=lambda e: e.name):
+    for name in hooks.AFTER_IMPORT:
         try:
-            ep.load()(con, cache)
+            hooks.after_import_hook(name)(con, cache)
         except Exception as error:  # a hook never fails the import,
             if is_storage_error(error):  # a damaged or full database does
                 raise
-            hook_failed(ep.name, error)
+            hooks.hook_failed(name, error)
 
 
 def _describe(task: Any) -> str:

@@ -12,7 +12,7 @@ cross-hand checks), never while the watch waits for changes: reports, ``hh
 show`` and other imports use it in between (pipelines.dblock,
 docs/decisions.md). A cycle waits as long as it takes for a database
 another process is using. Each cycle that stored hands runs the import's
-hooks (``hh.imported``: the reports' per-hand counts), so a report or a
+hooks (pipelines.hooks.AFTER_IMPORT: the reports' per-hand counts), so a report or a
 page beside the watch finds the new hands' counts already made.
 """
 

@@ -12,12 +12,10 @@ parsed: re-importing a file costs a hash per hand, not a parse.
 
 from __future__ import annotations
 
-import functools
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import pyarrow as pa
 
@@ -27,7 +25,11 @@ from hh.read.files import read_whole
 from hh.read.lines import MAX_LINE
 from hh.read.runs import Run
 from hh.validate import ActionFigures, Verdict, validate
+from pipelines import hooks
 from pipelines.rows import Batch, content_hash
+
+if TYPE_CHECKING:
+    import duckdb
 
 _SCAN_BLOCK = 1024 * 1024
 
@@ -86,9 +88,9 @@ class Task:
     # resumes (0: none): a hand stored there was the file's last, with
     # nothing after it; read again with other text, it grew, and replaces it
     reopen: int = 0
-    # per hh.derive hook, its name and what it computes of each hand for this
-    # database (``hook.wants(con)``, see :func:`wanted`); empty: nothing derived
-    derive: tuple[tuple[str, Any], ...] = ()
+    # per deriver (pipelines.hooks), its name and what it computes of each hand
+    # for this database (``hook.wants(con)``, see :func:`wanted`); empty: nothing
+    derive: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 @dataclass(slots=True)
@@ -108,65 +110,37 @@ class Result:
     seconds: float = 0.0  # the time the task took where it ran (the import's busy figures)
 
 
-def derive_hooks() -> tuple[tuple[str, Any], ...]:
-    """The installed ``hh.derive`` entry points, by name: what the layers
-    above keep of each hand (the reports' all-in equity,
-    reports.imported), computed in the workers from each batch
-    (``derive(tables, wants)``) and stored by the writer's process after each
-    commit (``keep(con, derived)``), so that nothing is left to a second
-    pass over the database. Data still flows one way: the import knows
-    them only as names. ``HH_NO_IMPORT_HOOKS=1`` loads none.
-
-    A hook may also define ``wants(con)``: what it computes for the
-    database of ``con`` (a picklable value, given to each ``derive`` call;
-    without it, None), asked once per run by the import's process, so that
-    a database pays only for what the layers above read of it."""
-    if os.environ.get("HH_NO_IMPORT_HOOKS"):
+def wanted(con: duckdb.DuckDBPyConnection) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each deriver's name and what it computes for the database of ``con``
+    (:attr:`Task.derive`; pipelines.hooks.Deriver.wants): asked once per run
+    by the import's process, so that a database pays only for what the
+    layers above read of it. Nothing when the hooks are off."""
+    if not hooks.enabled():
         return ()
-    return _derive_hooks()
-
-
-def wanted(con: Any) -> tuple[tuple[str, Any], ...]:
-    """Each installed hook's name and what it computes for the database of
-    ``con`` (:attr:`Task.derive`)."""
     out = []
-    for name, hook in derive_hooks():
+    for name, hook in hooks.derivers():
         try:
-            out.append((name, hook.wants(con) if hasattr(hook, "wants") else None))
+            out.append((name, hook.wants(con)))
         except Exception as error:  # derived later, as when its derive fails
-            hook_failed(name, error)
+            hooks.hook_failed(name, error)
     return tuple(out)
-
-
-def hook_failed(name: str, error: BaseException) -> None:
-    """A hook that failed, said on standard error as every command says a
-    problem (escaped: the error may quote a name); it never fails the import."""
-    from hh.cli_support import say
-
-    say(f"import hook {name} failed: {error}")
-
-
-@functools.cache
-def _derive_hooks() -> tuple[tuple[str, Any], ...]:
-    from importlib.metadata import entry_points
-
-    found = sorted(entry_points(group="hh.derive"), key=lambda e: e.name)
-    return tuple((ep.name, ep.load()) for ep in found)
 
 
 def _derive(result: Result) -> None:
     """Each hook's rows for the result's batch; a hook that fails is said on
     standard error and never fails the import (the rows are then computed
     later, by the hook after the import or by a report)."""
-    hooks = dict(derive_hooks())
+    if not result.task.derive:
+        return
+    found = dict(hooks.derivers())
     for name, wants in result.task.derive:
-        hook = hooks.get(name)
+        hook = found.get(name)
         if hook is None:
             continue
         try:
             result.derived[name] = hook.derive(result.tables, wants)
         except Exception as error:
-            hook_failed(name, error)
+            hooks.hook_failed(name, error)
 
 
 def _runs(task: Task, long: list[int]) -> Iterator[Run]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import duckdb
 
@@ -27,6 +28,9 @@ from reports.cache import Cache
 from reports.stats import FAMILIES
 from reports.stats.actions import ACTION_COLUMNS, HAND_FACTS, acts
 from reports.stats.cards import CARD_COLUMNS, card_counts
+
+if TYPE_CHECKING:
+    from pipelines.hooks import AfterImport
 
 # the stakes as the header writes them: Chiribito its blind ("20"), Aces
 # Straights and Flushes its bets ("1/2"), Calatone its spread ("5-50"); the
@@ -228,7 +232,7 @@ IMPORT_BATCH = 50_000
 
 
 def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
-    """The ``hh.imported`` hook (pipelines.importer.after_import): the counts
+    """A pipelines.hooks.AfterImport (named in its table ``AFTER_IMPORT``): the counts
     of the hands an import just wrote, computed into the database's cache
     file (reports.cache) so that a report never finds them missing, as
     PokerTracker fills its cache on import. Only hands the cache lacks are
@@ -259,3 +263,7 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
         store.close()
         con.execute("DROP TABLE IF EXISTS _want; DROP TABLE IF EXISTS _todo; "
                     "DROP TABLE IF EXISTS _cards")  # fmt: skip
+
+
+if TYPE_CHECKING:  # mypy holds the hook to the contract it fills
+    _hook: AfterImport = after_import

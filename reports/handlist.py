@@ -14,7 +14,7 @@ finds the hands he has a seat in), ``(hk, player, started_at, site,
 hand_id)``, kept per hand key as the counts are (:class:`Cache`): a hand
 revalidated or imported again with other text is listed again under its new
 key, and rows of keys gone are dropped. :func:`fill` adds the hands the list
-lacks in one statement over them, in player order; the ``hh.imported`` hook
+lacks in one statement over them, in player order; the import's after-import hook
 calls it (reports.counts.after_import), so the import pays for its new
 hands only. Rows added after the table was last sorted come after the sorted
 ones, and their row groups hold every player; :func:`ensure`, run by ``hh

@@ -1,5 +1,5 @@
 """The reports' all-in equity, computed where the import judges the hands:
-the ``hh.derive`` entry point.
+a pipelines.hooks.Deriver (named in its table ``DERIVERS``).
 
 A report needs, for an all-in hand, each contender's expected share
 (reports.equity), kept in the reports' cache beside the database
@@ -39,12 +39,19 @@ missing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from reports import equity, standings
+
+if TYPE_CHECKING:
+    import duckdb
+
+    import reports.imported
+    from pipelines.hooks import Deriver
+    from reports.cache import Cache
 
 # what keep() finds a batch's hand by in the database, to give its rows the cache key
 _KEY = ["site", "hand_id", "content_hash"]
@@ -65,7 +72,7 @@ def _first_copies(tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     return {t: tab.filter(pc.is_in(tab["_ord"], value_set=keep)) for t, tab in tables.items()}
 
 
-def wants(con: Any) -> frozenset[str]:
+def wants(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     """What :func:`derive` computes for the database ``con`` has open: the
     all-in equity (every report of players reads it), and the seats'
     standings when its cache holds them already; nothing for an in-memory
@@ -100,7 +107,7 @@ def derive(tables: Mapping[str, pa.Table], wants: frozenset[str]) -> dict[str, p
     return out
 
 
-def keep(con: Any, derived: Sequence[Mapping[str, pa.Table]]) -> None:
+def keep(con: duckdb.DuckDBPyConnection, derived: Sequence[Mapping[str, pa.Table]]) -> None:
     """Store what :func:`derive` gave for a group of batches just committed
     into the cache file of ``con``'s database, under each stored hand's key
     (``hk``); the hands it already holds are left as they are, and rows of a
@@ -153,7 +160,8 @@ def _numbered(parts: Sequence[Mapping[str, pa.Table]], table: str) -> pa.Table:
     )
 
 
-def _append(con: Any, store: Any, parts: Sequence[Mapping[str, pa.Table]], kind: str) -> None:
+def _append(con: duckdb.DuckDBPyConnection, store: Cache,
+            parts: Sequence[Mapping[str, pa.Table]], kind: str) -> None:  # fmt: skip
     """Append the rows of ``kind`` (the equity, or the seats' standings) of
     several batches for the hands of ``d_stored`` the cache lacks, each from
     the first batch that holds it."""
@@ -172,3 +180,7 @@ def _append(con: Any, store: Any, parts: Sequence[Mapping[str, pa.Table]], kind:
         raise
     finally:
         con.unregister("d_rows")
+
+
+if TYPE_CHECKING:  # mypy holds this module to the contract it fills
+    _deriver: Deriver = reports.imported

@@ -43,8 +43,8 @@ field spilling into the next: no player makes :data:`MAX_CELL` or more
 decisions with one opponent in one hand (an error otherwise, as the
 players report's counts are for 256).
 
-The import's ``hh.imported`` hook (:func:`after_import`) computes them
-over the new hands, after the ``hh.derive`` hook kept their standings;
+The import's after-import hook (:func:`after_import`) computes them
+over the new hands, after its deriver (reports.imported) kept their standings;
 hands the cache lacks (imported before, a lake, a cache another process
 held) are computed by the first report (:func:`fill`), with the same SQL.
 """
@@ -54,11 +54,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from reports import standings
 from reports.cache import Cache
+
+if TYPE_CHECKING:
+    from pipelines.hooks import AfterImport
 
 SEATS, PAIRS, EVENTS = "integrity_seats", "integrity_pairs", "integrity_events"
 KINDS = (SEATS, PAIRS, EVENTS)
@@ -472,14 +476,14 @@ def fill_memory(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
 
 def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
-    """The ``hh.imported`` hook (pipelines.importer.after_import): the
+    """A pipelines.hooks.AfterImport (named in its table ``AFTER_IMPORT``): the
     facts of the hands an import just wrote, computed into the database's
     cache file, so that a report finds them there, for a database whose
     cache already holds them (an integrity report ran on it): keeping them
     costs an import about a fifth more CPU, which a database nobody reads
     with ``hh report integrity`` should not pay; the first report computes
     them all (docs/decisions.md). Only hands whose standings the
-    ``hh.derive`` hook kept (reports.imported) are computed; a cache file
+    import's deriver kept (reports.imported) are computed; a cache file
     another process holds is left alone (the report computes what is
     missing)."""
     from reports.cache import path_of
@@ -499,3 +503,7 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
 
 __all__ = ["BATCH", "BLOCK", "CELLS", "EVENTS", "FILL_MEMORY_LIMIT", "KINDS", "PAIRS", "PLAYERS",
            "SEATS", "SEQ", "VERSION", "after_import", "fill", "fill_memory"]
+
+
+if TYPE_CHECKING:  # mypy holds the hook to the contract it fills
+    _hook: AfterImport = after_import

@@ -1,5 +1,5 @@
 """The seats' standings kept for the integrity report (reports.standings:
-computed by its first report, then by the hh.derive hook at each import),
+computed by its first report, then by the import's deriver (pipelines.hooks) at each import),
 the report read from them, and the stack-lost tie: exact rows and counts on
 hand-written hands."""
 

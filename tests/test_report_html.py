@@ -46,7 +46,7 @@ class _Result:
 
 
 def _hh(*args: str) -> _Result:
-    """``hh report ...`` in process (the entry point's register on a fresh app)."""
+    """``hh report ...`` in process (the commands of hh.cli.COMMANDS on a fresh app)."""
     import typer
     from typer.testing import CliRunner
 

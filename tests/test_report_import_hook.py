@@ -1,6 +1,6 @@
 """The reports' per-hand counts and all-in equity filled by the import (the
-equity by the ``hh.derive`` entry point, reports.imported, in the
-import's workers; the counts by ``hh.imported`` after it, which fills any
+equity by the import's deriver, reports.imported (pipelines.hooks), in the
+import's workers; the counts by its after-import hook, which fills any
 equity still missing too): a report after an import
 computes nothing, a later import computes only its new hands, and the
 figures are those of a report that computes everything itself."""
