@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from hh.model import Game
 
@@ -48,9 +48,43 @@ Verb = Literal["checks", "folds", "bets", "calls", "raises"]
 Decision = tuple[Verb, int, int | None]
 
 if TYPE_CHECKING:
-    from hh.engine import Options, Player
+    from hh.engine import Engine, Options, Player
     from hh.evaluate import Evaluator
-    from hh.simulate import _HandPlay
+    from hh.games.base import Variant
+
+
+class Session(Protocol):
+    """What a colluder reads of the simulator's session (hh.simulate's
+    Simulator): its seed and the number of the hand being played."""
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def number(self) -> int: ...
+
+
+class Play(Protocol):
+    """What a colluder reads of the hand the simulator is playing
+    (hh.simulate's hand, which gives itself to :meth:`Ring.adjust`): the
+    engine's state, the game and its variant, the session, and the bet his
+    honest style would make."""
+
+    @property
+    def e(self) -> Engine: ...
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def sim(self) -> Session: ...
+
+    def bet_size(self, bounds: tuple[int, int], p: Player) -> int:
+        """The chips ``p``'s own style bets, within ``bounds`` (the engine's)."""
+        ...
 
 MODES = ("soft-play", "chip-dump", "card-share", "dump-fold", "friends")
 
@@ -194,7 +228,7 @@ class Ring:
             self.partners.setdefault(pair.second, []).append((pair.first, pair))
         self.names = tuple(self.partners)
 
-    def adjust(self, play: _HandPlay, p: Player, opts: Options, verb: Verb, added: int,
+    def adjust(self, play: Play, p: Player, opts: Options, verb: Verb, added: int,
                total: int | None) -> Decision:  # fmt: skip
         """The colluder ``p``'s decision, given his honest one (``verb``,
         chips ``added``, raise ``total``), on the simulator's hand ``play``."""
@@ -210,7 +244,7 @@ class Ring:
         return verb, added, total
 
 
-def _colludes(play: _HandPlay, pair: Collusion) -> bool:
+def _colludes(play: Play, pair: Collusion) -> bool:
     """Whether the pair colludes in this hand: always at rate 1, else a draw
     of its own from the seed, the hand's number and the pair (a string seed
     is hashed the same in every process)."""
@@ -240,7 +274,7 @@ def _stay(opts: Options, verb: Verb, added: int, total: int | None) -> Decision:
     return verb, added, total
 
 
-def _soft_play(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+def _soft_play(play: Play, pair: Collusion, p: Player, q: Player, others: list[Player],
                opts: Options, verb: Verb, added: int, total: int | None
                ) -> Decision | None:  # fmt: skip
     """Soft play: no bet or raise into the partner; heads-up with him, no fold."""
@@ -250,7 +284,7 @@ def _soft_play(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: l
     return verb, added, total
 
 
-def _chip_dump(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+def _chip_dump(play: Play, pair: Collusion, p: Player, q: Player, others: list[Player],
                opts: Options, verb: Verb, added: int, total: int | None
                ) -> Decision | None:  # fmt: skip
     """Chip dumping: the first of the pair loses chips to the second."""
@@ -258,7 +292,7 @@ def _chip_dump(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: l
     facing_partner = e.current_bet > p.bet and e.last_aggressor == q.index
     if p.name == pair.second:  # the receiver
         if not others and opts.check and opts.bet is not None:
-            return "bets", play._size(opts.bet, play.styles[p.index], p), None
+            return "bets", play.bet_size(opts.bet, p), None
         if facing_partner:
             return _stay(opts, verb, added, total)
         return None
@@ -276,7 +310,7 @@ def _chip_dump(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: l
     return _passive(opts, verb, added, total)
 
 
-def _card_share(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+def _card_share(play: Play, pair: Collusion, p: Player, q: Player, others: list[Player],
                 opts: Options, verb: Verb, added: int, total: int | None
                 ) -> Decision | None:  # fmt: skip
     """Card sharing: behind the partner with someone else in, give way to
@@ -296,7 +330,7 @@ def _card_share(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: 
     return None
 
 
-def _dump_fold(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+def _dump_fold(play: Play, pair: Collusion, p: Player, q: Player, others: list[Player],
                opts: Options, verb: Verb, added: int, total: int | None
                ) -> Decision | None:  # fmt: skip
     """Chip dumping as it is done: the dumper folds to the receiver's bet
@@ -305,21 +339,21 @@ def _dump_fold(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: l
     e = play.e
     if p.name == pair.second:  # the receiver
         if not others and opts.check and opts.bet is not None:
-            return "bets", play._size(opts.bet, play.styles[p.index], p), None
+            return "bets", play.bet_size(opts.bet, p), None
         return None
     if e.current_bet > p.bet and e.last_aggressor == q.index:
         return "folds", 0, None
     return _passive(opts, verb, added, total)
 
 
-def _friends(play: _HandPlay, pair: Collusion, p: Player, q: Player, others: list[Player],
+def _friends(play: Play, pair: Collusion, p: Player, q: Player, others: list[Player],
              opts: Options, verb: Verb, added: int, total: int | None) -> Decision | None:
     """Honest friends: they sit together, nothing else."""
     return None
 
 
 # a mode's change of one decision (None: the honest one stands)
-Mode = Callable[["_HandPlay", Collusion, "Player", "Player", "list[Player]", "Options", Verb, int,
+Mode = Callable[[Play, Collusion, "Player", "Player", "list[Player]", "Options", Verb, int,
                  "int | None"], "Decision | None"]  # fmt: skip
 _MODES: dict[str, Mode] = {
     "soft-play": _soft_play,
@@ -330,4 +364,5 @@ _MODES: dict[str, Mode] = {
 }
 
 
-__all__ = ["MODES", "Collusion", "Ring", "seats_standings", "standing", "standings"]
+__all__ = ["MODES", "Collusion", "Play", "Ring", "Session", "seats_standings", "standing",
+           "standings"]

@@ -528,6 +528,11 @@ class _HandPlay:
         if back:
             lines.append(Uncalled(back.amount, back.player.name))
 
+    def bet_size(self, bounds: tuple[int, int], p: Player) -> int:
+        """The chips ``p``'s own style bets, within ``bounds`` (a colluder's
+        bet: hh.collusion.Play)."""
+        return self._size(bounds, self.styles[p.index], p)
+
     def _size(self, rng_: tuple[int, int], style: Style, p: Player) -> int:
         lo, hi = rng_
         if lo >= hi:
