@@ -1,5 +1,5 @@
 """Where reports keep what they computed per hand: the counts
-(reports.counts) and the all-in equity (reports.equity).
+(reports.players.counts) and the all-in equity (reports.players.equity).
 
 A second DuckDB file beside the database (``<db>.reports.duckdb``), attached
 read-write to the report's read-only connection: the database itself is
