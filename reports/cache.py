@@ -33,6 +33,7 @@ from pathlib import Path
 import duckdb
 
 from reports.db import ReportError
+from reports.players.stats.base import BLIND
 
 _ALIAS = "hh_reports_cache"
 # what _todo keeps of each hand (the counts rows carry them)
@@ -117,7 +118,7 @@ class Cache:
         cached copies no hand's columns."""
         self.con.execute(
             "CREATE OR REPLACE TEMP TABLE _todo AS "
-            f"SELECT w.hk, {HAND_COLUMNS}, h.game = 'chiribito' AS blind, w.valid "
+            f"SELECT w.hk, {HAND_COLUMNS}, {BLIND} AS blind, w.valid "
             f"FROM (SELECT * FROM _want w ANTI JOIN {self.db}.{kind}_hands c ON c.hk = w.hk) w "
             "JOIN hands h ON h.site = w.site AND h.hand_id = w.hand_id"
         )

@@ -26,13 +26,14 @@ import duckdb
 from reports.cache import Cache
 from reports.players.stats import FAMILIES
 from reports.players.stats.actions import ACTION_COLUMNS, HAND_FACTS, acts
+from reports.players.stats.base import BLIND, SPREAD
 from reports.players.stats.cards import CARD_COLUMNS, card_counts
 
 # the stakes as the header writes them: Chiribito its blind ("20"), Aces
 # Straights and Flushes its bets ("1/2"), Calatone its spread ("5-50"); the
 # players table has a row per player, game and stakes
-STAKES = ("CASE WHEN h.game = 'chiribito' THEN h.forced::VARCHAR "
-          "WHEN h.game = 'calatone' THEN h.small_bet || '-' || h.big_bet "
+STAKES = (f"CASE WHEN {BLIND} THEN h.forced::VARCHAR "
+          f"WHEN {SPREAD} THEN h.small_bet || '-' || h.big_bet "
           "ELSE h.small_bet || '/' || h.big_bet END")  # fmt: skip
 
 # the hand's columns (kept once per hand, in ``counts_hands``) and the seat's

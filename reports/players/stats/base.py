@@ -10,9 +10,11 @@ tests check that a count never exceeds its opportunities.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hh.games import RULES
+from hh.games.base import GameRules
 from hh.model import Game
 
 ACTING = ("check", "fold", "call", "bet", "raise")
@@ -25,6 +27,20 @@ CHIRIBITO = Game.CHIRIBITO.value
 ACES = Game.ACES.value
 CALATONE = Game.CALATONE.value
 LAST_ROUND = {game.value: rules.last_round for game, rules in RULES.items()}
+
+
+def games_where(column: str, keep: Callable[[GameRules], bool]) -> str:
+    """SQL true for the games whose rules ``keep`` (``column`` holds the
+    game as stored), so that the reports ask the rules instead of naming
+    games: ``games_where("h.game", lambda r: r.forced == "blind")``."""
+    names = ", ".join(f"'{g.value}'" for g, rules in RULES.items() if keep(rules))
+    return f"{column} IN ({names})" if names else "FALSE"
+
+
+# a game with a blind (Chiribito): its unit of play is the blind, its
+# stakes are written as the blind; the others' are their bets
+BLIND = games_where("h.game", lambda r: r.forced == "blind")
+SPREAD = games_where("h.game", lambda r: r.structure == "spread-limit")
 
 
 @dataclass(frozen=True)

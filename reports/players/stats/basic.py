@@ -6,7 +6,7 @@ games: the big bet, Calatone's being its maximum bet)."""
 
 from __future__ import annotations
 
-from reports.players.stats.base import Rate
+from reports.players.stats.base import BLIND, Rate
 
 RATES: tuple[Rate, ...] = ()
 
@@ -16,6 +16,6 @@ SEAT_VALUES = (
     ("hands", "1", "INTEGER"),
     ("net", "s.net", "BIGINT"),
     ("rake_paid", "s.rake_paid", "BIGINT"),
-    ("bb_won", "s.net / nullif(CASE WHEN h.game = 'chiribito' THEN h.forced "
+    ("bb_won", f"s.net / nullif(CASE WHEN {BLIND} THEN h.forced "
                "ELSE h.big_bet END, 0)", "DOUBLE"),
 )

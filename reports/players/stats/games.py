@@ -10,14 +10,14 @@ joker-made hands, Calatone under-declarations) need cards judged by
 
 from __future__ import annotations
 
-from reports.players.stats.base import CALATONE, CHIRIBITO, LAST_ROUND, Rate
+from reports.players.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND, Rate
 
 RATES = (
     Rate("la_perla", "La Perla dealt", games=(CHIRIBITO,)),
     Rate("la_perla_won", "La Perla won", games=(CHIRIBITO,)),
     Rate("checked_round_won", "won all-checked", games=(CALATONE,)),
-    Rate("joker_made", "joker-made", games=("aces-straights-flushes",)),
-    Rate("joker_made_won", "joker-made won", games=("aces-straights-flushes",)),
+    Rate("joker_made", "joker-made", games=(ACES,)),
+    Rate("joker_made_won", "joker-made won", games=(ACES,)),
     Rate("under_declared", "under-declared", games=(CALATONE,)),
 )
 
