@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from hh.cards import JOKER, UNKNOWN
+from hh.cards import JOKER, SPANISH_RANKS, UNKNOWN
 from hh.evaluate import evaluator_for
 from hh.games import RULES
 from hh.model import (
@@ -82,12 +82,15 @@ def hand_meta(hand: Hand, verdict: Verdict, file: str | None = None) -> dict[str
     """What a page or a heading needs besides the lines: the table, the
     seats, the deck to draw and the verdict's outcome (JSON-ready)."""
     h = hand.header
+    deck = RULES[hand.game].variant(hand.house_rules.rules if hand.house_rules else ()).deck
     return {
         "hand_id": h.hand_id,
         "site": h.site,
         "game": hand.game.value,
         "game_label": f"{hand.game.label} {hand.game.betting}",
-        "deck": "spanish" if hand.game is Game.CHIRIBITO else "french",
+        "deck": "spanish" if deck.ranks == SPANISH_RANKS else "french",
+        # the cards that stay in the centre for every hand (the shared joker)
+        "centre": [JOKER] if deck.joker else [],
         "date": f"{h.date} {h.time}" + (f" {h.zone}" if h.zone else ""),
         "table": hand.table.name,
         "max_seats": hand.table.max_seats,

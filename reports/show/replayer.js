@@ -175,7 +175,7 @@
     const board = document.getElementById("board");
     board.textContent = "";
     r.board.forEach(x => board.appendChild(card(x)));
-    if (meta.game === "aces-straights-flushes") board.appendChild(card("Jk"));  // every hand's wild card
+    meta.centre.forEach(x => board.appendChild(card(x)));  // the shared joker: every hand's wild card
     document.getElementById("street").textContent = r.street || "before the deal";
     document.getElementById("pot-amount").textContent = r.pot;
     const paid = document.getElementById("paid");
