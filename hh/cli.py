@@ -438,7 +438,7 @@ COMMANDS: dict[str, str] = {
     "import": "pipelines.cli:register",
     "report": "reports.cli:register",
     "hands": "reports.cli:register_hands",
-    "show": "reports.show_cli:register",
+    "show": "reports.show.cli:register",
     "export": "reports.export_cli:register",
     "serve": "reports.web.cli:register",
     "note": "reports.notes_cli:register",

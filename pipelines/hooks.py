@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 @runtime_checkable
 class Deriver(Protocol):
     """Rows of each batch of hands, computed in the import's workers and kept
-    by the writer's process (a module implements it, as reports.imported)."""
+    by the writer's process (a module implements it: reports.players.imported)."""
 
     def wants(self, con: duckdb.DuckDBPyConnection) -> frozenset[str]:
         """What it computes for the database ``con`` has open (the kinds of
@@ -77,13 +77,13 @@ class AfterImport(Protocol):
 # hooks: "module:function".
 DERIVERS: dict[str, str] = {
     # the reports' all-in equity and the seats' standings (docs/statistics.md)
-    "reports": "reports.imported",
+    "reports": "reports.players.imported",
 }
 AFTER_IMPORT: dict[str, str] = {
     # the reports' per-hand counts of the new hands (docs/statistics.md)
-    "counts": "reports.counts:after_import",
+    "counts": "reports.players.counts:after_import",
     # the integrity report's per-hand facts (docs/integrity.md)
-    "integrity": "reports.integrity_facts:after_import",
+    "integrity": "reports.integrity.facts:after_import",
 }
 
 

@@ -107,8 +107,8 @@ def test_each_after_import_hook_fills_the_protocol(name: str) -> None:
 
 
 def test_a_wrong_hook_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(hooks.AFTER_IMPORT, "nothing", "reports.counts:IMPORT_BATCH")
-    with pytest.raises(TypeError, match=r"hook nothing: reports\.counts:IMPORT_BATCH is not"):
+    monkeypatch.setitem(hooks.AFTER_IMPORT, "nothing", "reports.players.counts:IMPORT_BATCH")
+    with pytest.raises(TypeError, match=r"nothing: reports\.players\.counts:IMPORT_BATCH is not"):
         hooks.after_import_hook("nothing")
 
 
