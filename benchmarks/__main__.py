@@ -50,13 +50,14 @@ MODULES = [
     "benchmarks.bench_report",
     "benchmarks.bench_lake",
     "benchmarks.serve_load",
+    "benchmarks.serve_live",
     "benchmarks.bench_integrity",
 ]
 
 # measured with the compiled build only (as a script by .venv-fast's python):
 # the import, and the lake's import against it (the local import's pool and
 # the Dask workers then both run the compiled referee)
-COMPILED_ONLY = {"benchmarks.bench_import", "benchmarks.bench_lake"}
+COMPILED_ONLY = {"benchmarks.bench_import", "benchmarks.bench_lake", "benchmarks.serve_live"}
 
 _MARK = "@@rows@@"
 

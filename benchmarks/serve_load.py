@@ -45,7 +45,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-from benchmarks.rows import Row
+try:
+    from benchmarks.rows import Row
+except ModuleNotFoundError:  # run as a script by the compiled build's interpreter
+    from rows import Row  # type: ignore[no-redef]
 
 HOST = "127.0.0.1"
 LOAD_PATHS = ("/", "/api/overview", "/players", "/api/players", "/api/players?min_hands=20",
@@ -77,13 +80,15 @@ def _pct(ts: list[float], q: float) -> float:
 
 
 @contextmanager
-def _server(args: list[str], log: Path) -> Iterator[str]:
-    """``hh serve ARGS`` on a free loopback port; yields its address."""
+def _server(args: list[str], log: Path, cwd: Path | None = None) -> Iterator[str]:
+    """``hh serve ARGS`` on a free loopback port (run in ``cwd``: outside
+    the checkout, the installed build is served, not the source tree);
+    yields its address."""
     port = _port()
     base = f"http://{HOST}:{port}"
     with log.open("w", encoding="utf-8") as err:
         proc = subprocess.Popen([sys.executable, "-m", "hh", "serve", *args, "--host", HOST,
-                                 "--port", str(port)], stderr=err,
+                                 "--port", str(port)], stderr=err, cwd=cwd,
                                 env={**os.environ, "PYTHONUTF8": "1"})  # fmt: skip
         try:
             deadline = time.monotonic() + 60

@@ -423,14 +423,19 @@ HAND_INVALID = typer.Option(False, "--invalid", help="Only hands the referee fou
 HAND_MIN_POT = typer.Option(0, "--min-pot", min=0, help="Only pots of at least this many chips.")
 
 
-def hand_query(con: Any, code: list[str], invalid: bool, min_pot: int, sort: str = "time",
-               limit: int | None = None) -> HandQuery:  # fmt: skip
-    """``hh hands``' query: a code no hand of the database has is a usage
-    error that lists the codes it has."""
+def hand_query(con: Any, filters: Filters, code: list[str], invalid: bool, min_pot: int,
+               sort: str = "time", limit: int | None = None, **more: Any) -> HandQuery:
+    """``hh hands``' search (reports.search.hands.HandQuery) from its
+    options (``filters``: the report filters, players as stored; ``more``:
+    the search's own fields, as the options give them). A code no hand of
+    the database has is a usage error that lists the codes it has."""
     from reports.search.hands import HandQuery
 
-    query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
-                      sort=sort, limit=limit)  # fmt: skip
+    query = HandQuery(players=filters.players or None, tables=filters.tables,
+                      sites=filters.sites, games=filters.games, since=filters.since,
+                      until=filters.until, codes=tuple(c.upper() for c in code),
+                      invalid=invalid, min_pot=min_pot or None, sort=sort, limit=limit,
+                      **more)  # fmt: skip
     if query.codes:
         stored = {r[0] for r in con.sql("SELECT DISTINCT code FROM violations").fetchall()}
         unknown = [c for c in query.codes if c not in stored]
@@ -438,6 +443,20 @@ def hand_query(con: Any, code: list[str], invalid: bool, min_pot: int, sort: str
             _fail(f"--code {', '.join(unknown)}: no such violation in the database; the codes "
                   f"found are {', '.join(sorted(stored)) or 'none'} (FORMAT.md lists them all)")
     return query
+
+
+def _search_value(option: str, text: str | None, check: Callable[[str], T]) -> T | None:
+    """An option's value as the search takes it (reports.search.hands), or
+    a usage error."""
+    from reports.search.hands import SearchError
+
+    if not text:
+        return None
+    try:
+        return check(text)
+    except SearchError as error:
+        _fail(f"{option} {text!r}: {error}")
+    return None
 
 
 def hands_command(
@@ -448,22 +467,42 @@ def hands_command(
     code: list[str] = HAND_CODE,
     invalid: bool = HAND_INVALID,
     min_pot: int = HAND_MIN_POT,
+    max_pot: int = typer.Option(None, "--max-pot", min=0, help="Only pots of at most this "
+                                "many chips."),
+    hand_id: str = typer.Option("", "--id", help="Hands whose id starts with this."),
+    cards: str = typer.Option(None, "--cards", help="Hands where a player (the --player one, "
+                              "if given) held these down cards; ? for any rank or suit: "
+                              "'A? 7?', '?o', 'Ts'."),
+    action: str = typer.Option(None, "--action", help="... where he checked, folded, called, "
+                               "bet or raised (with --street: on that round)."),
+    street: str = typer.Option(None, "--street", help="... where he acted on this betting "
+                               "round ('COMMON 3', any case)."),
+    min_won: int = typer.Option(None, "--min-won", help="... where he won at least this many "
+                                "chips (his net; negative: lost at most)."),
+    max_won: int = typer.Option(None, "--max-won", help="... where his net was at most this."),
+    tag: str = typer.Option("", "--tag", help="Hands tagged so (hh tag, or the web pages)."),
     sort: str = typer.Option("time", "--sort", help="time (oldest first) or pot (biggest "
                              "first); a leading - reverses."),
     limit: int = typer.Option(50, "--limit", min=0, help="List at most this many (0: all)."),
+    page: int = typer.Option(1, "--page", min=1, help="With --limit: list this page of them."),
     fmt: str = _DATA_FMT, out: Path = _OUT,
 ) -> None:  # fmt: skip
     """Find hands: their ids, for `hh show ID`."""
-    from reports.search.hands import HAND_SORTS, find_hands
+    from reports.search import hands as search
 
     _check_data_format(fmt)
-    if sort not in HAND_SORTS:
-        _fail(f"--sort {sort!r}: expected one of {', '.join(HAND_SORTS)}")
+    _search_value("--sort", sort, search.sort)
+    more = {"id_prefix": hand_id, "cards": _search_value("--cards", cards, search.cards) or (),
+            "action": _search_value("--action", action, search.action) or "",
+            "street": street or "", "min_won": min_won, "max_won": max_won,
+            "tag": tag.strip(), "max_pot": max_pot, "page": page}  # fmt: skip
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
     filters = _players_named(con, filters)
-    query = hand_query(con, code, invalid, min_pot, sort, limit or None)
-    found, total = find_hands(con, filters, query)
+    query = hand_query(con, filters, code, invalid, min_pot, sort, limit or None, **more)
+    if query.tag and not _has_table(con, "notes"):
+        _fail(f"--tag {tag!r}: the database has no notes or tags yet")
+    found, total = search.find_hands(con, query)
     if fmt != "table":
         _write_frame(found, fmt, out)
         return
@@ -481,12 +520,17 @@ def hands_command(
         shown = shown.drop("site")
     _data(shown, "table", out, f"Hands ({found.height:,} of {total:,})")
     where = f" --db {db}" if db else ""
-    more = (f"; {total - found.height:,} more: --limit 0 lists all" if total > found.height
-            else "")  # fmt: skip
+    rest = total - found.height - (page - 1) * (limit or 0)
+    more_text = (f"; {rest:,} more: --limit 0 lists all" if rest > 0 else "")
     if found.height:
-        typer.echo(f"open one: hh show {found['hand_id'][0]}{where}{more}", err=True)
+        typer.echo(f"open one: hh show {found['hand_id'][0]}{where}{more_text}", err=True)
     else:
         typer.echo("no hand matches", err=True)
+
+
+def _has_table(con: Any, name: str) -> bool:
+    return bool(con.sql("SELECT count(*) FROM information_schema.tables WHERE table_name = ?",
+                        params=[name]).fetchall()[0][0])  # fmt: skip
 
 
 @report.command("integrity")

@@ -151,7 +151,7 @@ def _from_db(exporter: Exporter, progress: Callable[[str, int, int | None], None
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, None, filters, None, True)
     filters = _players_named(con, filters)
-    found, _total = find_hands(con, filters, hand_query(con, code, invalid, min_pot))
+    found, _total = find_hands(con, hand_query(con, filters, code, invalid, min_pot, limit=None))
     exporter.group("export")
     exporter.progress = lambda n: progress("exporting", n, found.height)
     for raw, line, file in hand_texts(con, found):  # (as hh import --revalidate reads them)

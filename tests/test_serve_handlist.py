@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 
 from hh.model import Game
 from reports.cache import Cache, default_path
+from reports.search import hands
 from reports.search.handlist import KIND, ORDER, SORTED, ensure
 from reports.web import data
 from reports.web.app import Config, create_app
@@ -132,13 +133,13 @@ def test_a_search_by_player_through_the_list_is_the_search_over_the_hands(
     with the total; every page read from the list."""
     db = request.getfixturevalue(which)
     read: list[int] = []
-    real = data.listed_page
+    real = hands.listed_page
 
     def counted(*args: object) -> object:
         read.append(1)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(data, "listed_page", counted)
+    monkeypatch.setattr(hands, "listed_page", counted)
     con = duckdb.connect(str(db), read_only=True)
     players = [r[0] for r in con.execute("SELECT DISTINCT player FROM seats "
                                          "WHERE player IS NOT NULL ORDER BY player").fetchall()]
@@ -166,7 +167,7 @@ def test_a_search_by_player_through_the_list_is_the_search_over_the_hands(
         one = c.get("/api/hands", params={"player": players[0], "per": "500"}).json()
         con = duckdb.connect(str(db), read_only=True)
         s = data.parse_search({"player": [players[0]], "per": ["500"]})
-        assert one == data.with_tags(con, data.page(con, s))
+        assert one == data.with_tags(con, data.hand_rows(hands.page(con, s)))
         con.close()
 
 
@@ -180,9 +181,10 @@ def test_a_hand_listed_but_not_stored_sends_the_page_to_the_hands(db: Path) -> N
         con.execute(f"CREATE TEMP TABLE listed AS {SEATED}")
         con.execute("INSERT INTO listed VALUES (?, TIMESTAMP '2099-01-01', 'x', 'gone')", [player])
         s = data.parse_search({"player": [player], "per": ["5"]})
-        assert data.listed_page(con, s, "listed") is None
-        assert data.page(con, s, "listed") == data.page(con, s)
-        assert [h["hand_id"] for h in data.page(con, s)] == [k for _, k in _plain(db, player)[:5]]
+        assert hands.listed_page(con, s, "listed") is None
+        assert hands.page(con, s, "listed") == hands.page(con, s)
+        assert [h["hand_id"] for h in data.hand_rows(hands.page(con, s))] == [
+            k for _, k in _plain(db, player)[:5]]
     finally:
         con.close()
 

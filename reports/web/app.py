@@ -41,6 +41,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from reports.render.columns import SAMPLE
+from reports.search.hands import count, page
 from reports.web import data
 from reports.web.results import Bodies, Results
 from reports.web.source import Busy, Source
@@ -378,24 +379,23 @@ def api_hands(request: Request) -> Response:
         except data.NotFound:  # nobody: no hand
             return ()
 
-    s = data.parse_search(_query(request), names)
-    search = (s.where, s.params)
+    q = data.parse_search(_query(request), names)
 
     def listed(find: Callable[[Any, str | None], T]) -> Callable[[Any], T]:
         """``find(con, table)``, with the table of each player's hands
         for a search by player alone when it may be read."""
         def run(con: Any) -> T:
-            if not s.player_only:
+            if not q.player_only:
                 return find(con, None)
             with st.source.hand_list(con) as table:
                 return find(con, table)
 
         return run
 
-    total = st.results.cached(("count", *search), listed(lambda con, t: data.count(con, s, t)))
-    data.past_end(s, total)
-    rows = st.results.cached(("page", *search, s.page, s.per),
-                             listed(lambda con, t: data.with_tags(con, data.page(con, s, t))))
+    total = st.results.cached(("count", q.criteria), listed(lambda con, t: count(con, q, t)))
+    data.past_end(q, total)
+    rows = st.results.cached(("page", q), listed(
+        lambda con, t: data.with_tags(con, data.hand_rows(page(con, q, t)))))
     return JSONResponse(rows, headers={"X-Total-Count": str(total)})
 
 

@@ -12,22 +12,23 @@ Every value a request brings reaches SQL as a parameter.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from hh.games.names import game_named, unknown_game
 from reports.db import Filters
+from reports.search.hands import FIELDS, HandQuery, SearchError, action, cards, count, page
+from reports.search.hands import sort as sort_named
+
+T = TypeVar("T")
 
 MAX_PAGE = 100_000  # a page number past this is refused (400)
 MAX_PER = 500  # rows per page at most
 SEARCH_KEYS = ("id", "player", "table", "site", "game", "since", "until", "code", "invalid",
                "min_pot", "max_pot", "tag", "cards", "action", "street", "min_won", "max_won",
-               "page", "per")  # fmt: skip
-ACTIONS = ("check", "fold", "call", "bet", "raise")
-CARD = re.compile(r"[0-9A-Za-z?][a-z?]")
+               "sort", "page", "per")  # fmt: skip
 FILTER_KEYS = ("game", "player", "site", "table", "since", "until", "min_hands", "valid_only",
                "position", "sort", "no_equity_fill")  # fmt: skip
 
@@ -294,223 +295,86 @@ def _game(name: str) -> str:
     return game.value
 
 
-HAND_FIELDS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.players, "
-               "h.total_pot, h.valid, h.n_violations")  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Search:
-    """A hand search read from a request's parameters: its filter (SQL over
-    ``hands h``, every value a parameter) and the page asked for."""
-
-    where: str
-    params: tuple[Any, ...]
-    page: int
-    per: int
-    player_only: bool = False  # the filter is one player's hands, nothing else
-
-    @property
-    def filtered(self) -> bool:
-        return self.where != "TRUE"
+HAND_FIELDS = FIELDS  # (overview and tables list hands as the search does)
 
 
 Names = Callable[[str], tuple[str, ...]]
 
 
-def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None) -> Search:
-    """The search of ``id`` (a prefix of the hand id), ``player`` (any case
-    and accents: the stored names ``names(typed)`` gives), ``cards`` (his
-    down cards, wildcards: ``A? 7?``), ``action`` (he checked, folded,
-    called, bet or raised) and ``street`` (on it: ``COMMON 3``),
-    ``min_won``/``max_won`` (his net in the hand; without a player: any
-    seat's, the same seat for every one of these), ``tag``, ``table``,
-    ``site``, ``game``, ``since``/``until``, ``code`` (a violation),
-    ``invalid``, ``min_pot``/``max_pot``, ``page`` (from 1) and ``per``;
+def parse_search(query: Mapping[str, Sequence[str]], names: Names | None = None) -> HandQuery:
+    """The hand search (reports.search.hands.HandQuery) a request's
+    parameters ask for: ``id`` (a prefix of the hand id), ``player`` (any
+    case and accents: the stored names ``names(typed)`` gives; repeatable),
+    ``cards`` (his down cards, wildcards: ``A? 7?``), ``action`` (he
+    checked, folded, called, bet or raised) and ``street`` (on it: ``COMMON
+    3``), ``min_won``/``max_won`` (his net in the hand; without a player:
+    any seat's, the same seat for every one of these), ``tag``, ``table``,
+    ``site``, ``game``, ``code`` (a violation; these four repeatable),
+    ``since``/``until``, ``invalid``, ``min_pot``/``max_pot``, ``sort``
+    (``-time``, newest first, by default), ``page`` (from 1) and ``per``;
     400 for a value that cannot be used."""
     _unknown(query, SEARCH_KEYS)
-    parts: list[str] = []
-    params: list[Any] = []
     value = {k: _last(query, k) for k in SEARCH_KEYS}
-    if value["game"]:
-        value["game"] = _game(value["game"])
-    if value["id"]:
-        parts.append("starts_with(h.hand_id, ?)")
-        params.append(value["id"])
-    for key, column in (("table", "h.table_name"), ("site", "h.site"), ("game", "h.game")):
-        if value[key] is not None and value[key] != "":
-            parts.append(f"{column} = ?")
-            params.append(value[key])
-    found: tuple[str, ...] = ()
-    seat: list[str] = []  # conditions on one seat: the player's when one is named
-    seat_params: list[Any] = []
-    if value["player"]:
-        found = names(value["player"]) if names is not None else (value["player"],)
-        seat.append(f"s.player IN ({', '.join('?' * len(found)) or 'NULL'})")
-        seat_params += found
-    if value["cards"]:
-        for pattern, times in _card_patterns(value["cards"]).items():
-            seat.append("len(list_filter(s.down_cards, lambda c: c LIKE ?)) >= ?")
-            seat_params += [pattern, times]
-    for key, op in (("min_won", ">="), ("max_won", "<=")):
-        amount = value[key]
-        if amount:
-            seat.append(f"s.net {op} ?")
-            seat_params.append(_int(amount, key, -(2**62)))
-    if value["action"] or value["street"]:
-        act = ["a.site = h.site", "a.hand_id = h.hand_id", "a.player = s.player"]
-        if value["action"]:
-            if value["action"].lower() not in ACTIONS:
-                raise BadRequest(f"action={value['action']!r}: expected one of "
-                                 f"{', '.join(ACTIONS)}")  # fmt: skip
-            act.append("a.kind = ?")
-            seat_params.append(value["action"].lower())
-        if value["street"]:
-            act.append("upper(a.street) = upper(?)")
-            seat_params.append(value["street"].strip())
-        seat.append(f"EXISTS (SELECT 1 FROM actions a WHERE {' AND '.join(act)})")
-    if seat:
-        parts.append("EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site "
-                     f"AND s.hand_id = h.hand_id AND {' AND '.join(seat)})")  # fmt: skip
-        params += seat_params
-    if value["code"]:
-        parts.append("EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site "
-                     "AND v.hand_id = h.hand_id AND v.code = ? "
-                     "AND NOT coalesce(v.unchecked, FALSE))")  # fmt: skip
-        params.append(value["code"])
-    if value["tag"]:
-        from pipelines.notes import TAGGED
 
-        parts.append(TAGGED)
-        params.append(value["tag"].strip())
-    if value["since"]:
-        parts.append("h.started_at >= ?")
-        params.append(_time(value["since"], "since"))
-    if value["until"]:
-        parts.append("h.started_at < ?")
-        params.append(_time(value["until"], "until"))
-    if value["invalid"] is not None and _flag(value["invalid"], "invalid"):
-        parts.append("NOT h.valid")
-    if value["min_pot"]:
-        parts.append("h.total_pot >= ?")
-        params.append(_int(value["min_pot"], "min_pot"))
-    if value["max_pot"]:
-        parts.append("h.total_pot <= ?")
-        params.append(_int(value["max_pot"], "max_pot"))
-    page = _int(value["page"], "page", 1, MAX_PAGE) if value["page"] else 1
-    per = _int(value["per"], "per", 1, MAX_PER) if value["per"] else 50
-    player_only = len(found) == 1 and len(parts) == 1 and len(seat) == 1
-    return Search(" AND ".join(parts) or "TRUE", tuple(params), page, per, player_only)
+    def many(key: str) -> tuple[str, ...]:
+        return tuple(v for v in query.get(key, []) if v != "")
+
+    def checked(key: str, check: Callable[[str], T]) -> T | None:
+        text = value[key]
+        if not text:
+            return None
+        try:
+            return check(text)
+        except SearchError as error:
+            raise BadRequest(f"{key}={text!r}: {error}") from None
+
+    players: tuple[str, ...] | None = None
+    for typed in many("player"):
+        found = names(typed) if names is not None else (typed,)
+        players = (*(players or ()), *(n for n in found if n not in (players or ())))
+    amounts = {k: _int(value[k] or "", k, -(2**62)) if value[k] else None
+               for k in ("min_won", "max_won")}  # fmt: skip
+    pots = {k: _int(value[k] or "", k) if value[k] else None for k in ("min_pot", "max_pot")}
+    return HandQuery(
+        id_prefix=value["id"] or "", players=players,
+        cards=checked("cards", cards) or (), action=checked("action", action) or "",
+        street=value["street"] or "", min_won=amounts["min_won"], max_won=amounts["max_won"],
+        tag=(value["tag"] or "").strip(), tables=many("table"), sites=many("site"),
+        games=tuple(_game(g) for g in many("game")),
+        since=_time(value["since"], "since") if value["since"] else None,
+        until=_time(value["until"], "until") if value["until"] else None,
+        codes=tuple(c.upper() for c in many("code")),
+        invalid=value["invalid"] is not None and _flag(value["invalid"], "invalid"),
+        min_pot=pots["min_pot"], max_pot=pots["max_pot"],
+        sort=checked("sort", sort_named) or "-time",
+        page=_int(value["page"], "page", 1, MAX_PAGE) if value["page"] else 1,
+        limit=_int(value["per"], "per", 1, MAX_PER) if value["per"] else 50,
+    )  # fmt: skip
 
 
-def _card_patterns(text: str) -> dict[str, int]:
-    """Hole cards as a search writes them (``A? 7?``: a rank and a suit,
-    ``?`` for any): each as a LIKE pattern with how many of his down cards
-    must match it (``A? A?``: two aces), or 400."""
-    out: dict[str, int] = {}
-    for token in text.replace(",", " ").split():
-        if CARD.fullmatch(token[:1].upper() + token[1:].lower()) is None or len(token) != 2:
-            raise BadRequest(f"cards={text!r}: {token!r} is not a card: write a rank and a "
-                             "suit, ? for any (A? 7?, ?o, Ts)")  # fmt: skip
-        pattern = (token[:1].upper() + token[1:].lower()).replace("?", "_")
-        out[pattern] = out.get(pattern, 0) + 1
-    if not out:
-        raise BadRequest(f"cards={text!r}: no card (A? 7?)")
-    return out
-
-
-NEWEST = "ORDER BY h.started_at DESC NULLS LAST, h.site DESC, h.hand_id DESC"
-
-
-def past_end(s: Search, total: int) -> None:
+def past_end(q: HandQuery, total: int) -> None:
     """404 for a page past the search's last."""
-    if s.page > 1 and (s.page - 1) * s.per >= total:
-        raise NotFound(f"page={s.page}: there are {max(1, -(-total // s.per))} pages of "
-                       f"{s.per} hands ({total:,} hands)")  # fmt: skip
+    per = q.limit or max(total, 1)
+    if q.page > 1 and (q.page - 1) * per >= total:
+        raise NotFound(f"page={q.page}: there are {max(1, -(-total // per))} pages of "
+                       f"{per} hands ({total:,} hands)")  # fmt: skip
+
+
+def hand_rows(found: Any) -> list[dict[str, Any]]:
+    """A page of the search (an Arrow table) as JSON-able rows."""
+    from reports.render.files import _plain
+
+    return [{k: _plain(v) for k, v in row.items()} for row in found.to_pylist()]
 
 
 def search(con: Any, query: Mapping[str, Sequence[str]], names: Names | None = None
            ) -> tuple[list[dict[str, Any]], int]:  # fmt: skip
-    """Hands matching the search (:func:`parse_search`), newest first, one
-    page: (rows, total)."""
-    s = parse_search(query, names)
-    total = count(con, s)
-    past_end(s, total)
-    return page(con, s), total
-
-
-def count(con: Any, s: Search, listed: str | None = None) -> int:
-    """The number of hands the search's filter matches; one player's, from
-    his seats alone (every seat stored is a seat of a stored hand), or from
-    ``listed``, the table of each player's hands (reports.search.handlist)."""
-    if s.player_only and listed is not None:
-        return int(con.execute(f"SELECT count(*) FROM {listed} WHERE player = ?",
-                               list(s.params)).fetchall()[0][0])  # fmt: skip
-    if s.player_only:
-        return int(con.execute("SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM seats "
-                               "WHERE player = ?)", list(s.params)).fetchall()[0][0])
-    return int(con.execute(f"SELECT count(*) FROM hands h WHERE {s.where}", list(s.params)
-                           ).fetchall()[0][0])  # fmt: skip
-
-
-# The windows of time, ending at the newest hand stored, that a page is
-# looked for in, one after the other, before the whole table.
-WINDOWS = (timedelta(days=1), timedelta(days=16), timedelta(days=256))
-
-
-def page(con: Any, s: Search, listed: str | None = None) -> list[dict[str, Any]]:
-    """One page of the search, newest first, by ``ORDER BY ... LIMIT``.
-    A search by one player alone with ``listed`` (the table of each
-    player's hands, reports.search.handlist) reads the page's hands from his
-    rows there (:func:`listed_page`). Otherwise the newest hands are
-    searched first: a page is looked for among the hands of the last day
-    stored, then of wider windows (:data:`WINDOWS`), then of the whole
-    table. A window that fills the page gives the page of the whole search,
-    since every hand outside it is older or has no time, and those sort
-    after it. Why: a player's search would otherwise join his seats with
-    every hand stored to keep only the newest few."""
-    if s.player_only and listed is not None:
-        rows = listed_page(con, s, listed)
-        if rows is not None:
-            return rows
-    order = [s.per, (s.page - 1) * s.per]
-    newest = con.execute("SELECT max(started_at) FROM hands").fetchall()[0][0] \
-        if s.filtered else None  # (no filter: a top-N over the hands alone)
-    if newest is not None:
-        for window in WINDOWS:
-            rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE h.started_at >= ? "
-                         f"AND {s.where} {NEWEST} LIMIT ? OFFSET ?",
-                         [newest - window, *s.params, *order])  # fmt: skip
-            if len(rows) == s.per:
-                return rows
-    return _rows(con, f"SELECT {HAND_FIELDS} FROM hands h WHERE {s.where} {NEWEST} "
-                 "LIMIT ? OFFSET ?", [*s.params, *order])  # fmt: skip
-
-
-def listed_page(con: Any, s: Search, listed: str) -> list[dict[str, Any]] | None:
-    """A page of one player's hands: its keys from his rows of ``listed``
-    (contiguous: DuckDB reads no other player's row groups), then those
-    hands' fields, looked for only between the page's oldest and newest
-    times (the hands are stored about in time order, so DuckDB's zone maps
-    skip the rest of the table). None when a hand listed is not stored (the
-    data changed since the list was made): the caller searches the hands."""
-    keys = con.execute(f"SELECT site, hand_id, started_at FROM {listed} WHERE player = ? "
-                       "ORDER BY started_at DESC NULLS LAST, site DESC, hand_id DESC "
-                       "LIMIT ? OFFSET ?", [*s.params, s.per, (s.page - 1) * s.per]
-                       ).fetchall()  # fmt: skip
-    if not keys:
-        return []
-    times = [t for _, _, t in keys if t is not None]
-    when = []
-    if times:
-        when.append("h.started_at BETWEEN ? AND ?")
-    if len(times) < len(keys):
-        when.append("h.started_at IS NULL")
-    rows = _rows(con, f"SELECT {HAND_FIELDS} FROM hands h SEMI JOIN (SELECT "
-                 "unnest(?::VARCHAR[]) AS site, unnest(?::VARCHAR[]) AS hand_id) k "
-                 f"ON k.site = h.site AND k.hand_id = h.hand_id WHERE {' OR '.join(when)} "
-                 f"{NEWEST}", [[k[0] for k in keys], [k[1] for k in keys],
-                               *([min(times), max(times)] if times else [])])  # fmt: skip
-    return rows if len(rows) == len(keys) else None
+    """Hands matching the search (:func:`parse_search`), one page: (rows,
+    total)."""
+    q = parse_search(query, names)
+    total = count(con, q)
+    past_end(q, total)
+    return hand_rows(page(con, q)), total
 
 
 def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -103,6 +103,56 @@ class _Shared:
         return self.writer or self.waiting > 0
 
 
+class Turns:
+    """One at a time for whoever writes the reports' cache file: a page's
+    report computation (``with turns:``) or the watch's cycle
+    (:meth:`first`), and a cycle waiting goes before the computations
+    waiting (it waits only for the one running). Why: the cycle stores the
+    new hands' all-in equity and counts in that file (the import's
+    ``hh.derive`` and ``hh.imported`` hooks); while a computation held the
+    file, they were kept nowhere, so the next computation worked them out
+    again itself, for longer, while the watch and the HUD waited
+    (docs/performance.md, "hh serve while it imports")."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._held = False
+        self._first = 0  # cycles waiting
+
+    def locked(self) -> bool:
+        return self._held or self._first > 0
+
+    @contextmanager
+    def first(self) -> Iterator[None]:
+        """The next turn, before every computation waiting."""
+        with self._cond:
+            self._first += 1
+            try:
+                while self._held:
+                    self._cond.wait()
+            finally:
+                self._first -= 1
+            self._held = True
+        try:
+            yield
+        finally:
+            self._release()
+
+    def __enter__(self) -> None:
+        with self._cond:
+            while self._held or self._first:
+                self._cond.wait()
+            self._held = True
+
+    def __exit__(self, *exc: object) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        with self._cond:
+            self._held = False
+            self._cond.notify_all()
+
+
 class Source:
     """The database file or the lake the pages read."""
 
@@ -120,7 +170,7 @@ class Source:
         self.writes = writes
         self.rw = _Shared()
         self._open_lock = threading.Lock()
-        self.report_lock = threading.Lock()  # one computation at a time fills the cache file
+        self.report_lock = Turns()  # one computation (or the watch's cycle) fills the cache file
         self._con: Any = None
         self._used = 0.0
         self._version = 0

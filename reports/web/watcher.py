@@ -68,8 +68,8 @@ class Watcher:
                         raise
                     con = None
                 if con is not None:
-                    try:
-                        with source.exclusive():  # its hooks attach the cache file read-write
+                    try:  # its hooks attach the cache file read-write: no computation meanwhile
+                        with source.report_lock.first(), source.exclusive():
                             yield con
                     except BaseException:
                         con.close()
@@ -84,11 +84,11 @@ class Watcher:
                 time.sleep(0.15)
 
     def hooks(self, con: Any) -> None:
-        """The import's hooks after a cycle of the watch, in turn with the
-        pages' report computations (both fill the reports' cache file)."""
+        """The import's hooks after a cycle of the watch, which holds the
+        reports' cache file's turn (Source.report_lock) already."""
         from pipelines.importer import after_import
 
-        with self.source.report_lock, self.source.exclusive():
+        with self.source.exclusive():  # (within the cycle's turn: :meth:`writing`)
             after_import(con)
 
     def run(self) -> None:
