@@ -32,7 +32,7 @@ import hashlib
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from hh.games import RULES
 from hh.model import Game, ModelRecord
@@ -257,27 +257,6 @@ class Summary(ModelRecord):
         self.stacks: Final = stacks
         self.dealt_in: Final = dealt_in
         self.top_ups: Final = top_ups
-
-    def pack(self) -> Packed:
-        """The summary as plain values, to cross from a worker process:
-        pickle rebuilds a record through a call per object, so tens of
-        thousands of summaries and their seats cost more to unpickle than
-        plain tuples and :meth:`unpack` together."""
-        stacks = tuple([(x.seat, x.name, x.start, x.end, x.line) for x in self.stacks])
-        return (self.file, self.line, self.hand_id, self.site, self.table, self.instant,
-                self.game, self.judged, self.table_line, self.dealer, stacks, self.dealt_in,
-                self.top_ups)  # fmt: skip
-
-    @staticmethod
-    def unpack(t: Packed) -> Summary:
-        """The summary :meth:`pack` gave."""
-        stacks = tuple([SeatStack(a, b, c, d, e) for a, b, c, d, e in t[10]])
-        return Summary(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], stacks,
-                       t[11], t[12])  # fmt: skip
-
-
-# Summary.pack's plain values, in the order of Summary.FIELDS
-Packed = tuple[Any, ...]
 
 
 def summarize(v: Verdict, place: Place) -> Summary:

@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import Sequence
 from json.encoder import encode_basestring
-from typing import Any, Final
+from typing import Final
 
 from hh.model import ModelRecord
 from hh.validate import Verdict, Violation
@@ -110,11 +110,6 @@ class Rendered(ModelRecord):
         self.blocks: Final = blocks
         self.tail: Final = tail
         self.quotes: Final = quotes
-
-    def pack(self) -> tuple[Any, ...]:
-        """Plain values, to cross from a worker process (see
-        :meth:`hh.crosshand.Summary.pack`)."""
-        return (self.head, self.where, self.blocks, self.tail, self.quotes)
 
 
 def render(v: Verdict, raw: str, as_json: bool) -> Rendered:

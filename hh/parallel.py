@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any, Protocol
+from typing import Protocol
 
-from hh.crosshand import Packed, Summary, summarize
+from hh.crosshand import Summary, summarize
 from hh.output import Rendered, render
 from hh.parse import Record, parse_chunk
 from hh.pool import Ordered, Pool, WorkerDied
@@ -39,8 +39,7 @@ Item = Chunk | Unreadable  # a unit of work
 
 def judge(record: Record, as_json: bool) -> Judged:
     """One hand (or run of lines) judged and rendered."""
-    lines = record.raw.split("\n", 2)
-    place = placement(lines[0], lines[1] if len(lines) > 1 else None)
+    place = place_of(record)
     try:
         hand = record.hand
         v = validate(hand, record.file) if hand is not None else _failed(record, place)
@@ -48,6 +47,19 @@ def judge(record: Record, as_json: bool) -> Judged:
     except Exception as exc:  # a bug in hh must not stop the run
         v = internal_failure(record.file, record.line, record.hand_id, record.site, exc)
         return summarize(v, place), render(v, record.raw, as_json)
+
+
+def place_of(record: Record) -> Place:
+    """Where a hand sits among its table's hands: read from its header and
+    Table line as parsed, or, for a run that did not parse, from its first
+    two lines as written (:func:`hh.read.places.placement`, which reads a
+    parsed hand's lines the same way)."""
+    hand = record.hand
+    if hand is not None:
+        h = hand.header
+        return Place(h.site, hand.table.name, f"{h.date} {h.time}", h.zone, h.game.value)
+    lines = record.raw.split("\n", 2)
+    return placement(lines[0], lines[1] if len(lines) > 1 else None)
 
 
 def failed_verdict(record: Record) -> Verdict:
@@ -116,10 +128,10 @@ def _init(as_json: bool) -> None:
     gc.freeze()
 
 
-def _work(chunk: Chunk | Unreadable) -> list[tuple[Packed, tuple[Any, ...]]]:
-    """A chunk's judged hands as plain values (Summary.pack, Rendered.pack):
-    what crosses to the main process is pickled and unpickled per object."""
-    return [(s.pack(), r.pack()) for s, r in judge_chunk(chunk, _AS_JSON)]
+def _work(chunk: Chunk | Unreadable) -> list[Judged]:
+    """A chunk's judged hands, pickled to the main process as they are (the
+    records pickle through their compiled ``__init__``)."""
+    return list(judge_chunk(chunk, _AS_JSON))
 
 
 def _describe(chunk: Chunk | Unreadable) -> str:
@@ -169,12 +181,11 @@ class _Judged:
 
     @staticmethod
     def _pooled(
-        pool: Pool, batches: Ordered[Item, list[tuple[Packed, tuple[Any, ...]]]]
+        pool: Pool, batches: Ordered[Item, list[Judged]]
     ) -> Iterator[Judged]:
         try:
             for batch in batches:
-                for summary, rendered in batch:
-                    yield Summary.unpack(summary), Rendered(*rendered)
+                yield from batch
         finally:
             batches.close()
             pool.close()

@@ -33,6 +33,7 @@ from typing import Any
 import pyarrow as pa
 
 from hh.crosshand import Chains, Summary
+from hh.verdict import SeatStack
 from pipelines.dbhealth import rollback
 
 # The touched tables' chains, in a temp table that the store (or the lake's
@@ -180,9 +181,9 @@ def _summary(hand: list[Any], stacks: list[tuple[Any, ...]], dealt_in: list[str]
     site, table, hand_id, file, line, judged, game, table_line, dealer, anchor = hand
     if anchor and (site, hand_id) in broken:
         judged = False
-    return Summary.unpack((file, line, hand_id, site, table, 0, game, bool(judged),
-                           table_line or 0, dealer, tuple(stacks), tuple(dealt_in),
-                           tuple(topped)))  # fmt: skip
+    seats = tuple([SeatStack(*seat) for seat in stacks])
+    return Summary(file, line, hand_id, site, table, 0, game, bool(judged), table_line or 0,
+                   dealer, seats, tuple(dealt_in), tuple(topped))  # fmt: skip
 
 
 def find(con: Any) -> int:

@@ -21,6 +21,7 @@ from hh.cli import validate_command
 from hh.cli_support import Output
 from hh.crosshand import CrossChecker, Summary
 from hh.model import Game
+from hh.parallel import place_of
 from hh.parse import parse_file, parse_text
 from hh.read.cut import table_order
 from hh.read.places import NO_TIME, instant, placement
@@ -211,6 +212,7 @@ def test_placement_of_a_parsed_hand_agrees_with_its_model() -> None:
         assert (place.site, place.table, place.when, place.zone, place.game) == (
             v.site, v.table, v.when, v.zone, v.game,
         )
+        assert place_of(record) == place  # what hh validate reads from the parsed header
 
 
 def test_each_hand_is_printed_as_soon_as_it_is_judged(
@@ -292,14 +294,17 @@ def test_instant_agrees_with_datetime(
     assert instant(when, zone) == expected  # the second time from the remembered day
 
 
-def test_a_summary_packed_for_a_worker_comes_back_whole() -> None:
-    """What crosses from a worker (Summary.pack) is the same summary once
-    unpacked: every field, the line numbers and each seat's stack included."""
+def test_a_summary_pickled_by_a_worker_comes_back_whole() -> None:
+    """What crosses from a worker (a pickled Summary) is the same summary
+    once unpickled: every field, the line numbers and each seat's stack
+    included."""
+    import pickle
+
     from hh.crosshand import summarize
 
     for h in Simulator(Game.CALATONE, seed=5, tables=2).hands(30):
         text = write_hand(h)
         lines = text.split("\n", 2)
         s = summarize(validate(h, "f.txt"), placement(lines[0], lines[1]))
-        back = Summary.unpack(s.pack())
+        back = pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL))
         assert repr(back) == repr(s) and back.stacks and back.stacks[0].line == s.stacks[0].line

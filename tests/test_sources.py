@@ -88,6 +88,29 @@ def test_a_plan_gives_the_order_of_the_run_s_tables(tmp_path: Path) -> None:
     assert table_order([files[0]]) == TableOrder({}, 20)
 
 
+_HEAD_PIECES = ["", "x.com ", "a b ", "\ufeff", "Hand #", "CH-1", "!", ": ", " - ", " ", "\t",
+                "\r", "2026/11/29", "21:14:03", " CET", " +01:00", "Chiribito No Limit (blind 20)",
+                " - 2026/11/29 21:14:03", " - 2026/11/29 21:14:03 CET", "\u2028", "#", "a"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(pieces=st.lists(st.sampled_from(_HEAD_PIECES), max_size=9))
+def test_placement_reads_the_site_and_time_as_its_two_searches_do(pieces: list[str]) -> None:
+    """placement reads a usual header with one regex: the same site and time
+    as the search for each alone (a site at the start, the time at the end)."""
+    from hh.read import places
+
+    first = "".join(pieces)
+    head = first.lstrip("\ufeff").rstrip(" \t\r")
+    site = places._SITE.match(head)
+    when = places._HEAD_WHEN.search(head)
+    place = placement(first, None)
+    assert place.site == (site.group(1) if site else None)
+    assert (place.when, place.zone) == (
+        (f"{when.group(1)} {when.group(2)}", when.group(3)) if when else (None, None)
+    )
+
+
 def test_the_pass_hashes_the_file_and_its_head(tmp_path: Path) -> None:
     """For the import: the file's SHA-256, and the SHA-256 of the bytes
     before ``start`` with the chunks from there, their lines counted."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import Final
 
 from hh.model import Hand
 from hh.parse.fast import parse_fast
@@ -29,17 +29,46 @@ from hh.read.runs import (
 HEADER_ID = re.compile(r"(?:(\S+) )?Hand #([A-Za-z0-9_-]+)")
 
 
-@dataclass(frozen=True, slots=True)
 class Record:
-    """One hand of a file, or one run of lines that could not be a hand."""
+    """One hand of a file, or one run of lines that could not be a hand.
+    A plain class, not a dataclass, for the reason :class:`hh.read.runs.Run`
+    gives."""
 
-    file: str | None
-    line: int  # the hand's first line in the file
-    raw: str  # the hand's text as in the file (lines joined with "\n", CR stripped)
-    hand: Hand | None
-    error: ParseError | None
-    hand_id: str | None  # best effort even on error (None when no header could be read)
-    site: str | None
+    __slots__ = ("error", "file", "hand", "hand_id", "line", "raw", "site")
+
+    def __init__(
+        self,
+        file: str | None,
+        line: int,
+        raw: str,
+        hand: Hand | None,
+        error: ParseError | None,
+        hand_id: str | None,
+        site: str | None,
+    ) -> None:
+        self.file: Final = file
+        self.line: Final = line  # the hand's first line in the file
+        # the hand's text as in the file (lines joined with "\n", CR stripped)
+        self.raw: Final = raw
+        self.hand: Final = hand
+        self.error: Final = error
+        # best effort even on error (None when no header could be read)
+        self.hand_id: Final = hand_id
+        self.site: Final = site
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.file, self.line, self.raw, self.hand, self.error, self.hand_id, self.site)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (
+            "Record(file={!r}, line={!r}, raw={!r}, hand={!r}, error={!r}, hand_id={!r}, "
+            "site={!r})".format(*self._fields())
+        )
 
 
 def trailing_blanks(run: list[str]) -> bool:

@@ -73,6 +73,12 @@ _GAME_TITLES = (
     ("Calatone Spread Limit", "calatone"),
 )
 _TABLE = re.compile(r"Table '([^']*)'")
+# The usual header: the site and the time at once (what _SITE and _HEAD_WHEN
+# find apart, the same groups: a site has no space, and the time ends the line).
+_HEAD = re.compile(
+    r"(?:(\S+) )?Hand #[A-Za-z0-9_-].*? - ([0-9]{4}/[0-9]{2}/[0-9]{2}) "
+    r"([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$"
+)
 _HEAD_WHEN = re.compile(r" - ([0-9]{4}/[0-9]{2}/[0-9]{2}) ([0-9]{2}:[0-9]{2}:[0-9]{2})(?: (\S+))?$")
 _SITE = re.compile(r"(?:(\S+) )?Hand #[A-Za-z0-9_-]")
 
@@ -97,14 +103,18 @@ def placement(first: str, second: str | None) -> Place:
     """Read a run's site, table, time and game from its first two lines (a
     header and a Table line when the run is a hand)."""
     head = first.lstrip("\ufeff").rstrip(" \t\r")
-    m = _SITE.match(head)  # (a header whose id is unreadable names no site)
-    site = m.group(1) if m else None
     table = _TABLE.match(second) if second is not None else None
     game = None
     for title, name in _GAME_TITLES:
         if title in head:
             game = name
             break
+    usual = _HEAD.match(head)
+    if usual is not None:
+        site, date, clock, zone = usual.groups()
+        return Place(site, table.group(1) if table else None, f"{date} {clock}", zone, game)
+    m = _SITE.match(head)  # (a header whose id is unreadable names no site)
+    site = m.group(1) if m else None
     when = _HEAD_WHEN.search(head)
     if when is None:
         return Place(site, table.group(1) if table else None, None, None, game)

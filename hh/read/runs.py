@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import Final
 
 # How a hand's header line begins: what cuts a run before a header that
 # follows no blank line. (The header's whole shape is the grammar's.)
@@ -78,20 +78,47 @@ def unreadable(e: BaseException) -> str:
     return f"the file cannot be read to its end ({type(e).__name__}: {e})"
 
 
-@dataclass(frozen=True, slots=True)
 class Run:
     """One hand's lines as cut from the input, not parsed yet.
 
     Cutting is cheap and parsing is not, so they are apart: the import
     hashes a run's text to skip a hand it already holds without parsing it,
     and parallel workers cut a big file at hand boundaries.
+
+    A plain class with ``__slots__`` and its own ``__init__``, not a
+    dataclass: compiled by mypyc, a dataclass keeps the ``__init__`` that
+    :mod:`dataclasses` writes at import, interpreted, and a frozen one sets
+    each field through ``object.__setattr__`` (docs/performance.md).
     """
 
-    file: str | None
-    start: int  # line number of the first line
-    lines: list[str]  # text without line ends
-    bad: list[tuple[int, int]]  # (line, column) of undecodable bytes
-    corrupt: str | None = None  # the stream could not be read past this run
+    __slots__ = ("bad", "corrupt", "file", "lines", "start")
+
+    def __init__(
+        self,
+        file: str | None,
+        start: int,
+        lines: list[str],
+        bad: list[tuple[int, int]],
+        corrupt: str | None = None,
+    ) -> None:
+        self.file: Final = file
+        self.start: Final = start  # line number of the first line
+        self.lines: Final = lines  # text without line ends
+        self.bad: Final = bad  # (line, column) of undecodable bytes
+        self.corrupt: Final = corrupt  # the stream could not be read past this run
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.file, self.start, self.lines, self.bad, self.corrupt)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Run):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return "Run(file={!r}, start={!r}, lines={!r}, bad={!r}, corrupt={!r})".format(
+            *self._fields()
+        )
 
     @property
     def raw(self) -> str:
