@@ -6,9 +6,9 @@ Everything stored comes from the parser's model, the validator's
 the rake and each player's part of it, end stacks) and its light replay
 trace (:class:`~hh.validate.ActionFigures`: pot, bet to call, stack and
 bets around each action): this module copies and reshapes, it never
-re-derives a rule. :data:`COLUMNS` names every table's columns and their
-kind (docs/schema.md is the contract for each); a store turns each column,
-a plain list, into one typed array at once (the import: Arrow).
+re-derives a rule. :data:`COLUMNS` names every table's columns, from the
+declaration (pipelines.tables, docs/schema.md); the store turns each column,
+a plain list, into one typed array at once (pipelines.rows: Arrow).
 
 Columns, not rows: a value is appended to its column by the column's name,
 so that a batch becomes arrays without a pass that takes rows apart. Every
@@ -16,8 +16,8 @@ table carries ``_ord``, the hand's place in its batch, so a writer can drop
 the rows of a duplicate or a conflict without looking at keys that several
 rows share; the tables of a hand's parts (seats, actions, ...) leave out
 its key (site, hand_id), which the store takes from the hand's row by
-``_ord`` (the import: pipelines.rows). The module is compiled in the
-fast build (hh.COMPILED): it runs once per stored value.
+``_ord`` (pipelines.rows). The module is compiled in the fast build
+(pipelines.COMPILED): it runs once per stored value.
 """
 
 from __future__ import annotations
@@ -31,55 +31,11 @@ from hh.model import SHOWDOWN, Action, Deal, Hand, Marker, Muck, Post, Show, Top
 from hh.parse import Record
 from hh.read.places import NO_TIME, instant
 from hh.validate import ActionFigures, Verdict, description_category
+from pipelines.tables import BATCH, builder_columns
 
-# Each table's columns in stored order, with their kind: str, bool, i16, i32,
-# i64, ts (an instant to the microsecond), and lists of those ("strs" a list
-# of str, "i16s" of i16, "i64s" of i64, "strss" a list of lists of str).
-COLUMNS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    "hands": (
-        ("_ord", "i32"), ("site", "str"), ("hand_id", "str"), ("game", "str"),
-        ("table_name", "str"), ("max_seats", "i16"), ("dealer_seat", "i16"),
-        ("started_at", "ts"), ("started_local", "str"), ("zone", "str"), ("forced", "i64"),
-        ("small_bet", "i64"), ("big_bet", "i64"), ("house_rules", "strs"), ("players", "i16"),
-        ("total_pot", "i64"), ("rake", "i64"), ("last_round", "i16"), ("showdown", "bool"),
-        ("judged", "bool"), ("valid", "bool"), ("n_violations", "i32"),
-        ("n_hand_violations", "i32"), ("n_unchecked", "i32"), ("hero_view", "bool"),
-        ("file", "str"), ("line", "i32"), ("table_line", "i32"), ("content_hash", "str"),
-        ("hh_version", "str"), ("board", "strs"), ("board_rounds", "i16s"),
-    ),
-    "hand_text": (("_ord", "i32"), ("raw_text", "str")),
-    "seats": (
-        ("_ord", "i32"), ("seat", "i16"), ("line", "i32"),
-        ("player", "str"), ("sitting_out", "bool"), ("dealt_in", "bool"), ("position", "i16"),
-        ("is_dealer", "bool"), ("stack_start", "i64"), ("top_up", "i64"), ("stack_end", "i64"),
-        ("down_cards", "strs"), ("up_cards", "strs"), ("shown", "bool"), ("mucked", "bool"),
-        ("put_in", "i64"), ("uncalled", "i64"), ("won", "i64"), ("net", "i64"),
-        ("rake_paid", "i64"), ("went_to_showdown", "bool"), ("folded_round", "i16"),
-        ("all_in_round", "i16"), ("hand_category", "str"), ("down_rounds", "i16s"),
-        ("up_rounds", "i16s"), ("declared", "strss"),
-    ),
-    "actions": (
-        ("_ord", "i32"), ("seq", "i32"), ("line", "i32"),
-        ("round", "i16"), ("street", "str"), ("player", "str"), ("kind", "str"),
-        ("amount", "i64"), ("raise_by", "i64"), ("total_after", "i64"), ("all_in", "bool"),
-        ("timed_out", "bool"), ("pot_before", "i64"), ("to_call_before", "i64"),
-        ("stack_before", "i64"), ("code", "str"),
-    ),
-    "pots": (
-        ("_ord", "i32"), ("pot_index", "i16"),
-        ("amount", "i64"), ("eligible", "strs"), ("winners", "strs"), ("shares", "i64s"),
-    ),
-    "hand_violations": (
-        ("_ord", "i32"), ("code", "str"), ("line", "i32"),
-        ("message", "str"), ("unchecked", "bool"),
-    ),
-    "rejects": (
-        ("_ord", "i32"), ("file", "str"), ("line", "i32"), ("raw_text", "str"), ("error", "str"),
-        ("error_line", "i32"), ("error_column", "i32"), ("kind", "str"), ("site", "str"),
-        ("hand_id", "str"), ("game", "str"), ("table_name", "str"), ("started_at", "ts"),
-        ("content_hash", "str"), ("other_file", "str"), ("other_line", "i32"),
-    ),
-}  # fmt: skip
+# The columns the builder fills, per table of a batch, in stored order:
+# the declaration's (pipelines.tables.builder_columns).
+COLUMNS: Final[dict[str, tuple[str, ...]]] = {t: builder_columns(t) for t in BATCH}
 
 _VERB_KIND: Final = {"checks": "check", "folds": "fold", "bets": "bet", "calls": "call",
                      "raises": "raise"}  # fmt: skip
@@ -113,7 +69,7 @@ class Columns:
 
     def __init__(self) -> None:
         self.columns: dict[str, dict[str, list[Any]]] = {
-            t: {c: [] for c, _ in cols} for t, cols in COLUMNS.items()
+            t: {c: [] for c in cols} for t, cols in COLUMNS.items()
         }
         self.n = 0  # hands and rejects added (the next _ord)
 
