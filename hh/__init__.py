@@ -3,7 +3,7 @@
 __version__ = "0.1.0"
 
 # The modules the compiled build compiles with mypyc (setup.py reads this
-# list, and pipelines/__init__.py's); the rest of hh is Python in both builds.
+# list); the rest of hh is Python in both builds.
 COMPILED = (
     "hh.model",
     "hh.engine",
