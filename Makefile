@@ -19,7 +19,7 @@ FAST_TEST_STAMP := $(FAST)/.test-tools-stamp
 TEST_EXTRA = $$($(FAST)/bin/python -c 'import tomllib; \
 	print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"]))')
 SOURCES := $(wildcard hh/*.py hh/*/*.py grammar/*.lark pipelines/*.py reports/*.py reports/*/*.py \
-	reports/*.js reports/*.css)
+	reports/*/*/*.py reports/*/*.js reports/*/*.css)
 
 .PHONY: install demo test test-fast fast lint browser bench ref lock clean
 

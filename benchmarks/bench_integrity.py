@@ -62,7 +62,7 @@ def _checkpoints(db: Path, marks: list[int]) -> list[tuple[int, dict]]:
 
     from reports.cache import default_path
     from reports.db import Filters
-    from reports.integrity import integrity
+    from reports.integrity.signals import integrity
 
     con = duckdb.connect(str(db), read_only=True)
     times = [r[0] for r in con.execute("SELECT started_at FROM hands ORDER BY started_at")
@@ -170,7 +170,7 @@ def _report(db: Path) -> list:
     import duckdb
 
     from reports.db import Filters
-    from reports.integrity import integrity
+    from reports.integrity.signals import integrity
 
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -188,7 +188,7 @@ def policies(seeds: int, sizes: tuple[int, ...], folder: Path) -> list[Row]:
     friends who always sit together): false alerts per 1,000 honest pairs
     judged (200 hands together or more)."""
     from hh.collusion import Collusion
-    from reports.integrity import MIN_HANDS
+    from reports.integrity.signals import MIN_HANDS
 
     rows: list[Row] = []
     for k, (what, players, spec, rate) in enumerate(POLICIES):
@@ -260,9 +260,9 @@ def seed_standings(db: str, base_db: str, cache: str) -> None:
     players renamed per copy: :func:`big_database`) from the base's: its
     hands' standings computed with the report code, then copied to each
     copy's key and renamed player, as the import would have stored them."""
-    from reports import standings
     from reports.cache import Cache
     from reports.db import Filters, connect
+    from reports.integrity import standings
 
     con = connect(base_db)
     store = Cache(con, None)
@@ -294,7 +294,7 @@ def _facts(con: object) -> None:
     integrity report computes and keeps them (within its memory limit; then
     the import's hook keeps them up to date)."""
     from reports.cache import Cache, path_of
-    from reports.integrity_facts import BATCH, fill, fill_memory
+    from reports.integrity.facts import BATCH, fill, fill_memory
 
     store = Cache(con, path_of(con))  # type: ignore[arg-type]
     try:
@@ -311,14 +311,14 @@ def speed(quick: bool = False) -> list[Row]:
     database in the same run (its counts cached first, as the import's hook
     leaves them, the all-in equity seeded from the base hands'), one run
     each; the integrity report finds the seats' standings (:func:`seed_standings`)
-    and its per-hand facts (reports.integrity_facts) cached, as the import
+    and its per-hand facts (reports.integrity.facts) cached, as the import
     leaves them."""
     from benchmarks.rows import seconds
     from reports.cache import default_path
-    from reports.counts import after_import
     from reports.db import Filters, connect
-    from reports.integrity import integrity
-    from reports.players import players
+    from reports.integrity.signals import integrity
+    from reports.players.counts import after_import
+    from reports.players.report import players
 
     n = SPEED_HANDS // 20 if quick else SPEED_HANDS
     per_game = SPEED_BASE_PER_GAME // 10 if quick else SPEED_BASE_PER_GAME

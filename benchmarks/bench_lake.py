@@ -17,7 +17,7 @@ fast``, .venv-fast), whose pool and Dask workers import the same installed,
 compiled ``hh`` (each row says which build ran). Peak memory is that of the
 whole process tree: the client (the committer) and the workers.
 
-Players: the players report (reports.players, the real one: every count,
+Players: the players report (reports.players.report, the real one: every count,
 cards and all-in equity) over ``PLAYER_HANDS`` hands from a DuckDB file and
 from a lake holding the same hands (benchmarks/bighands.py: the imported
 hands repeated under new ids; the lake's Delta tables partitioned by game
@@ -149,7 +149,7 @@ def _players(folder: Path, target: int) -> list[Row]:
     from benchmarks.bighands import base, grow, lake
     from pipelines.lake import derived_path
     from reports.db import Filters, connect, connect_lake
-    from reports.players import players
+    from reports.players.report import players
 
     (folder / "players").mkdir(exist_ok=True)
     base_db = base(folder / "players", max(100, target // 1000))

@@ -10,7 +10,7 @@ What is timed (each the median of 3 runs):
   ``SELECT count(*) FROM actions WHERE kind = 'bet'`` (a real scan of a
   column of every action row);
 - the per-hand counts the import computes for its new hands (the
-  ``hh.imported`` hook, reports.counts.after_import, run here on the grown
+  ``hh.imported`` hook, reports.players.counts.after_import, run here on the grown
   database as ``hh import`` runs it after writing): one SQL pass over
   every action, seat and hand, the card-judged counts evaluated, all of it
   written to the cache file;
@@ -23,7 +23,7 @@ What is timed (each the median of 3 runs):
 - the HTML report warm (target 10 s);
 - the all-in equity a first report computes for hands not cached yet, as
   hands per second on the imported base (in worker processes from
-  ``reports.equity.PARALLEL_FROM`` hands);
+  ``reports.players.equity.PARALLEL_FROM`` hands);
 - the import of the base's simulated hands (one worker, the per-hand counts
   and all-in equity derived in it), and the all-in equity of the base's
   candidate hands computed in one process, as a share of that import
@@ -58,7 +58,7 @@ def seed_equity(db: str, base_db: str, cache: str) -> tuple[int, float, float]:
     candidate hands computed, the seconds it took and the peak MiB."""
     from reports.cache import Cache
     from reports.db import Filters, connect
-    from reports.equity import EQUITY_COLUMNS, VERSION, fill_equity
+    from reports.players.equity import EQUITY_COLUMNS, VERSION, fill_equity
 
     con = connect(base_db)
     store = Cache(con, None)
@@ -109,7 +109,7 @@ def equity_seconds(base_db: str) -> tuple[int, float]:
     in this process (as the import's workers do): candidates and seconds."""
     from reports.cache import Cache
     from reports.db import Filters, connect
-    from reports.equity import EQUITY_COLUMNS, VERSION, candidates, hand_equity
+    from reports.players.equity import EQUITY_COLUMNS, VERSION, candidates, hand_equity
 
     con = connect(base_db)
     store = Cache(con, None)
@@ -129,10 +129,10 @@ def run(quick: bool = False) -> list[Row]:
 
     from pipelines.importer import CHECK_MEMORY_LIMIT
     from reports.cache import default_path
-    from reports.counts import after_import
     from reports.db import Filters, connect
-    from reports.html import players_page
-    from reports.players import players
+    from reports.players.counts import after_import
+    from reports.players.report import players
+    from reports.render.html import players_page
 
     n = HANDS // 20 if quick else HANDS
     per_game = BASE_PER_GAME // 10 if quick else BASE_PER_GAME

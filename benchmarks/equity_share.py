@@ -2,7 +2,7 @@
 
 In the import's workers each batch is built (``pipelines.work.process``:
 read, parse, referee, rows) and its all-in equity computed
-(``reports.equity.of_batch``, the equity part of the ``hh.derive``
+(``reports.players.equity.of_batch``, the equity part of the ``hh.derive``
 hook). This times both with CPU time (``time.process_time``), best of 3
 rounds, on the import's own batches of the files given (cut as ``hh
 import`` cuts them: ``pipelines.importer.CHUNK_BYTES``), in one process.
@@ -20,7 +20,7 @@ import time
 from hh.read.cut import cut
 from pipelines.importer import CHUNK_BYTES, find_files
 from pipelines.work import Task, process
-from reports import equity
+from reports.players import equity
 
 
 def main(paths: list[str]) -> None:

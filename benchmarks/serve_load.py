@@ -15,7 +15,7 @@ bounded (a fixed number of requests, a time limit for the import).
    simulated sessions of benchmarks/bighands.py imported by the real import
    and repeated in SQL under fresh hand ids, their all-in equity cached as a
    first report leaves it (benchmarks/bench_report.py) and their per-hand
-   counts and each player's hands (reports.handlist) kept by the
+   counts and each player's hands (reports.search.handlist) kept by the
    import's ``hh.imported`` hook. ``hh serve --db``
    on it; timed: its first ``/api/players`` (the report computed once for
    this version of the data), then 10 concurrent clients x 20 requests:
@@ -263,7 +263,7 @@ def big_database(tmp: Path, hands: int) -> str:
     from benchmarks.bighands import base, grow
     from pipelines.importer import CHECK_MEMORY_LIMIT
     from reports.cache import default_path
-    from reports.counts import after_import
+    from reports.players.counts import after_import
 
     base_db = base(tmp, 2_000 if hands >= 200_000 else 200)
     db = str(tmp / "big.duckdb")

@@ -111,7 +111,7 @@ class Result:
 def derive_hooks() -> tuple[tuple[str, Any], ...]:
     """The installed ``hh.derive`` entry points, by name: what the layers
     above keep of each hand (the reports' all-in equity,
-    reports.imported), computed in the workers from each batch
+    reports.players.imported), computed in the workers from each batch
     (``derive(tables, wants)``) and stored by the writer's process after each
     commit (``keep(con, derived)``), so that nothing is left to a second
     pass over the database. Data still flows one way: the import knows

@@ -1,5 +1,5 @@
 """Where reports keep what they computed per hand: the counts
-(reports.counts) and the all-in equity (reports.equity).
+(reports.players.counts) and the all-in equity (reports.players.equity).
 
 A second DuckDB file beside the database (``<db>.reports.duckdb``), attached
 read-write to the report's read-only connection: the database itself is
@@ -33,6 +33,7 @@ from pathlib import Path
 import duckdb
 
 from reports.db import ReportError
+from reports.players.stats.base import BLIND
 
 _ALIAS = "hh_reports_cache"
 # what _todo keeps of each hand (the counts rows carry them)
@@ -117,7 +118,7 @@ class Cache:
         cached copies no hand's columns."""
         self.con.execute(
             "CREATE OR REPLACE TEMP TABLE _todo AS "
-            f"SELECT w.hk, {HAND_COLUMNS}, h.game = 'chiribito' AS blind, w.valid "
+            f"SELECT w.hk, {HAND_COLUMNS}, {BLIND} AS blind, w.valid "
             f"FROM (SELECT * FROM _want w ANTI JOIN {self.db}.{kind}_hands c ON c.hk = w.hk) w "
             "JOIN hands h ON h.site = w.site AND h.hand_id = w.hand_id"
         )

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from reports.db import Filters
-    from reports.hands import HandQuery
+    from reports.search.hands import HandQuery
 
 T = TypeVar("T")
 
@@ -134,7 +134,7 @@ def _players_named(con: Any, filters: Filters) -> Filters:
 
 
 def _check_format(fmt: str) -> None:
-    from reports.files import FORMATS
+    from reports.render.files import FORMATS
 
     if fmt not in FORMATS:
         _fail(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -170,7 +170,7 @@ def _console(out: Path | None) -> Iterator[Console]:
 
 
 def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
-    from reports.files import write
+    from reports.render.files import write
 
     try:
         _emit(write(df, fmt, out), None)
@@ -183,7 +183,7 @@ def _write_frame(df: pl.DataFrame, fmt: str, out: Path | None) -> None:
 def _html(table: pl.DataFrame, rows: Any, con: Any, filters: Filters, title: str,
           out: Path | None, sections: dict[str, pl.DataFrame]) -> None:  # fmt: skip
     """The player page: what the terminal shows (his sections), his lines."""
-    from reports.html import render, report_data
+    from reports.render.html import render, report_data
     from reports.violations import violations
 
     found = violations(con, filters)["by_code"]
@@ -215,7 +215,7 @@ def _with_progress(call: Callable[[Any], T], note: str = " (hands not cached yet
 def _say_missing_equity(con: Any, store: Any) -> None:
     """On standard error: how many hands had no all-in equity cached (their
     adjusted net is their net), when the report was told not to compute it."""
-    from reports.equity import missing
+    from reports.players.equity import missing
 
     n = missing(con, store)
     if n:
@@ -225,9 +225,9 @@ def _say_missing_equity(con: Any, store: Any) -> None:
 
 
 def _rows(con: Any, filters: Filters, cache: Any) -> pl.LazyFrame:
-    """The per-hand rows (reports.players.hand_rows), with progress."""
+    """The per-hand rows (reports.players.report.hand_rows), with progress."""
     from reports.db import ReportError
-    from reports.players import hand_rows
+    from reports.players.report import hand_rows
 
     try:
         return _with_progress(lambda p: hand_rows(con, filters, cache=cache, progress=p)).cache()
@@ -251,27 +251,27 @@ def players_command(
     filters = _players_named(con, filters)
     from reports.cache import Cache
     from reports.db import ReportError
-    from reports.players import players
+    from reports.players.report import players
 
     store = Cache(con, cache_path)
     equity = None if no_equity_fill else True
     try:
         df = _with_progress(lambda p: players(con, filters, sort, cache=store, progress=p,
                                               equity=equity))  # fmt: skip
-    except KeyError as error:  # reports.columns.UnknownColumn
+    except KeyError as error:  # reports.render.columns.UnknownColumn
         _fail(str(error))
     except ReportError as error:
         _fail(str(error))
     if no_equity_fill:
         _say_missing_equity(con, store)
     if fmt == "table":
-        from reports.columns import PLAYER_COLUMNS
-        from reports.terminal import RATES, show
+        from reports.render.columns import PLAYER_COLUMNS
+        from reports.render.terminal import RATES, show
 
         with _console(out) as console:
             show(console, df, PLAYER_COLUMNS, f"Players ({df.height} rows)", RATES)
     elif fmt == "html":
-        from reports.html import players_page
+        from reports.render.html import players_page
 
         _emit(players_page(con, filters, store, table=df, equity=equity), out)
     else:
@@ -295,8 +295,8 @@ def player_command(
     filters = _players_named(con, filters)
     import polars as pl
 
-    from reports.player import in_depth
-    from reports.stats.table import players_table, select_players
+    from reports.players.depth import in_depth
+    from reports.players.stats.table import players_table, select_players
 
     rows = _rows(con, filters, cache_path)
     mine = select_players(rows, filters).cache()
@@ -304,8 +304,8 @@ def player_command(
     if sections["overall"].is_empty():
         _fail(f"no hands of player {name!r} in {db or 'the database'} with these filters")
     if fmt == "table":
-        from reports.player import section_columns
-        from reports.terminal import RATES, show
+        from reports.players.depth import section_columns
+        from reports.render.terminal import RATES, show
 
         with _console(out) as console:
             for key, df in sections.items():
@@ -316,7 +316,7 @@ def player_command(
     elif fmt == "json":
         import json
 
-        from reports.files import to_json
+        from reports.render.files import to_json
 
         text = "{" + ",".join(f"{json.dumps(k)}:{to_json(v)}" for k, v in sections.items()) + "}"
         _emit(json.dumps(json.loads(text), ensure_ascii=False, indent=1) + "\n", out)
@@ -356,7 +356,7 @@ def violations_command(
         typer.echo(f"{found['by_hand'].height} hand pages written: open "
                    f"{pages / 'index.html'}", err=True)
     if fmt == "table":
-        from reports.terminal import show
+        from reports.render.terminal import show
 
         with _console(out) as console:
             for key in ("by_code", "by_table", "by_player", "by_hand"):
@@ -367,7 +367,7 @@ def violations_command(
     elif fmt == "json":
         import json
 
-        from reports.files import to_json
+        from reports.render.files import to_json
 
         text = {k: json.loads(to_json(v)) for k, v in found.items()}
         _emit(json.dumps(text, ensure_ascii=False, indent=1) + "\n", out)
@@ -392,7 +392,7 @@ def rejects_command(
     _check_data_format(fmt)
     filters = _filters(game, [], site, table, since, until, 0, False, [])
     con, _ = _connect(db, lake, filters, None, True)
-    from reports.hands import rejects
+    from reports.search.hands import rejects
 
     found = rejects(con, filters)
     _data(found, fmt, out, f"Rejects ({found.height})")
@@ -406,7 +406,7 @@ def _check_data_format(fmt: str) -> None:
 def _data(df: pl.DataFrame, fmt: str, out: Path | None, title: str) -> None:
     """A plain frame as a table, CSV or JSON (every string escaped on a terminal)."""
     if fmt == "table":
-        from reports.terminal import show
+        from reports.render.terminal import show
 
         with _console(out) as console:
             show(console, df, [(c, c) for c in df.columns], title, set())
@@ -427,7 +427,7 @@ def hand_query(con: Any, code: list[str], invalid: bool, min_pot: int, sort: str
                limit: int | None = None) -> HandQuery:  # fmt: skip
     """``hh hands``' query: a code no hand of the database has is a usage
     error that lists the codes it has."""
-    from reports.hands import HandQuery
+    from reports.search.hands import HandQuery
 
     query = HandQuery(codes=tuple(c.upper() for c in code), invalid=invalid, min_pot=min_pot,
                       sort=sort, limit=limit)  # fmt: skip
@@ -454,7 +454,7 @@ def hands_command(
     fmt: str = _DATA_FMT, out: Path = _OUT,
 ) -> None:  # fmt: skip
     """Find hands: their ids, for `hh show ID`."""
-    from reports.hands import HAND_SORTS, find_hands
+    from reports.search.hands import HAND_SORTS, find_hands
 
     _check_data_format(fmt)
     if sort not in HAND_SORTS:
@@ -497,7 +497,7 @@ def integrity_command(
     out: Path = _OUT, cache: Path = _CACHE, no_cache: bool = _NO_CACHE,
 ) -> None:  # fmt: skip
     """Pairs who may play together against the table (docs/integrity.md)."""
-    from reports.integrity_cli import run
+    from reports.integrity.cli import run
 
     _check_format(fmt)
     filters = _filters(game, player, site, table, since, until, min_hands, valid_only, [])

@@ -1,7 +1,7 @@
 """From the DuckDB file of docs/schema.md to polars frames, filtered.
 
 DuckDB does what it is best at (scanning, filtering on the hands, reducing
-the actions to per-hand counts: reports.counts) and hands the result over as
+the actions to per-hand counts: reports.players.counts) and hands the result over as
 Arrow; polars computes the rates and the groupings. Nothing here loops over
 rows in Python.
 

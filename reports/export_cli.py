@@ -145,8 +145,8 @@ def _from_db(exporter: Exporter, progress: Callable[[str, int, int | None], None
     from hh.parse import parse_run
     from hh.read.runs import Run
     from reports.cli import _connect, _filters, _players_named, hand_query
-    from reports.hands import find_hands, hand_texts
-    from reports.show_load import stored_cross
+    from reports.search.hands import find_hands, hand_texts
+    from reports.show.load import stored_cross
 
     filters = _filters(game, player, site, table, since, until, 0, False, [])
     con, _ = _connect(db, None, filters, None, True)

@@ -55,7 +55,7 @@ def write_violation_pages(
     (site, hand_id, table, codes, page). The pages are built from the stored
     raw text, re-refereed as ``hh show`` does; every string from the log is
     escaped in the index."""
-    from reports.replayer import write_pages
+    from reports.show.replayer import write_pages
 
     cond, params = filters.where()
     hands = frame(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.equity import Spot, expected
+from reports.players.equity import Spot, expected
 
 SPOTS = [
     # aces-straights-flushes, monte-carlo

@@ -32,8 +32,8 @@ from hh.simulate import Simulator
 from hh.testing.mutate import KINDS, mutate
 from hh.validate import Verdict, validate
 from hh.write import write_hand
-from reports.explain import explain, hand_meta
-from reports.show_terminal import render
+from reports.show.explain import explain, hand_meta
+from reports.show.terminal import render
 
 pytestmark = pytest.mark.compiled
 

@@ -21,8 +21,8 @@ from hh.write import write_hand
 from pipelines.cli import register as register_import
 from reports.cli import register as register_report
 from reports.db import Filters
-from reports.integrity import SIGNALS, Pair, Signal, integrity, rings
-from reports.integrity_out import page, show, to_json
+from reports.integrity.render import page, show, to_json
+from reports.integrity.signals import SIGNALS, Pair, Signal, integrity, rings
 
 runner = CliRunner()
 app = typer.Typer()
@@ -306,7 +306,7 @@ def test_names_escaped_in_terminal_and_html(tmp_path: Path) -> None:
     import csv
     import io
 
-    from reports.integrity_out import to_csv
+    from reports.integrity.render import to_csv
 
     formula = [replace(pairs[0], players=("=cmd|' /C calc'!A0", "Bo"))]
     row = next(csv.DictReader(io.StringIO(to_csv(formula))))

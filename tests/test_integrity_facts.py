@@ -1,4 +1,4 @@
-"""The integrity report's per-hand facts (reports.integrity_facts): kept
+"""The integrity report's per-hand facts (reports.integrity.facts): kept
 by the first report, then by the import's hook for every hand (not for a
 database no integrity report has read), numbered in the order the hands are
 stored, each pair's soft-play rows numbered in that order (checked against
@@ -21,11 +21,11 @@ from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hand
 from pipelines.cli import register as register_import
-from reports import integrity_facts as facts
 from reports.cache import default_path
 from reports.db import Filters
-from reports.integrity import integrity
-from reports.integrity_out import to_json
+from reports.integrity import facts
+from reports.integrity.render import to_json
+from reports.integrity.signals import integrity
 
 runner = CliRunner()
 app = typer.Typer()

@@ -25,8 +25,8 @@ from hh.simulate import Simulator
 from hh.write import write_hand
 from pipelines.cli import register as register_import
 from reports.db import Filters
-from reports.integrity import integrity
-from reports.integrity_out import to_json
+from reports.integrity.render import to_json
+from reports.integrity.signals import integrity
 
 PINNED = Path(__file__).parent / "data" / "integrity_pinned"
 HANDS = {Game.CHIRIBITO: 900, Game.ACES: 600, Game.CALATONE: 600}

@@ -27,7 +27,8 @@ from hh.validate import validate
 from hh.write import write_hand
 from pipelines.cli import register as register_import
 from reports.db import Filters
-from reports.integrity import (
+from reports.integrity.render import page, show, to_json
+from reports.integrity.signals import (
     ALERT,
     BEHAVIOUR,
     SIGNALS,
@@ -37,7 +38,6 @@ from reports.integrity import (
     _alerts,
     integrity,
 )
-from reports.integrity_out import page, show, to_json
 
 runner = CliRunner()
 app = typer.Typer()
@@ -273,7 +273,7 @@ def test_terminal_reads_at_80_columns_and_page_links_the_replayer(tmp_path: Path
 def test_overdispersion_on_the_tested_tail_needs_pairs_there() -> None:
     """Fitted on the tested tail only (fold_to): with fewer than 20 pairs
     there, no overdispersion term (the z's stand), and no error."""
-    from reports.integrity import EMPIRICAL_PAIRS, _overdispersed
+    from reports.integrity.signals import EMPIRICAL_PAIRS, _overdispersed
 
     signals = []
     for k in range(40):

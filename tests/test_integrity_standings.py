@@ -1,4 +1,4 @@
-"""The seats' standings kept for the integrity report (reports.standings:
+"""The seats' standings kept for the integrity report (reports.integrity.standings:
 computed by its first report, then by the hh.derive hook at each import),
 the report read from them, and the stack-lost tie: exact rows and counts on
 hand-written hands."""
@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 
 from hh.evaluate import evaluator_for
 from pipelines.cli import register as register_import
-from reports import standings
 from reports.cache import default_path
 from reports.db import Filters
-from reports.integrity import integrity
-from reports.integrity_out import to_json
-from reports.standings import KIND
+from reports.integrity import standings
+from reports.integrity.render import to_json
+from reports.integrity.signals import integrity
+from reports.integrity.standings import KIND
 from tests.test_integrity import FLUSH_BOARD, _fold_hand
 
 runner = CliRunner()

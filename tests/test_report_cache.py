@@ -11,12 +11,12 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-import reports.counts
-import reports.equity
+import reports.players.counts
+import reports.players.equity
 from reports.cache import Cache
 from reports.db import Filters, connect
-from reports.equity import exact, expected
-from reports.players import hand_rows, players
+from reports.players.equity import exact, expected
+from reports.players.report import hand_rows, players
 from tests.simload import simulated
 
 
@@ -52,8 +52,8 @@ def test_warm_report_equals_cold_and_computes_nothing(sim: Path, tmp_path: Path,
     def boom(*_a: object, **_k: object) -> None:
         raise AssertionError("a cached hand was computed again")
 
-    monkeypatch.setattr(reports.equity, "hand_equity", boom)
-    monkeypatch.setattr(reports.counts, "card_counts", boom)
+    monkeypatch.setattr(reports.players.equity, "hand_equity", boom)
+    monkeypatch.setattr(reports.players.counts, "card_counts", boom)
     warm = players(con, Filters(), cache=cache)
     assert_frame_equal(first, warm)
     # a filtered report reads the same cache
@@ -98,14 +98,14 @@ def test_equity_cache_hit_is_identical_and_a_changed_hand_is_recomputed(
     cache = str(tmp_path / "e.reports.duckdb")
     con = connect(db)
     calls: list[int] = []
-    real = reports.equity.hand_equity
+    real = reports.players.equity.hand_equity
 
     def counted(task: dict) -> list:
         calls.append(task["key"])
         return real(task)
 
-    monkeypatch.setattr(reports.equity, "hand_equity", counted)
-    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 10**9)  # in this process
+    monkeypatch.setattr(reports.players.equity, "hand_equity", counted)
+    monkeypatch.setattr(reports.players.equity, "PARALLEL_FROM", 10**9)  # in this process
     first = hand_rows(con, Filters(), cache=cache).collect()
     n = len(calls)
     assert n > 0
@@ -148,7 +148,7 @@ def test_a_cache_held_elsewhere_falls_back_to_memory(sim: Path, tmp_path: Path) 
 
 
 def test_chiribito_board_enumeration_matches_the_general_one() -> None:
-    from reports.equity import Spot, exact_general
+    from reports.players.equity import Spot, exact_general
 
     spot = Spot("chiribito", ("La Perla wins",), {"A": ["So", "7o"], "B": ["Ac", "Ae"],
                                                   "C": ["Ab", "Ao"]},
@@ -188,10 +188,10 @@ def test_equity_in_worker_processes_equals_in_process(sim: Path, monkeypatch) ->
     con = connect(sim)
     f = Filters(games=("chiribito",))
     cols = ["hk", "player", "allin_adjusted_net", "allin_se"]
-    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 10**9)
+    monkeypatch.setattr(reports.players.equity, "PARALLEL_FROM", 10**9)
     serial = hand_rows(con, f).collect().select(cols).sort("hk", "player")
-    monkeypatch.setattr(reports.equity, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(reports.equity, "_BATCH", 2)
+    monkeypatch.setattr(reports.players.equity, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(reports.players.equity, "_BATCH", 2)
     seen: list[tuple[str, int, int]] = []
     pooled = hand_rows(con, f, progress=lambda *event: seen.append(event))
     assert_frame_equal(pooled.collect().select(cols).sort("hk", "player"), serial)

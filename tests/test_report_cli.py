@@ -235,7 +235,7 @@ def test_sessions_and_named_positions(tmp_path: Path) -> None:
 def test_position_names_per_game() -> None:
     import polars as pl
 
-    from reports.player import position_name
+    from reports.players.depth import position_name
 
     rows = pl.DataFrame({
         "game": ["chiribito"] * 6 + ["calatone"] * 4 + ["aces-straights-flushes"] * 2,
@@ -326,10 +326,10 @@ def test_narrow_terminal_keeps_the_statistics_and_shortens_the_game(tmp_path: Pa
 
     from rich.console import Console
 
-    from reports.columns import PLAYER_COLUMNS
     from reports.db import Filters, connect
-    from reports.players import players
-    from reports.terminal import RATES, show
+    from reports.players.report import players
+    from reports.render.columns import PLAYER_COLUMNS
+    from reports.render.terminal import RATES, show
 
     db = build(tmp_path / "h.duckdb", **_three_players())
     df = players(connect(db), Filters())

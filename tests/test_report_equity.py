@@ -8,7 +8,7 @@ from itertools import permutations
 import pytest
 
 from hh.evaluate import evaluator_for
-from reports.equity import Spot, exact, expected, monte_carlo
+from reports.players.equity import Spot, exact, expected, monte_carlo
 
 
 def _brute(spot: Spot) -> dict[str, float]:
@@ -98,7 +98,7 @@ def test_adjusted_net_conserves_chips_on_simulated_hands(tmp_path) -> None:
     import polars as pl
 
     from reports.db import Filters, connect
-    from reports.players import players
+    from reports.players.report import players
     from tests.simload import simulated
 
     con = connect(simulated(tmp_path / "sim.duckdb", 60, seed=5))
@@ -117,7 +117,7 @@ def test_chiribito_enumeration_matches_the_general_one_on_random_spots() -> None
     import random
 
     from hh.cards import SPANISH_28
-    from reports.equity import exact_general
+    from reports.players.equity import exact_general
 
     rng = random.Random(2026)
     for case in range(48):
@@ -157,7 +157,7 @@ def test_stud_enumeration_matches_the_general_one_on_random_spots() -> None:
     import random
 
     from hh.cards import FRENCH_52, stripped_deck
-    from reports.equity import exact_general
+    from reports.players.equity import exact_general
 
     rng = random.Random(24)
     games = [("aces-straights-flushes", (), FRENCH_52.cards, 6),
@@ -192,7 +192,7 @@ def test_stud_enumeration_matches_the_general_one_on_random_spots() -> None:
 def test_monte_carlo_standard_error_is_within_the_stated_bound() -> None:
     # heads-up on 3rd street, four cards each to come, a side pot only G can win:
     # docs/statistics.md states a standard error of at most 2% of the pots
-    from reports.equity import SAMPLES, SE_BOUND
+    from reports.players.equity import SAMPLES, SE_BOUND
 
     spot = Spot("calatone", (), {"G": ["Kh", "7c", "Kd"], "H": ["4s", "Js", "Jd"]},
                 {"G": 4, "H": 4}, [(300, ["G", "H"]), (40, ["G"])])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.replayer import script_json
+from reports.show.replayer import script_json
 from tests.reportdb import build, hand, merge
 
 EVIL = "<script>window.x=1</script>"
@@ -108,7 +108,7 @@ def test_csv_cells_a_spreadsheet_would_run_start_with_an_apostrophe(tmp_path: Pa
 
     import polars as pl
 
-    from reports.files import write
+    from reports.render.files import write
 
     formula = '=HYPERLINK("http://x.example","Bo")'
     data = merge(hand("chiribito", "f1", [
@@ -310,6 +310,6 @@ def test_player_page_shows_the_terminal_sections(tmp_path: Path) -> None:
 
 
 def test_many_players_embed_fewer_points_each() -> None:
-    from reports.html import points_per_line
+    from reports.render.html import points_per_line
 
     assert [points_per_line(n) for n in (1, 500, 1000, 2000, 5000)] == [400, 400, 200, 100, 50]

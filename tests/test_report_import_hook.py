@@ -1,5 +1,5 @@
 """The reports' per-hand counts and all-in equity filled by the import (the
-equity by the ``hh.derive`` entry point, reports.imported, in the
+equity by the ``hh.derive`` entry point, reports.players.imported, in the
 import's workers; the counts by ``hh.imported`` after it, which fills any
 equity still missing too): a report after an import
 computes nothing, a later import computes only its new hands, and the
@@ -14,13 +14,13 @@ import pytest
 from import_helpers import hh_import
 from polars.testing import assert_frame_equal
 
-import reports.counts
-import reports.equity
+import reports.players.counts
+import reports.players.equity
 from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hands
 from reports.db import Filters, connect
-from reports.players import players
+from reports.players.report import players
 
 
 def _logs(folder: Path, seed: int, hands: int = 40) -> list[str]:
@@ -58,7 +58,7 @@ def _boom(*_a: object, **_k: object) -> None:
 def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
                                                                monkeypatch) -> None:  # fmt: skip
     db = tmp_path / "h.duckdb"
-    monkeypatch.setattr(reports.counts, "IMPORT_BATCH", 37)  # several statements
+    monkeypatch.setattr(reports.players.counts, "IMPORT_BATCH", 37)  # several statements
     _import(db, _logs(tmp_path, seed=3))
     first = _hands(db)
     assert _cached(db, "counts_hands") == first > 100
@@ -67,20 +67,20 @@ def test_import_fills_the_counts_and_a_report_computes_nothing(tmp_path: Path,
     con = connect(db)
     fresh = players(con, Filters(), cache=None)  # computed in memory, every hand
     with monkeypatch.context() as m:
-        m.setattr(reports.counts, "card_counts", _boom)
-        m.setattr(reports.equity, "hand_equity", _boom)
+        m.setattr(reports.players.counts, "card_counts", _boom)
+        m.setattr(reports.players.equity, "hand_equity", _boom)
         after = players(con, Filters(), cache=f"{db}.reports.duckdb")
     assert_frame_equal(after, fresh)
     con.close()
     # a second import: only its new hands are computed
     todo: list[int] = []
-    real = reports.counts.card_counts
+    real = reports.players.counts.card_counts
 
     def counted(c: duckdb.DuckDBPyConnection) -> None:
         todo.append(int(c.execute("SELECT count(*) FROM _todo").fetchall()[0][0]))
         real(c)
 
-    monkeypatch.setattr(reports.counts, "card_counts", counted)
+    monkeypatch.setattr(reports.players.counts, "card_counts", counted)
     _import(db, _logs(tmp_path, seed=11, hands=10))
     total = _hands(db)
     assert todo == [total - first] and total > first
@@ -137,7 +137,9 @@ def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch
     files = _logs(tmp_path, seed=3, hands=5)
     _import(db, files)
     calls: list[object] = []
-    monkeypatch.setattr(reports.counts, "after_import", lambda con, cache: calls.append(con))
+    monkeypatch.setattr(
+        reports.players.counts, "after_import", lambda con, cache: calls.append(con)
+    )
     _import(db, files)  # every hand a duplicate
     assert calls == []
     _import(db, _logs(tmp_path, seed=21, hands=3))
@@ -178,9 +180,9 @@ def test_what_the_workers_derive_is_what_a_pass_over_the_database_gives(
     assert _cached(db, "equity") > 0
     derived = _cache_tables(db)
     Path(f"{db}.reports.duckdb").unlink()
-    monkeypatch.setattr(reports.counts, "IMPORT_EQUITY_LIMIT", 10**9)
+    monkeypatch.setattr(reports.players.counts, "IMPORT_EQUITY_LIMIT", 10**9)
     con = duckdb.connect(str(db))
-    reports.counts.after_import(con)  # every hand, by SQL over the database
+    reports.players.counts.after_import(con)  # every hand, by SQL over the database
     con.close()
     assert _cache_tables(db) == derived
 
@@ -192,7 +194,7 @@ def test_the_hooks_equity_limit_stops_at_a_slice_and_a_fill_within_it_is_whole(
     stops once the limit is passed (nothing kept); within it, the equity
     kept is the one a fill without a limit keeps."""
     from reports.cache import Cache, default_path
-    from reports.equity import EQUITY_COLUMNS, VERSION, candidates, fill_equity
+    from reports.players.equity import EQUITY_COLUMNS, VERSION, candidates, fill_equity
 
     db = tmp_path / "h.duckdb"
     _import(db, _logs(tmp_path, seed=3))
@@ -215,7 +217,7 @@ def test_the_hooks_equity_limit_stops_at_a_slice_and_a_fill_within_it_is_whole(
 
     store = todo()
     every = candidates(con)
-    monkeypatch.setattr(reports.equity, "LIMITED_SLICE", 1)
+    monkeypatch.setattr(reports.players.equity, "LIMITED_SLICE", 1)
     first = candidates(con, limit=1)  # slices of 2, 4, ... hands until more than 1 is found
     store.close()
     assert 1 < len(first) < len(every)

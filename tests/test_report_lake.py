@@ -20,9 +20,9 @@ from hh.model import Game
 from hh.simulate import Simulator
 from hh.write import write_hands
 from reports.db import Filters, connect, connect_lake
-from reports.player import in_depth
-from reports.players import hand_rows, players
-from reports.stats.table import select_players
+from reports.players.depth import in_depth
+from reports.players.report import hand_rows, players
+from reports.players.stats.table import select_players
 from reports.violations import violations
 
 
@@ -129,7 +129,7 @@ def test_the_lake_import_fills_the_report_counts(
     the lake computes nothing, and its figures are the database's."""
     import duckdb
 
-    import reports.counts
+    import reports.players.counts
 
     db, lake = stores
     cache = Path(lake) / "_reports.duckdb"
@@ -143,6 +143,6 @@ def test_the_lake_import_fills_the_report_counts(
         raise AssertionError("the report computed counts the import had computed")
 
     from_db = players(connect(db), Filters(), cache=None)
-    monkeypatch.setattr(reports.counts, "card_counts", boom)
+    monkeypatch.setattr(reports.players.counts, "card_counts", boom)
     from_lake = players(connect_lake(lake), Filters(), cache=str(cache))
     assert_frame_equal(from_lake, from_db)

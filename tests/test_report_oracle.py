@@ -10,7 +10,7 @@ import os
 import polars as pl
 
 from reports.db import Filters, connect, frame
-from reports.players import players
+from reports.players.report import players
 from tests.simload import simulated
 
 HANDS_PER_GAME = int(os.environ.get("HH_ORACLE_HANDS", "400"))

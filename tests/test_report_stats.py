@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 
 from reports.db import Filters, connect
-from reports.players import players
-from reports.stats import RATES
+from reports.players.report import players
+from reports.players.stats import RATES
 from tests.reportdb import build, hand, merge
 
 CH, AS, CA = "chiribito", "aces-straights-flushes", "calatone"

@@ -567,11 +567,11 @@ def test_a_kept_result_is_encoded_once_and_a_new_one_again() -> None:
 
 def test_every_column_shown_has_a_header_from_the_catalogue(client: TestClient) -> None:
     """No column a page, the terminal or the HTML report heads is headed
-    by its own name (``bb_per_100``): the catalogue (reports.columns)
+    by its own name (``bb_per_100``): the catalogue (reports.render.columns)
     names every one; and the catalogue's formats are the terminal's."""
     import re
 
-    from reports.columns import PLAYER_COLUMNS, catalogue, label, number_format
+    from reports.render.columns import PLAYER_COLUMNS, catalogue, label, number_format
 
     snake = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")
     player = client.get("/api/players").json()[0]["player"]

@@ -1,4 +1,4 @@
-"""Each player's hands (reports.handlist), which ``hh serve``'s search by
+"""Each player's hands (reports.search.handlist), which ``hh serve``'s search by
 player reads: filled by the import's hook, complete and in order as plain
 SQL over the seats says, sorted again by ``hh serve`` when enough was
 appended, and searches through it give exactly the search over the hands."""
@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from hh.model import Game
 from reports.cache import Cache, default_path
-from reports.handlist import KIND, ORDER, SORTED, ensure
+from reports.search.handlist import KIND, ORDER, SORTED, ensure
 from reports.web import data
 from reports.web.app import Config, create_app
 from reports.web.results import Results

@@ -23,10 +23,10 @@ from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.validate import validate
 from hh.write import write_hand
-from reports.explain import explain, hand_meta
-from reports.replayer import page, script_json, write_pages
-from reports.show_cli import register
-from reports.show_terminal import render
+from reports.show.cli import register
+from reports.show.explain import explain, hand_meta
+from reports.show.replayer import page, script_json, write_pages
+from reports.show.terminal import render
 
 app = typer.Typer()
 

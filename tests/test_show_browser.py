@@ -19,8 +19,8 @@ from hh.parse import parse_hand
 from hh.simulate import Simulator
 from hh.validate import validate
 from hh.write import write_hand
-from reports.explain import explain, hand_meta
-from reports.replayer import page
+from reports.show.explain import explain, hand_meta
+from reports.show.replayer import page
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine")
@@ -232,7 +232,7 @@ def test_seven_calatone_seats_stay_on_the_table(browser: object, tmp_path: Path)
 
 
 def test_long_line_numbers_do_not_wrap(browser: object, tmp_path: Path) -> None:
-    from reports.explain import explain, hand_meta
+    from reports.show.explain import explain, hand_meta
 
     text = EX_CHIRIBITO.text
     hand = parse_hand(text)

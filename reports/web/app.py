@@ -40,7 +40,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from reports.columns import SAMPLE
+from reports.render.columns import SAMPLE
 from reports.web import data
 from reports.web.results import Bodies, Results
 from reports.web.source import Busy, Source
@@ -49,7 +49,7 @@ from reports.web.watcher import Watcher
 CSP = ("default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
-# the replayer page of hh show carries its own script inline (reports.replayer)
+# the replayer page of hh show carries its own script inline (reports.show.replayer)
 REPLAYER_CSP = ("default-src 'none'; style-src 'unsafe-inline'; "
                 "script-src 'self' 'unsafe-inline'; connect-src 'self'; "
                 "img-src data:; base-uri 'none'; form-action 'none'")  # fmt: skip
@@ -236,8 +236,8 @@ def _render(request: Request, name: str, title: str, status: int = 200,
 @cache
 def _catalogue(sample: int) -> dict[str, Any]:
     """What the pages' script heads and writes columns by
-    (reports.columns.catalogue), with the HUD's sample size."""
-    from reports.columns import catalogue
+    (reports.render.columns.catalogue), with the HUD's sample size."""
+    from reports.render.columns import catalogue
 
     return {**catalogue(), "sample": sample}
 
@@ -271,7 +271,7 @@ def player_page(request: Request) -> Response:
 
 @_guarded
 def hand_page(request: Request) -> Response:
-    from reports.replayer import page as replayer_page
+    from reports.show.replayer import page as replayer_page
 
     st = _state(request)
     site, hand_id = _one(request, "site", required=False), _one(request, "id")

@@ -20,7 +20,7 @@ import typer
 from hh.cli_support import SPEAKERS, fail, say
 from hh.pool import default_workers
 from pipelines.dblock import DB_HELP, db_path
-from reports.columns import SAMPLE
+from reports.render.columns import SAMPLE
 
 DEFAULT_PORT = 8765
 MIN_TOKEN = 16  # visible characters of a --token

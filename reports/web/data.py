@@ -1,12 +1,12 @@
 """What the pages and the JSON API of ``hh serve`` show, as plain JSON-able
 data, from an open connection (reports.web.source).
 
-The statistics are the reports' own: :func:`reports.players.players` for
+The statistics are the reports' own: :func:`reports.players.report.players` for
 the players list (exactly ``hh report players --format json``),
-:func:`reports.player.in_depth` for a player's page,
-:func:`reports.html.cumulative` for the net over hands,
+:func:`reports.players.depth.in_depth` for a player's page,
+:func:`reports.render.html.cumulative` for the net over hands,
 :func:`reports.violations.violations` for the findings; a hand is
-explained by ``hh show``'s code (reports.show_load, reports.explain).
+explained by ``hh show``'s code (reports.show.load, reports.show.explain).
 Every value a request brings reaches SQL as a parameter.
 """
 
@@ -117,8 +117,8 @@ def report_query(query: Mapping[str, Sequence[str]]) -> Query:
 def players_list(con: Any, q: Query, cache: str | None) -> list[dict[str, Any]]:
     """Exactly the list ``hh report players --format json`` prints for the
     same filters (its frame less the ``cnt_``/``agg_`` columns)."""
-    from reports.files import to_records
-    from reports.players import players
+    from reports.players.report import players
+    from reports.render.files import to_records
 
     try:
         df = players(con, q.filters, q.sort, cache=cache, equity=q.equity)
@@ -131,8 +131,8 @@ def series(con: Any, q: Query, pairs: list[tuple[str, str]], cache: str | None
            ) -> list[dict[str, Any]]:  # fmt: skip
     """Cumulative net and all-in adjusted net over hands of these (player,
     game) pairs: the chart of the players page, for the players picked."""
-    from reports.html import SERIES_COLUMNS, cumulative
-    from reports.players import hand_rows
+    from reports.players.report import hand_rows
+    from reports.render.html import SERIES_COLUMNS, cumulative
 
     if not pairs:
         return []
@@ -162,11 +162,11 @@ def player_detail(con: Any, names: tuple[str, ...], q: Query, cache: str | None
     and his last hands."""
     import polars as pl
 
-    from reports.files import to_records
-    from reports.html import cumulative
-    from reports.player import in_depth, section_columns
-    from reports.players import hand_rows
-    from reports.stats.table import select_players
+    from reports.players.depth import in_depth, section_columns
+    from reports.players.report import hand_rows
+    from reports.players.stats.table import select_players
+    from reports.render.files import to_records
+    from reports.render.html import cumulative
     from reports.violations import violations
 
     filters = replace(q.filters, players=names, min_hands=0)
@@ -203,16 +203,16 @@ MAX_SESSIONS = 300  # the newest shown (the hero's first)
 
 def sessions(con: Any, q: Query, cache: str | None, heroes: Sequence[str]
              ) -> list[dict[str, Any]]:  # fmt: skip
-    """Every player's sessions (reports.player.with_sessions: his hands
+    """Every player's sessions (reports.players.depth.with_sessions: his hands
     at one table with no gap over 30 minutes), per game and stakes: start,
     end, minutes, hands, hands per hour, net, all-in adjusted net, bb/100;
     the ``heroes``' first, then the newest, at most MAX_SESSIONS."""
     import polars as pl
 
-    from reports.files import to_records
-    from reports.player import with_sessions
-    from reports.players import hand_rows
-    from reports.stats.table import select_players
+    from reports.players.depth import with_sessions
+    from reports.players.report import hand_rows
+    from reports.players.stats.table import select_players
+    from reports.render.files import to_records
 
     filters = replace(q.filters, min_hands=0)
     rows = select_players(hand_rows(con, filters, cache=cache, equity=q.equity,
@@ -279,7 +279,7 @@ def with_tags(con: Any, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _rows(con: Any, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-    from reports.files import _plain
+    from reports.render.files import _plain
 
     cur = con.execute(sql, list(params))
     names = [d[0] for d in cur.description]
@@ -441,7 +441,7 @@ def search(con: Any, query: Mapping[str, Sequence[str]], names: Names | None = N
 def count(con: Any, s: Search, listed: str | None = None) -> int:
     """The number of hands the search's filter matches; one player's, from
     his seats alone (every seat stored is a seat of a stored hand), or from
-    ``listed``, the table of each player's hands (reports.handlist)."""
+    ``listed``, the table of each player's hands (reports.search.handlist)."""
     if s.player_only and listed is not None:
         return int(con.execute(f"SELECT count(*) FROM {listed} WHERE player = ?",
                                list(s.params)).fetchall()[0][0])  # fmt: skip
@@ -460,7 +460,7 @@ WINDOWS = (timedelta(days=1), timedelta(days=16), timedelta(days=256))
 def page(con: Any, s: Search, listed: str | None = None) -> list[dict[str, Any]]:
     """One page of the search, newest first, by ``ORDER BY ... LIMIT``.
     A search by one player alone with ``listed`` (the table of each
-    player's hands, reports.handlist) reads the page's hands from his
+    player's hands, reports.search.handlist) reads the page's hands from his
     rows there (:func:`listed_page`). Otherwise the newest hands are
     searched first: a page is looked for among the hands of the last day
     stored, then of wider windows (:data:`WINDOWS`), then of the whole
@@ -515,8 +515,8 @@ def listed_page(con: Any, s: Search, listed: str) -> list[dict[str, Any]] | None
 
 def hand(con: Any, site: str, hand_id: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``hh show``'s explanation of a stored hand: (rows, meta)."""
-    from reports.explain import explain, hand_meta
-    from reports.show_load import ShowError, from_con, judge
+    from reports.show.explain import explain, hand_meta
+    from reports.show.load import ShowError, from_con, judge
 
     try:
         found = from_con(con, hand_id, site or None, "the database")
@@ -565,8 +565,8 @@ def tables(con: Any) -> list[dict[str, Any]]:
 def table_detail(con: Any, site: str, name: str) -> dict[str, Any]:
     """A table: its hands in time order (the last ``LIMIT``), the stacks of
     its players over those hands, its sessions (runs without a gap of more
-    than reports.player.SESSION_GAP) and its cross-hand findings."""
-    from reports.player import SESSION_GAP
+    than reports.players.depth.SESSION_GAP) and its cross-hand findings."""
+    from reports.players.depth import SESSION_GAP
 
     order = "ORDER BY h.started_at NULLS FIRST, h.file, h.line"
     shown = ("SELECT h.site, h.hand_id FROM hands h WHERE h.site = ? AND h.table_name = ? "
@@ -614,7 +614,7 @@ LIMIT = 500  # a table's hands shown at most (its last ones)
 
 # a watched table is active when its last hand was imported (by the watch:
 # wall-clock time) this recently, and finished (it leaves the HUD) when
-# longer ago than a session's gap (reports.player.SESSION_GAP): the poker
+# longer ago than a session's gap (reports.players.depth.SESSION_GAP): the poker
 # client stopped writing it. The hands' own times are not used: a log's
 # clock is the site's, and an old file watched anew is being played now.
 ACTIVE = timedelta(minutes=10)
@@ -623,16 +623,16 @@ ACTIVE = timedelta(minutes=10)
 def live(con: Any, folders: Sequence[str], stats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """For each table whose hands come from a watched folder and that is
     not finished: the players seated in its last hand, each with his hands
-    and the HUD's statistics of his game (reports.columns.hud_stats) at
+    and the HUD's statistics of his game (reports.render.columns.hud_stats) at
     the table's stakes, each with its count and opportunities (``stats``:
     the players list over all hands, a row per player, game and stakes).
     Active tables first, then by name (:data:`ACTIVE`); a finished table is
     left out."""
     import os
 
-    from reports.columns import hud_stats
-    from reports.counts import STAKES
-    from reports.player import SESSION_GAP
+    from reports.players.counts import STAKES
+    from reports.players.depth import SESSION_GAP
+    from reports.render.columns import hud_stats
 
     if not folders:
         return []

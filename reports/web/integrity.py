@@ -31,8 +31,8 @@ def respond(request: Request, source: Cached, cache_file: str | None) -> Respons
     """The ``/integrity`` page over ``source`` (the reports' cache file:
     ``cache_file``)."""
     from reports.db import Filters
-    from reports.integrity import integrity
-    from reports.integrity_out import page
+    from reports.integrity.render import page
+    from reports.integrity.signals import integrity
 
     def compute(con: Any) -> str:
         return page(integrity(con, Filters(), cache=cache_file), title="Integrity review queue")

@@ -109,7 +109,7 @@ class Source:
     def __init__(self, db: str | None = None, lake: str | None = None,
                  writes: bool = False, hand_list: str | None = None) -> None:  # fmt: skip
         self.db = os.path.abspath(db) if db else None
-        # the reports' cache file, which holds each player's hands (reports.handlist)
+        # the reports' cache file, which holds each player's hands (reports.search.handlist)
         self.hand_list_file = os.path.abspath(hand_list) if hand_list and self.db else None
         self._list = threading.Condition()
         self._list_readers = 0  # searches reading the list now (the file attached)
@@ -191,7 +191,7 @@ class Source:
 
     @contextmanager
     def hand_list(self, con: Any) -> Iterator[str | None]:
-        """The table of each player's hands (reports.handlist) for a
+        """The table of each player's hands (reports.search.handlist) for a
         search through ``con`` (a cursor of :meth:`reading`), or None when
         it is not to be read: not yet found complete for this version of
         the data (it is then prepared in the background, see
@@ -216,7 +216,7 @@ class Source:
     def _attach_list(self, con: Any) -> str | None:
         import duckdb
 
-        from reports.handlist import KIND
+        from reports.search.handlist import KIND
 
         if self.hand_list_file is None:
             return None
@@ -263,11 +263,11 @@ class Source:
 
     def prepare_hand_list(self, version: tuple[Any, ...] | None = None) -> bool:
         """Make the list complete for the data stored (the hands it lacks
-        added, sorted again when needed: reports.handlist.ensure), in
+        added, sorted again when needed: reports.search.handlist.ensure), in
         turn with the other computations that write the cache file; then
         searches at ``version`` (now's by default) read it. False when it
         could not be (the database or the cache file held elsewhere)."""
-        from reports.handlist import ensure
+        from reports.search.handlist import ensure
 
         if self.hand_list_file is None or self._closing.is_set():
             return False

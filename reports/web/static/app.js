@@ -17,7 +17,7 @@ const esc = s => shown(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/
 const $ = id => document.getElementById(id);
 const params = () => new URLSearchParams(location.search);
 
-// the catalogue of columns (reports.columns.catalogue): headers, meanings,
+// the catalogue of columns (reports.render.columns.catalogue): headers, meanings,
 // number formats, the rates, the per-100 threshold, the HUD's bands
 const CAT = JSON.parse(document.getElementById("catalogue").textContent);
 // a game's name as a player reads it ("Aces, Straights and Flushes"), not its key

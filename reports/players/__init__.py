@@ -1,0 +1,3 @@
+"""Player statistics: per-hand counts, the stat families, all-in equity,
+one player in depth (docs/statistics.md).
+"""
