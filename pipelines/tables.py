@@ -476,6 +476,23 @@ def lake_columns(name: str) -> tuple[Column, ...]:
     return (*own, *(c for c in table.columns if c.bookkeeping), *table.lake)
 
 
+def columns_of(table: str, *names: str, batch: bool = False) -> tuple[str, ...]:
+    """A reader's choice of ``table``'s stored columns, each checked against
+    the declaration when the reader is imported (KeyError for a column not
+    declared: a renamed column fails there, not in a query); ``batch``: the
+    reader also reads a worker's batch, whose ``_ord`` it may name."""
+    known = {c.name for c in (batch_columns(table) if batch else TABLE[table].columns)}
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise KeyError(f"{table} has no column {', '.join(missing)}")
+    return names
+
+
+def sql_type(table: str, column: str) -> str:
+    """The DuckDB type of a stored column, for a reader that keeps a copy."""
+    return TABLE[table].column(column).sql_type
+
+
 def arrow_schema(columns: tuple[Column, ...]) -> pa.Schema:
     """Columns as an Arrow schema (every field nullable)."""
     return pa.schema([(c.name, c.arrow_type) for c in columns])

@@ -82,3 +82,22 @@ def test_every_column_has_a_kind_and_a_meaning(table: tables.Table | tables.View
     for c in table.columns:
         assert c.kind in tables.KINDS and c.meaning, (table.name, c.name)
     assert len(set(c.name for c in table.columns)) == len(table.columns)
+
+
+def test_the_page_is_written_by_the_module(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                           ) -> None:  # fmt: skip
+    page = tmp_path / "schema.md"
+    page.write_text(f"# head\n\n{tables.BEGIN}\nold\n{tables.END}\n\n## tail\n", encoding="utf-8")
+    assert tables.main(["--markdown", str(page)]) == 0
+    assert page.read_text(encoding="utf-8") == f"# head\n\n{tables.markdown()}\n## tail\n"
+    assert tables.main(["--markdown"]) == 0
+    assert capsys.readouterr().out == tables.markdown()
+    assert tables.main([]) == 2
+
+
+def test_a_reader_names_only_stored_columns() -> None:
+    assert tables.columns_of("seats", "_ord", "player", batch=True) == ("_ord", "player")
+    with pytest.raises(KeyError, match="hands has no column players_seen"):
+        tables.columns_of("hands", "game", "players_seen")
+    with pytest.raises(KeyError):
+        tables.columns_of("hands", "_ord")  # the database's hands have no _ord

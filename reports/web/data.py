@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hh.games.names import game_named, unknown_game
+from pipelines.tables import columns_of
 from reports.db import Filters
 
 MAX_PAGE = 100_000  # a page number past this is refused (400)
@@ -294,8 +295,9 @@ def _game(name: str) -> str:
     return game.value
 
 
-HAND_FIELDS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.players, "
-               "h.total_pot, h.valid, h.n_violations")  # fmt: skip
+HAND_FIELDS = ", ".join(f"h.{c}" for c in columns_of(
+    "hands", "site", "hand_id", "game", "table_name", "started_at", "players", "total_pot",
+    "valid", "n_violations"))
 
 
 @dataclass(frozen=True)
