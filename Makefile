@@ -8,7 +8,7 @@ PIP := --quiet --disable-pip-version-check
 
 # Two builds of the same source (setup.py). .venv: editable and pure Python,
 # for development and the whole test suite. .venv-fast: what `pip install .`
-# gives, the referee's hot modules (COMPILED in hh/__init__.py) compiled by mypyc
+# gives, the hot modules (COMPILED in hh/__init__.py and pipelines/__init__.py) compiled by mypyc
 # (pure Python where no C compiler exists); `make demo` and `make bench` use it,
 # and `make test` runs the referee's tests against it too.
 FAST := .venv-fast

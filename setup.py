@@ -1,8 +1,8 @@
 """Build hook: compile the referee's hot modules with mypyc, wherever it can.
 
 ``pip install .`` (and ``make demo``, ``make fast``) give the compiled build:
-the modules hh/__init__.py lists in COMPILED become C extensions (the same source; about twice
-the speed), the way black ships mypyc-compiled wheels. The pure build, the
+the modules hh/__init__.py and pipelines/__init__.py list in COMPILED become C extensions (the
+same source; about twice the speed), the way black ships mypyc-compiled wheels. The pure build, the
 same package without the extensions, is what you get
 
 * with ``HH_PURE=1`` in the environment,
@@ -21,18 +21,28 @@ import sys
 
 from setuptools import setup
 
+# The packages whose __init__.py lists the modules to compile (COMPILED).
+_LISTS = ("hh", "pipelines")
+
 
 def _compiled() -> list[str]:
-    """The files of the modules hh/__init__.py lists in COMPILED (read, not
-    imported: the build needs none of hh's dependencies)."""
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hh", "__init__.py")) as f:
-        tree = ast.parse(f.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
-            "COMPILED"
-        ]:
-            return [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
-    raise SystemExit("setup.py: hh/__init__.py has no COMPILED list")
+    """The files of the modules hh/__init__.py and pipelines/__init__.py
+    list in COMPILED (read, not imported: the build needs none of hh's
+    dependencies)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = []
+    for package in _LISTS:
+        with open(os.path.join(here, package, "__init__.py")) as f:
+            tree = ast.parse(f.read())
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+                "COMPILED"
+            ]:
+                out += [name.replace(".", "/") + ".py" for name in ast.literal_eval(node.value)]
+                break
+        else:
+            raise SystemExit(f"setup.py: {package}/__init__.py has no COMPILED list")
+    return out
 
 
 # Commands that need no compiled code: an editable install (PEP 660 runs

@@ -27,7 +27,6 @@ COMPILED = (
     "hh.crosshand",
     "hh.collusion",
     "hh.output",
-    "hh.columns",
     "hh.read.files",
     "hh.read.places",
     "hh.read.lines",

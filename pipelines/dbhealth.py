@@ -257,7 +257,7 @@ def check(con: Any, db: str, force: bool = False) -> Health | None:
 
 def _texts_match(con: Any, db: str) -> int:
     """Each hand's content hash made again from its stored text (SHA-256,
-    as hh.columns.content_hash), and, in a file that holds texts, each
+    as pipelines.columns.content_hash), and, in a file that holds texts, each
     hand's text present and each text's hand: damage that DuckDB's block
     checksums do not see, in the hands' keys, hashes or texts, shows here.
     Returns the hands checked (0: the file has no such columns)."""

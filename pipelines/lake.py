@@ -85,6 +85,7 @@ from deltalake.transaction import AddAction, RemoveAction
 from hh.read.cut import Chunk, cut
 from pipelines import schema
 from pipelines.rows import SCHEMAS
+from pipelines.tables import TABLE, arrow_schema, lake_columns
 from pipelines.work import Result, Task, process
 from pipelines.writer import _CONFLICTS, _DROPS, Counts, _concat
 
@@ -104,42 +105,17 @@ _KEPT = ["_ord", "site", "hand_id", "content_hash"]
 _REJECT_KEY = ["content_hash", "file", "line", "kind"]
 # Columns of the stored tables the worker's batch does not carry: the
 # writer adds them (which run, when); the lake stores them in the files.
-_RUN_COLUMNS = {"hands": ("import_run",), "rejects": ("import_run", "imported_at")}
+_RUN_COLUMNS = {t: names for t in TABLES
+                if (names := tuple(c.name for c in TABLE[t].columns if c.bookkeeping))}
 # A commit that lost a race for a partition is decided again, this often at most.
 RETRIES = 20
 
 
 def _schema(table: str) -> pa.Schema:
-    """The Delta table's columns: the database's (with the batch's ``_ord``,
-    a hand's place in its task), the partition columns, and for hands the
-    task that committed them."""
-    if table == CROSS:
-        return pa.schema([("site", pa.string()), ("hand_id", pa.string()),
-                          ("code", pa.string()), ("line", pa.int32()),
-                          ("message", pa.string()), ("table_name", pa.string()),
-                          ("game", pa.string()), ("date", pa.date32())])
-    if table == CHUNKS:
-        return pa.schema([("task", pa.string()), ("run", pa.int32()), ("path", pa.string()),
-                          ("start", pa.int64()), ("end", pa.int64()),
-                          ("first_line", pa.int64()), ("size", pa.int64()),
-                          ("mtime_ns", pa.int64()), ("hands", pa.int32()),
-                          ("lines", pa.int64()), ("sha256", pa.string()),
-                          ("committed_at", pa.timestamp("us"))])
-    if table == DIRTY:
-        return pa.schema([("task", pa.string()), ("site", pa.string()),
-                          ("table_name", pa.string()), ("game", pa.string()),
-                          ("chunks", pa.string())])
-    fields = list(SCHEMAS[table])
-    if "import_run" in _RUN_COLUMNS.get(table, ()):
-        fields.append(pa.field("import_run", pa.int32()))
-    if "imported_at" in _RUN_COLUMNS.get(table, ()):
-        fields.append(pa.field("imported_at", pa.timestamp("us")))
-    if "game" not in [f.name for f in fields]:
-        fields.append(pa.field("game", pa.string()))
-    fields.append(pa.field("date", pa.date32()))
-    if table == "hands":
-        fields.append(pa.field("_task", pa.string()))
-    return pa.schema(fields)
+    """The Delta table's columns (pipelines.tables.lake_columns): the
+    database's (with the batch's ``_ord``, a hand's place in its task), the
+    partition columns, and for hands the task that committed them."""
+    return arrow_schema(lake_columns(table))
 
 
 def _partitioned(table: str) -> bool:

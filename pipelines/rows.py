@@ -1,11 +1,10 @@
 """The referee's output as Arrow tables: one batch per chunk.
 
-The values are built by :class:`hh.columns.Columns` (the model and the
-verdict as plain columns, by column name, compiled in the fast build); this
-module gives them their Arrow types (:data:`SCHEMAS`, from the kinds
-:data:`hh.columns.COLUMNS` names) and turns each column into one array, so
-the writer inserts whole tables (docs/schema.md is the contract for every
-column).
+The values are built by :class:`pipelines.columns.Columns` (the model and
+the verdict as plain columns, by column name, compiled in the fast build);
+this module gives them their Arrow types (:data:`SCHEMAS`, from the
+declaration, pipelines.tables) and turns each column into one array, so
+the writer inserts whole tables.
 """
 
 from __future__ import annotations
@@ -13,7 +12,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hh.columns import COLUMNS, Columns, content_hash
+from pipelines.columns import Columns, content_hash
+from pipelines.tables import BATCH, TABLE, arrow_schema, batch_columns
 
 # hands (and rejects) whose values a batch holds as Python objects before it
 # turns them into Arrow arrays: a chunk's memory is its Arrow tables, not
@@ -22,32 +22,14 @@ FLUSH_HANDS = 256
 
 __all__ = ["SCHEMAS", "TABLES", "Batch", "arrow", "content_hash"]
 
-_KINDS: dict[str, pa.DataType] = {
-    "str": pa.string(),
-    "bool": pa.bool_(),
-    "i16": pa.int16(),
-    "i32": pa.int32(),
-    "i64": pa.int64(),
-    "ts": pa.timestamp("us"),
-    "strs": pa.list_(pa.string()),
-    "i16s": pa.list_(pa.int16()),
-    "i64s": pa.list_(pa.int64()),
-    "strss": pa.list_(pa.list_(pa.string())),
-}
-
 # The tables whose rows belong to a hand: the builder leaves out the hand's
 # key (site, hand_id), which :func:`arrow` takes from the hand's row by
 # ``_ord`` (one vectorised take instead of a value per row).
-KEYED = ("hand_text", "seats", "actions", "pots", "hand_violations")
-_KEY = (("site", "str"), ("hand_id", "str"))
+KEYED = tuple(t for t in BATCH if TABLE[t].of_hand)
 
-# Column types of each table as a batch carries it (the writer adds
-# bookkeeping columns such as ``import_run`` and ``imported_at``).
-SCHEMAS: dict[str, pa.Schema] = {
-    t: pa.schema([(c, _KINDS[kind]) for c, kind in
-                  (cols[:1] + _KEY + cols[1:] if t in KEYED else cols)])
-    for t, cols in COLUMNS.items()
-}  # fmt: skip
+# Column types of each table as a batch carries it (pipelines.tables: the
+# writer adds the bookkeeping columns such as ``import_run``).
+SCHEMAS: dict[str, pa.Schema] = {t: arrow_schema(batch_columns(t)) for t in BATCH}
 TABLES = tuple(SCHEMAS)
 
 

@@ -24,6 +24,7 @@ import pyarrow.compute as pc
 
 from pipelines.dbhealth import rollback
 from pipelines.rows import SCHEMAS, TABLES
+from pipelines.tables import TABLE, arrow_schema
 from pipelines.work import Result
 
 
@@ -66,19 +67,8 @@ class FileRow:
     open_line: int | None = None
 
 
-_FILES = pa.schema(
-    [
-        ("path", pa.string()),
-        ("sha256", pa.string()),
-        ("size", pa.int64()),
-        ("lines", pa.int64()),
-        ("hands", pa.int32()),
-        ("status", pa.string()),
-        ("error", pa.string()),
-        ("open_at", pa.int64()),
-        ("open_line", pa.int32()),
-    ]
-)
+# a FileRow as Arrow: the files table's columns less its bookkeeping (imported_at)
+_FILES = arrow_schema(tuple(c for c in TABLE["files"].columns if not c.bookkeeping))
 
 _DROPS = """
 WITH b AS (SELECT _ord, site, hand_id, content_hash, file, line FROM b_hands),

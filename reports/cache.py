@@ -32,13 +32,15 @@ from pathlib import Path
 
 import duckdb
 
+from pipelines.tables import columns_of
 from reports.db import ReportError
 from reports.players.stats.base import BLIND
 
 _ALIAS = "hh_reports_cache"
 # what _todo keeps of each hand (the counts rows carry them)
-HAND_COLUMNS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.forced, h.players, "
-                "h.max_seats, h.last_round, h.showdown, h.house_rules, h.small_bet, h.big_bet")
+HAND_COLUMNS = ", ".join(f"h.{c}" for c in columns_of(
+    "hands", "site", "hand_id", "game", "table_name", "started_at", "forced", "players",
+    "max_seats", "last_round", "showdown", "house_rules", "small_bet", "big_bet"))
 _count = itertools.count()
 
 

@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 
 import hh
+import pipelines
 
 pytestmark = pytest.mark.compiled
 
 EXPECT_COMPILED = os.environ.get("HH_EXPECT_COMPILED") == "1"
+# every module setup.py compiles: hh's and the store's column builder
+COMPILED = (*hh.COMPILED, *pipelines.COMPILED)
 
 
 def _is_extension(name: str) -> bool:
@@ -41,7 +44,7 @@ def _version(folder: Path) -> str:
 
 @pytest.mark.skipif(not EXPECT_COMPILED, reason="no compiled build expected")
 def test_every_listed_module_runs_compiled(tmp_path: Path) -> None:
-    assert [name for name in hh.COMPILED if not _is_extension(name)] == []
+    assert [name for name in COMPILED if not _is_extension(name)] == []
     assert _version(tmp_path) == f"hh {hh.__version__} (compiled with mypyc)"
 
 
@@ -49,10 +52,11 @@ def test_every_listed_module_runs_compiled(tmp_path: Path) -> None:
 def test_a_pure_build_is_pure_throughout(tmp_path: Path) -> None:
     if _is_extension("hh.model"):
         pytest.skip("a compiled build, not asked to be checked (HH_EXPECT_COMPILED)")
-    assert [name for name in hh.COMPILED if _is_extension(name)] == []
+    assert [name for name in COMPILED if _is_extension(name)] == []
     assert _version(tmp_path) == f"hh {hh.__version__} (pure Python)"
 
 
 def test_every_listed_module_exists() -> None:
-    """setup.py compiles the files of COMPILED: each must be a module of hh."""
-    assert [name for name in hh.COMPILED if importlib.util.find_spec(name) is None] == []
+    """setup.py compiles the files of COMPILED: each must be a module of hh
+    or pipelines."""
+    assert [name for name in COMPILED if importlib.util.find_spec(name) is None] == []

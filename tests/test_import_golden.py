@@ -4,7 +4,7 @@ mixed folder (three games, golden hands, a hero view, a .gz, corrupt hands)
 and a simulated session per game. A change to how rows are built (columns,
 workers, the writer) must leave them equal; a change to what is stored
 updates tests/data/import_checksums.json on purpose, in the same commit.
-Run against both builds: the compiled one builds the rows in C (hh.columns)."""
+Run against both builds: the compiled one builds the rows in C (pipelines.columns)."""
 
 from __future__ import annotations
 

@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 
 from hh.collusion import HandCards, seats_standings
 from hh.evaluate import evaluator_for
+from pipelines.tables import columns_of
 
 if TYPE_CHECKING:
     import duckdb
@@ -44,10 +45,12 @@ COLUMNS = (("hk", "UBIGINT"), ("player", "VARCHAR"), ("round", "SMALLINT"),
            ("standing", "BIGINT"))  # fmt: skip
 VERSION = "1"
 
-# What :func:`rows_of` reads: each table's columns, ``_ord`` numbering the hands.
-HAND_COLUMNS = ("_ord", "game", "house_rules", "board", "board_rounds", "last_round")
-SEAT_COLUMNS = ("_ord", "player", "dealt_in", "down_cards", "down_rounds", "up_cards",
-                "up_rounds", "folded_round")  # fmt: skip
+# What :func:`rows_of` reads: each table's stored columns (checked against
+# pipelines.tables), ``_ord`` numbering the hands.
+HAND_COLUMNS = columns_of("hands", "_ord", "game", "house_rules", "board", "board_rounds",
+                          "last_round", batch=True)
+SEAT_COLUMNS = columns_of("seats", "_ord", "player", "dealt_in", "down_cards", "down_rounds",
+                          "up_cards", "up_rounds", "folded_round", batch=True)
 _SCHEMA = pa.schema([("_ord", pa.int32()), ("player", pa.string()), ("round", pa.int16()),
                      ("standing", pa.int64())])  # fmt: skip
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
+from pipelines.tables import sql_type
 from reports.cache import Cache
 from reports.players.stats import FAMILIES
 from reports.players.stats.actions import ACTION_COLUMNS, HAND_FACTS, acts
@@ -42,17 +43,18 @@ STAKES = (f"CASE WHEN {BLIND} THEN h.forced::VARCHAR "
 
 # the hand's columns (kept once per hand, in ``counts_hands``) and the seat's
 # (in each row of ``counts``); the hand's come from _todo (reports.cache.HAND_COLUMNS)
-HAND_IDENTITY = (
-    ("site", "h.site", "VARCHAR"), ("hand_id", "h.hand_id", "VARCHAR"),
-    ("table_name", "h.table_name", "VARCHAR"), ("started_at", "h.started_at", "TIMESTAMP"),
-    ("forced", "h.forced", "BIGINT"), ("n_players", "h.players", "SMALLINT"),
-    ("max_seats", "h.max_seats", "SMALLINT"), ("last_round", "h.last_round", "SMALLINT"),
-    ("showdown", "h.showdown", "BOOLEAN"),
-)  # fmt: skip
+# (name, SQL, type): a stored column keeps its stored type (pipelines.tables)
+HAND_IDENTITY = tuple((name, f"h.{c}", sql_type("hands", c)) for name, c in (
+    ("site", "site"), ("hand_id", "hand_id"), ("table_name", "table_name"),
+    ("started_at", "started_at"), ("forced", "forced"), ("n_players", "players"),
+    ("max_seats", "max_seats"), ("last_round", "last_round"), ("showdown", "showdown"),
+))  # fmt: skip
 SEAT_IDENTITY = (
-    ("game", "h.game", "VARCHAR"), ("player", "s.player", "VARCHAR"),
-    ("seat", "s.seat", "SMALLINT"), ("position", "s.position", "SMALLINT"),
-    ("won", "s.won", "BIGINT"), ("stakes", STAKES, "VARCHAR"),
+    *((name, sql, sql_type(table, c)) for name, sql, table, c in (
+        ("game", "h.game", "hands", "game"), ("player", "s.player", "seats", "player"),
+        ("seat", "s.seat", "seats", "seat"), ("position", "s.position", "seats", "position"),
+        ("won", "s.won", "seats", "won"))),
+    ("stakes", STAKES, "VARCHAR"),
 )  # fmt: skip
 IDENTITY = HAND_IDENTITY[:2] + SEAT_IDENTITY[:1] + HAND_IDENTITY[2:] + SEAT_IDENTITY[1:]
 

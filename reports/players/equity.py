@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipelines.tables import columns_of
 from reports.players.stats.base import ACES, CALATONE, CHIRIBITO, LAST_ROUND
 
 if TYPE_CHECKING:
@@ -472,14 +473,16 @@ PARALLEL_FROM = 400  # candidate hands from which worker processes share the wor
 # one starts by importing and building the evaluator tables)
 _BATCH = 16  # hands per worker task
 
-# The columns :func:`candidates_of` reads of each table; every table also
-# carries ``_ord``, the hand's number in the batch.
-HAND_COLUMNS = ("_ord", "site", "hand_id", "content_hash", "game", "house_rules", "showdown",
-                "board", "board_rounds")  # fmt: skip
-SEAT_COLUMNS = ("_ord", "seat", "player", "sitting_out", "went_to_showdown", "all_in_round",
-                "down_cards", "down_rounds", "up_cards", "up_rounds")  # fmt: skip
-ACTION_COLUMNS = ("_ord", "round", "kind")
-POT_COLUMNS = ("_ord", "pot_index", "amount", "eligible")
+# The stored columns :func:`candidates_of` reads of each table (checked
+# against pipelines.tables); every table also carries ``_ord``, the hand's
+# number in the batch.
+HAND_COLUMNS = columns_of("hands", "_ord", "site", "hand_id", "content_hash", "game",
+                          "house_rules", "showdown", "board", "board_rounds", batch=True)
+SEAT_COLUMNS = columns_of("seats", "_ord", "seat", "player", "sitting_out", "went_to_showdown",
+                          "all_in_round", "down_cards", "down_rounds", "up_cards", "up_rounds",
+                          batch=True)  # fmt: skip
+ACTION_COLUMNS = columns_of("actions", "_ord", "round", "kind", batch=True)
+POT_COLUMNS = columns_of("pots", "_ord", "pot_index", "amount", "eligible", batch=True)
 
 
 def seed_of(content_hash: str) -> int:

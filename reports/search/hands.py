@@ -29,6 +29,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
+from pipelines.tables import columns_of
 from reports.db import Filters, frame
 
 # the orders a list of hands can take (``hh hands --sort``, ``/api/hands?sort=``)
@@ -42,8 +43,9 @@ _CARD = re.compile(r"[0-9A-Z?][a-z?]")
 
 # the fields of a hand in a page: the web's, and the CLI's (its violation
 # codes, where it was read)
-FIELDS = ("h.site, h.hand_id, h.game, h.table_name, h.started_at, h.players, "
-          "h.total_pot, h.valid, h.n_violations")  # fmt: skip
+FIELDS = ", ".join(f"h.{c}" for c in columns_of(
+    "hands", "site", "hand_id", "game", "table_name", "started_at", "players", "total_pot",
+    "valid", "n_violations"))
 CLI_FIELDS = ("h.site, h.hand_id, h.started_at, h.game, h.table_name, h.players, h.total_pot, "
               "h.valid, (SELECT string_agg(DISTINCT v.code, ' ' ORDER BY v.code) "
               "FROM violations v WHERE v.site = h.site AND v.hand_id = h.hand_id "

@@ -6,9 +6,9 @@ Everything stored comes from the parser's model, the validator's
 the rake and each player's part of it, end stacks) and its light replay
 trace (:class:`~hh.validate.ActionFigures`: pot, bet to call, stack and
 bets around each action): this module copies and reshapes, it never
-re-derives a rule. :data:`COLUMNS` names every table's columns and their
-kind (docs/schema.md is the contract for each); a store turns each column,
-a plain list, into one typed array at once (the import: Arrow).
+re-derives a rule. :data:`COLUMNS` names every table's columns, from the
+declaration (pipelines.tables, docs/schema.md); the store turns each column,
+a plain list, into one typed array at once (pipelines.rows: Arrow).
 
 Columns, not rows: a value is appended to its column by the column's name,
 so that a batch becomes arrays without a pass that takes rows apart. Every
@@ -16,8 +16,8 @@ table carries ``_ord``, the hand's place in its batch, so a writer can drop
 the rows of a duplicate or a conflict without looking at keys that several
 rows share; the tables of a hand's parts (seats, actions, ...) leave out
 its key (site, hand_id), which the store takes from the hand's row by
-``_ord`` (the import: pipelines.rows). The module is compiled in the
-fast build (hh.COMPILED): it runs once per stored value.
+``_ord`` (pipelines.rows). The module is compiled in the fast build
+(pipelines.COMPILED): it runs once per stored value.
 """
 
 from __future__ import annotations
@@ -31,55 +31,11 @@ from hh.model import SHOWDOWN, Action, Deal, Hand, Marker, Muck, Post, Show, Top
 from hh.parse import Record
 from hh.read.places import NO_TIME, instant
 from hh.validate import ActionFigures, Verdict, description_category
+from pipelines.tables import BATCH, builder_columns
 
-# Each table's columns in stored order, with their kind: str, bool, i16, i32,
-# i64, ts (an instant to the microsecond), and lists of those ("strs" a list
-# of str, "i16s" of i16, "i64s" of i64, "strss" a list of lists of str).
-COLUMNS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    "hands": (
-        ("_ord", "i32"), ("site", "str"), ("hand_id", "str"), ("game", "str"),
-        ("table_name", "str"), ("max_seats", "i16"), ("dealer_seat", "i16"),
-        ("started_at", "ts"), ("started_local", "str"), ("zone", "str"), ("forced", "i64"),
-        ("small_bet", "i64"), ("big_bet", "i64"), ("house_rules", "strs"), ("players", "i16"),
-        ("total_pot", "i64"), ("rake", "i64"), ("last_round", "i16"), ("showdown", "bool"),
-        ("judged", "bool"), ("valid", "bool"), ("n_violations", "i32"),
-        ("n_hand_violations", "i32"), ("n_unchecked", "i32"), ("hero_view", "bool"),
-        ("file", "str"), ("line", "i32"), ("table_line", "i32"), ("content_hash", "str"),
-        ("hh_version", "str"), ("board", "strs"), ("board_rounds", "i16s"),
-    ),
-    "hand_text": (("_ord", "i32"), ("raw_text", "str")),
-    "seats": (
-        ("_ord", "i32"), ("seat", "i16"), ("line", "i32"),
-        ("player", "str"), ("sitting_out", "bool"), ("dealt_in", "bool"), ("position", "i16"),
-        ("is_dealer", "bool"), ("stack_start", "i64"), ("top_up", "i64"), ("stack_end", "i64"),
-        ("down_cards", "strs"), ("up_cards", "strs"), ("shown", "bool"), ("mucked", "bool"),
-        ("put_in", "i64"), ("uncalled", "i64"), ("won", "i64"), ("net", "i64"),
-        ("rake_paid", "i64"), ("went_to_showdown", "bool"), ("folded_round", "i16"),
-        ("all_in_round", "i16"), ("hand_category", "str"), ("down_rounds", "i16s"),
-        ("up_rounds", "i16s"), ("declared", "strss"),
-    ),
-    "actions": (
-        ("_ord", "i32"), ("seq", "i32"), ("line", "i32"),
-        ("round", "i16"), ("street", "str"), ("player", "str"), ("kind", "str"),
-        ("amount", "i64"), ("raise_by", "i64"), ("total_after", "i64"), ("all_in", "bool"),
-        ("timed_out", "bool"), ("pot_before", "i64"), ("to_call_before", "i64"),
-        ("stack_before", "i64"), ("code", "str"),
-    ),
-    "pots": (
-        ("_ord", "i32"), ("pot_index", "i16"),
-        ("amount", "i64"), ("eligible", "strs"), ("winners", "strs"), ("shares", "i64s"),
-    ),
-    "hand_violations": (
-        ("_ord", "i32"), ("code", "str"), ("line", "i32"),
-        ("message", "str"), ("unchecked", "bool"),
-    ),
-    "rejects": (
-        ("_ord", "i32"), ("file", "str"), ("line", "i32"), ("raw_text", "str"), ("error", "str"),
-        ("error_line", "i32"), ("error_column", "i32"), ("kind", "str"), ("site", "str"),
-        ("hand_id", "str"), ("game", "str"), ("table_name", "str"), ("started_at", "ts"),
-        ("content_hash", "str"), ("other_file", "str"), ("other_line", "i32"),
-    ),
-}  # fmt: skip
+# The columns the builder fills, per table of a batch, in stored order:
+# the declaration's (pipelines.tables.builder_columns).
+COLUMNS: Final[dict[str, tuple[str, ...]]] = {t: builder_columns(t) for t in BATCH}
 
 _VERB_KIND: Final = {"checks": "check", "folds": "fold", "bets": "bet", "calls": "call",
                      "raises": "raise"}  # fmt: skip
@@ -113,7 +69,7 @@ class Columns:
 
     def __init__(self) -> None:
         self.columns: dict[str, dict[str, list[Any]]] = {
-            t: {c: [] for c, _ in cols} for t, cols in COLUMNS.items()
+            t: {c: [] for c in cols} for t, cols in COLUMNS.items()
         }
         self.n = 0  # hands and rejects added (the next _ord)
 
@@ -178,15 +134,8 @@ class Columns:
             codes.setdefault(v.line, v.code)
 
         # -- actions (forced bets, betting lines, uncalled bets), and what
-        # the seats need from the body; each column's list is looked up once
+        # the seats need from the body; each value goes to its column by name
         a = self.columns["actions"]
-        a_ord, a_seq, a_line, a_round, a_street = (
-            a["_ord"], a["seq"], a["line"], a["round"], a["street"])
-        a_player, a_kind, a_amount, a_raise_by, a_all_in = (
-            a["player"], a["kind"], a["amount"], a["raise_by"], a["all_in"])
-        a_timed_out, a_code, a_total_after, a_pot_before = (
-            a["timed_out"], a["code"], a["total_after"], a["pot_before"])
-        a_to_call_before, a_stack_before = a["to_call_before"], a["stack_before"]
         seq = 0
         uncalled: dict[str, int] = {}
         folded_round: dict[str, int] = {}
@@ -274,28 +223,28 @@ class Columns:
             if all_in and rnd is not None:
                 all_in_round.setdefault(name, rnd)
             n_line = line.line
-            a_ord.append(ord_)
-            a_seq.append(seq)
-            a_line.append(n_line)
-            a_round.append(rnd)
-            a_street.append(street)
-            a_player.append(name)
-            a_kind.append(what)
-            a_amount.append(amount)
-            a_raise_by.append(raise_by)
-            a_all_in.append(all_in)
-            a_timed_out.append(timed_out)
-            a_code.append(codes.get(n_line) if codes else None)
+            a["_ord"].append(ord_)
+            a["seq"].append(seq)
+            a["line"].append(n_line)
+            a["round"].append(rnd)
+            a["street"].append(street)
+            a["player"].append(name)
+            a["kind"].append(what)
+            a["amount"].append(amount)
+            a["raise_by"].append(raise_by)
+            a["all_in"].append(all_in)
+            a["timed_out"].append(timed_out)
+            a["code"].append(codes.get(n_line) if codes else None)
             if got is None:
-                a_total_after.append(None)
-                a_pot_before.append(None)
-                a_to_call_before.append(None)
-                a_stack_before.append(None)
+                a["total_after"].append(None)
+                a["pot_before"].append(None)
+                a["to_call_before"].append(None)
+                a["stack_before"].append(None)
             else:
-                a_total_after.append(got.bet_after)
-                a_pot_before.append(got.pot_before)
-                a_to_call_before.append(got.to_call_before)
-                a_stack_before.append(got.stack_before)
+                a["total_after"].append(got.bet_after)
+                a["pot_before"].append(got.pot_before)
+                a["to_call_before"].append(got.to_call_before)
+                a["stack_before"].append(got.stack_before)
             seq += 1
 
         # -- seats
@@ -321,53 +270,43 @@ class Columns:
             at_showdown = {n for n, out in zip(names, folded, strict=True) if not out}
         dealer = hand.table.dealer
         s = self.columns["seats"]
-        names_ = ("_ord", "seat", "line", "player", "sitting_out", "dealt_in", "position",
-                  "is_dealer", "stack_start", "top_up", "stack_end", "shown", "mucked", "put_in",
-                  "uncalled", "won", "net", "rake_paid", "went_to_showdown", "folded_round",
-                  "all_in_round", "hand_category", "declared", "down_cards", "up_cards",
-                  "down_rounds", "up_rounds")  # fmt: skip
-        (s_ord, s_seat, s_line, s_player, s_sitting_out, s_dealt_in, s_position, s_is_dealer,
-         s_stack_start, s_top_up, s_stack_end, s_shown, s_mucked, s_put_in, s_uncalled, s_won,
-         s_net, s_rake_paid, s_went_to_showdown, s_folded_round, s_all_in_round,
-         s_hand_category, s_declared, s_down_cards, s_up_cards, s_down_rounds,
-         s_up_rounds) = [s[c] for c in names_]  # fmt: skip
         for seat in hand.seats:
             name = seat.name
             cards = deals.get(name)
             in_hand = judged and name in net
-            s_ord.append(ord_)
-            s_seat.append(seat.seat)
-            s_line.append(seat.line)
-            s_player.append(name)
-            s_sitting_out.append(seat.sitting_out)
-            s_dealt_in.append(name in dealt_in)
-            s_position.append(None if seat.sitting_out else position.get(name))
-            s_is_dealer.append(seat.seat == dealer)
-            s_stack_start.append(seat.chips)
-            s_top_up.append(top_ups.get(name))
-            s_stack_end.append(ends.get(name) if judged else None)
-            s_shown.append(name in shown)
-            s_mucked.append(name in mucked)
-            s_put_in.append(put[name] if in_hand else None)
-            s_uncalled.append(uncalled.get(name, 0) if in_hand else None)
-            s_won.append(payouts.get(name, 0) if in_hand else None)
-            s_net.append(net[name] if in_hand else None)
-            s_rake_paid.append(rake_paid.get(name, 0) if in_hand else None)
-            s_went_to_showdown.append(name in at_showdown)
-            s_folded_round.append(folded_round.get(name))
-            s_all_in_round.append(all_in_round.get(name))
-            s_hand_category.append(categories.get(name))
-            s_declared.append(declared.get(name))
+            s["_ord"].append(ord_)
+            s["seat"].append(seat.seat)
+            s["line"].append(seat.line)
+            s["player"].append(name)
+            s["sitting_out"].append(seat.sitting_out)
+            s["dealt_in"].append(name in dealt_in)
+            s["position"].append(None if seat.sitting_out else position.get(name))
+            s["is_dealer"].append(seat.seat == dealer)
+            s["stack_start"].append(seat.chips)
+            s["top_up"].append(top_ups.get(name))
+            s["stack_end"].append(ends.get(name) if judged else None)
+            s["shown"].append(name in shown)
+            s["mucked"].append(name in mucked)
+            s["put_in"].append(put[name] if in_hand else None)
+            s["uncalled"].append(uncalled.get(name, 0) if in_hand else None)
+            s["won"].append(payouts.get(name, 0) if in_hand else None)
+            s["net"].append(net[name] if in_hand else None)
+            s["rake_paid"].append(rake_paid.get(name, 0) if in_hand else None)
+            s["went_to_showdown"].append(name in at_showdown)
+            s["folded_round"].append(folded_round.get(name))
+            s["all_in_round"].append(all_in_round.get(name))
+            s["hand_category"].append(categories.get(name))
+            s["declared"].append(declared.get(name))
             if cards is None:
-                s_down_cards.append(None)
-                s_up_cards.append(None)
-                s_down_rounds.append(None)
-                s_up_rounds.append(None)
+                s["down_cards"].append(None)
+                s["up_cards"].append(None)
+                s["down_rounds"].append(None)
+                s["up_rounds"].append(None)
             else:
-                s_down_cards.append(cards[0])
-                s_up_cards.append(cards[1])
-                s_down_rounds.append(cards[2])
-                s_up_rounds.append(cards[3])
+                s["down_cards"].append(cards[0])
+                s["up_cards"].append(cards[1])
+                s["down_rounds"].append(cards[2])
+                s["up_rounds"].append(cards[3])
 
         # -- pots
         p = self.columns["pots"]
