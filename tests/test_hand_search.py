@@ -26,14 +26,14 @@ OPTION = {"id": "--id", "player": "--player", "cards": "--cards", "action": "--a
 
 
 def hh(*args: str) -> tuple[int, str, str]:
-    """``hh ARGS`` in process, with every ``hh.commands`` entry point."""
+    """``hh ARGS`` in process, with every command of the table (hh.cli.COMMANDS)."""
     import typer
     from typer.testing import CliRunner
 
-    from hh.cli import load_plugins
+    from hh.cli import add_commands
 
     app = typer.Typer()
-    load_plugins(app)
+    add_commands(app)
     out = CliRunner().invoke(app, list(args), env={"COLUMNS": "250"})
     if out.exception and not isinstance(out.exception, SystemExit):
         raise out.exception
