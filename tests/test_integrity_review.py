@@ -257,3 +257,40 @@ def test_a_reviewer_marks_a_case_in_the_browser(db: Path) -> None:
         assert heads.index("Confirmed by a reviewer") < heads.index("Cleared by a reviewer")
         assert problems == []
     assert _marks(db) == [("pair", "chiribito", '["Ana", "Bo"]', "confirmed", HOSTILE)]
+
+
+def test_marks_written_while_the_watch_imports_are_kept(tmp_path: Path) -> None:
+    """Marks posted while ``--watch`` imports file after file: every one is
+    stored (it waits for the watch's lease), and every hand too."""
+    import time
+
+    from import_helpers import session
+
+    from reports.web.app import Config, create_app
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    hands = session(Game.CHIRIBITO, 40, 3, tables=1).strip("\n").split("\n\n")
+    live = folder / "t.txt"
+    live.write_text("\n\n".join(hands[:5]) + "\n\n", encoding="utf-8")
+    app = create_app(Config(db=str(tmp_path / "w.duckdb"), watch=[str(folder)], quiet=0.3))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        deadline = time.monotonic() + 60
+        while c.get("/api/status").json()["watch"]["imported"] < 4:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        a, b = sorted(p["player"] for p in c.get("/api/players").json())[:2]
+        for k in range(6):
+            with live.open("a", encoding="utf-8") as f:
+                f.write("\n\n".join(hands[5 + 5 * k:10 + 5 * k]) + "\n\n")
+            r = c.post("/api/review", json={"players": [a, b], "game": "chiribito",
+                                            "mark": ("cleared", "confirmed")[k % 2],
+                                            "note": f"look {k}"})  # fmt: skip
+            assert r.status_code == 200, r.text
+            time.sleep(0.15)
+        while c.get("/api/status").json()["watch"]["imported"] < 34:
+            assert time.monotonic() < deadline + 60
+            time.sleep(0.1)
+        got = c.get("/api/review").json()
+    assert [(m["players"], m["mark"], m["note"], m["marks"]) for m in got] == [
+        ([a, b], "confirmed", "look 5", 6)]
