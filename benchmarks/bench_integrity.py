@@ -255,38 +255,20 @@ def big_database(folder: Path, hands: int, per_game: int) -> tuple[str, str, int
     return db, base_db, total
 
 
-def seed_standings(db: str, base_db: str, cache: str) -> None:
-    """Fill the standings cache of ``db`` (hands repeated from ``base_db``,
-    players renamed per copy: :func:`big_database`) from the base's: its
-    hands' standings computed with the report code, then copied to each
-    copy's key and renamed player, as the import would have stored them."""
-    from reports.cache import Cache
-    from reports.db import Filters, connect
+def _standings(con: object) -> None:
+    """Every hand's seats' standings into the database's cache, as the first
+    integrity report computes and keeps them (reports.integrity.standings)."""
+    from reports.cache import Cache, path_of
     from reports.integrity import standings
+    from reports.integrity.facts import fill_memory
 
-    con = connect(base_db)
-    store = Cache(con, None)
-    store.want(*Filters().where())
-    standings.fill(con, store)
-    base_rows = con.sql(
-        f"SELECT w.hand_id, s.player, s.round, s.standing FROM {store.table(standings.KIND)} s "
-        "JOIN _want w USING (hk)"
-    ).to_arrow_table()
-    store.close()
-    con.close()
-    con = connect(db)
-    store = Cache(con, cache)
-    store.want(*Filters().where())
-    store.ensure(standings.KIND, standings.VERSION, standings.COLUMNS)
-    con.register("base_rows", base_rows)
-    suffix = f"'~' || (CAST(split_part(w.hand_id, '~', 2) AS INTEGER) % {POPULATIONS})"
-    con.execute(
-        f"INSERT INTO {store.table(standings.KIND)} SELECT w.hk, b.player || {suffix}, b.round, "
-        "b.standing FROM _want w JOIN base_rows b ON b.hand_id = split_part(w.hand_id, '~', 1)"
-    )
-    con.execute(f"INSERT INTO {store.table(standings.KIND + '_hands')} SELECT hk FROM _want")
-    store.close()
-    con.close()
+    store = Cache(con, path_of(con))  # type: ignore[arg-type]
+    try:
+        store.want("TRUE", [])
+        with fill_memory(con):  # type: ignore[arg-type]
+            standings.fill(con, store, batch=standings.BATCH)  # type: ignore[arg-type]
+    finally:
+        store.close()
 
 
 def _facts(con: object) -> None:
@@ -310,9 +292,10 @@ def speed(quick: bool = False) -> list[Row]:
     :func:`big_database`), against ``hh report players`` on the same
     database in the same run (its counts cached first, as the import's hook
     leaves them, the all-in equity seeded from the base hands'), one run
-    each; the integrity report finds the seats' standings (:func:`seed_standings`)
-    and its per-hand facts (reports.integrity.facts) cached, as the import
-    leaves them."""
+    each. A first integrity report computes every hand's seats' standings
+    (timed: ``standings``) and its per-hand facts (``facts``), then the
+    report itself (``report``: as every later report, and every report of a
+    database whose import kept them); ``first`` is the three together."""
     from benchmarks.rows import seconds
     from reports.cache import default_path
     from reports.db import Filters, connect
@@ -334,9 +317,10 @@ def speed(quick: bool = False) -> list[Row]:
         seeded = str(Path(tmp) / "equity-only.reports.duckdb")
         seed_equity(db, base_db, seeded)
         shutil.copyfile(seeded, default_path(db))
-        seed_standings(db, base_db, default_path(db))
         rw = duckdb.connect(db)
         after_import(rw)  # the players report's counts, as hh import caches them
+        # the seats' standings of every hand, as a first integrity report computes them
+        t_standings, mb_standings = seconds(lambda: _standings(rw), repeats=1)
         # the integrity report's per-hand facts, as a database read by integrity
         # reports keeps them at import (the first report's fill, over every hand)
         t_facts, mb_facts = seconds(lambda: _facts(rw), repeats=1)
@@ -348,6 +332,11 @@ def speed(quick: bool = False) -> list[Row]:
         con.close()
     what = f"{total:,} hands (synthetic: {3 * per_game:,} simulated, repeated)"
     return [
+        Row("integrity.speed.standings", f"seats' standings of {what} (a first report's fill, "
+            "once)", t_standings, "s", None, mb_standings),
+        Row("integrity.speed.first", f"a first hh report integrity after importing {what}: "
+            "standings, facts and the report (target 30 s at 1,000,000)",
+            t_standings + t_facts + t_integrity, "s", None, max(mb_standings, mb_facts, mb)),
         Row("integrity.speed.facts", f"integrity facts of {what} (a first report's fill, once)",
             t_facts, "s", None, mb_facts),
         Row("integrity.speed.players", f"hh report players, {what}, counts cached", t_players,

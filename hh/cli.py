@@ -443,6 +443,7 @@ COMMANDS: dict[str, str] = {
     "serve": "reports.web.cli:register",
     "note": "reports.notes_cli:register",
     "tag": "reports.notes_cli:register_tag",
+    "review": "reports.notes_cli:register_review",
     "db": "pipelines.cli:register_db",
     "lake": "pipelines.lake_cli:register",
 }

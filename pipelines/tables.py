@@ -354,14 +354,20 @@ TABLES: Final[tuple[Table, ...]] = (
            "pass) reads the whole chain"),
     )),
     Table("notes", "The notes and tags a user writes on a player or a hand (`hh note`, "
-          "`hh tag`, the pages of `hh serve`; pipelines.notes). Written by the user only: no "
-          "import, re-import or `--revalidate` touches this table, so they outlive them all. A "
-          "player's are keyed by his name as stored, a hand's by its (site, hand id).", (
-        _c("subject", "str", "`player` or `hand`", not_null=True),
-        _c("site", "str", "the hand's site (`''` for a player)", not_null=True),
-        _c("target", "str", "the player's stored name, or the hand's id", not_null=True),
-        _c("kind", "str", "`note` (free text) or `tag` (one word)", not_null=True),
-        _c("text", "str", "the note's text or the tag", not_null=True),
+          "`hh tag`, the pages of `hh serve`; pipelines.notes), and the reviewers' marks on the "
+          "integrity report's pairs (`hh review`, the integrity page; subject `pair`). Written "
+          "by the user only: no import, re-import or `--revalidate` touches this table, so they "
+          "outlive them all. A player's are keyed by his name as stored, a hand's by its (site, "
+          "hand id).", (
+        _c("subject", "str", "`player`, `hand` or `pair`", not_null=True),
+        _c("site", "str", "the hand's site (`''` for a player; a pair's: the game's key)",
+           not_null=True),
+        _c("target", "str", "the player's stored name, the hand's id, or a pair's two stored "
+           "names as a JSON list, sorted (`[\"Ana\", \"Bo\"]`)", not_null=True),
+        _c("kind", "str", "`note` (free text) or `tag` (one word); a pair's: its mark, "
+           "`cleared`, `confirmed` or `open`", not_null=True),
+        _c("text", "str", "the note's text or the tag; a pair's: the reviewer's note (may be "
+           "empty)", not_null=True),
         _c("written_at", "ts", "when it was written", not_null=True, bookkeeping=True),
     )),
 )  # fmt: skip

@@ -1,4 +1,5 @@
-"""``hh note PLAYER TEXT`` and ``hh tag HAND TAG``: notes and tags kept in
+"""``hh note PLAYER TEXT``, ``hh tag HAND TAG`` and ``hh review A B MARK``:
+notes, tags and reviewers' marks on the integrity report's pairs kept in
 the database beside the hands (pipelines.notes), written through the
 import's one writer (the database's lock: a running import or ``hh serve
 --watch`` lets it in between its cycles). Exit 2 when it cannot be written
@@ -102,3 +103,49 @@ def register_tag(app: typer.Typer) -> None:
         what = ("removed" if remove else "tagged") if changed else (
             "had no such tag" if remove else "already tagged")
         say(f"#{hand_id} {what} {word.strip().lower()}", "hh tag")
+
+
+def register_review(app: typer.Typer) -> None:
+    """Add ``hh review`` to the ``hh`` command line (hh.cli.COMMANDS)."""
+
+    @app.command("review")
+    def review(
+        player_a: str = typer.Argument(..., metavar="A", help="One player of the pair."),
+        player_b: str = typer.Argument(..., metavar="B", help="The other player."),
+        mark: str = typer.Argument(..., metavar="MARK", help="cleared, confirmed, or open "
+                                   "(back to the review queue)."),
+        note: str = typer.Option("", "--note", help="Why (quote it): shown with the mark."),
+        game: str | None = typer.Option(None, "--game", help="The pair's game, when they "
+                                        "played together in several."),
+        db: Path | None = _DB,
+    ) -> None:
+        """Mark a case of hh report integrity cleared or confirmed (docs/integrity.md):
+        later reports show the mark with the pair, and list such cases apart."""
+        from reports.db import name_index
+        from reports.integrity.review import case, games_together
+
+        names: list[str] = []
+
+        def make(con: Any) -> Any:
+            index = name_index(con)
+            a, b = stored_player(index, player_a), stored_player(index, player_b)
+            names[:] = [a, b]
+            return case(games_together(con, a, b), a, b, game_key(game), mark.strip().lower(),
+                        note)  # fmt: skip
+
+        _write(db, "hh review", make)
+        say(f"{' & '.join(names)}: {mark.strip().lower()}", "hh review")
+
+
+def game_key(typed: str | None) -> str | None:
+    """The game's key a user typed (its name or an alias, as ``--game``
+    takes it elsewhere), or None; NoteError for no such game."""
+    if typed is None:
+        return None
+    from hh.games.names import game_named, unknown_game
+    from pipelines.notes import NoteError
+
+    which = game_named(typed)
+    if which is None:
+        raise NoteError(unknown_game(typed))
+    return str(which)

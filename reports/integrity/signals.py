@@ -138,6 +138,8 @@ class Pair:
     adjusted: float = 1.0  # the smallest signal's probability x the signals (Bonferroni)
     threshold: float = 0.0  # the report's false-discovery threshold on ``adjusted``
     key: tuple[int, int, int] = (0, 0, 0)  # (game, a, b) as the report numbered them
+    # a reviewer's latest mark {mark, note, at, marks} (reports.integrity.review)
+    review: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -147,7 +149,7 @@ class Pair:
             "fdr": {"rate": ALERT, "adjusted": float(f"{self.adjusted:.3g}"),
                     "threshold": float(f"{self.threshold:.3g}")},
             "signals": {k: s.as_dict() for k, s in self.signals.items()},
-            "evidence": self.evidence, "ring": self.ring,
+            "evidence": self.evidence, "ring": self.ring, "review": self.review,
         }  # fmt: skip
 
 
@@ -1131,7 +1133,9 @@ def _integrity(con: duckdb.DuckDBPyConnection, filters: Filters | None,
     # names and game: the same order at every run
     out.sort(key=lambda p: (-shown_score(p.score), -p.hands_together, p.players, p.game))
     rings(out)
-    return [p for p in out if _shown(p, f)]
+    from reports.integrity import review
+
+    return review.attach([p for p in out if _shown(p, f)], review.read(con))
 
 
 def _shown(p: Pair, f: Filters) -> bool:

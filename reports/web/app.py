@@ -13,8 +13,9 @@ Security Policy allows scripts and requests to this server only, so no
 request leaves the machine; with a token (required off loopback) every
 request without it gets 401; static files are a fixed list of names, and a
 hand is looked up by its key as SQL parameters, never as a path. The one
-write, a note (POST /api/notes), takes JSON only and refuses another
-site's origin, so no page elsewhere can make a browser write one.
+writes, a note (POST /api/notes) and a reviewer's mark (POST
+/api/review), take JSON only and refuse another site's origin, so no page
+elsewhere can make a browser write one.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ def _static(name: str) -> tuple[bytes, str] | None:
     if name == "plotly.min.js":
         return _plotly_js(), "text/javascript; charset=utf-8"
     kinds = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
-             "notes.js": "text/javascript; charset=utf-8"}  # fmt: skip
+             "notes.js": "text/javascript; charset=utf-8",
+             "review.js": "text/javascript; charset=utf-8"}  # fmt: skip
     if name not in kinds:
         return None
     return files("reports.web").joinpath("static").joinpath(name).read_bytes(), kinds[name]
@@ -187,7 +189,8 @@ class State:
         from pipelines.notes import write
 
         if self.config.lake is not None:
-            raise data.BadRequest("notes are kept in a database: this server reads a lake")
+            raise data.BadRequest("notes and marks are kept in a database: this server "
+                                  "reads a lake")
         lease = self.watcher.writing() if self.source.writes else self.source.writing_alone()
         with lease as con:
             changed = write(con, note, remove)
@@ -455,25 +458,98 @@ def _name_index(con: Any) -> dict[str, list[str]]:
     return name_index(con)
 
 
+async def _json_body(request: Request, what: str) -> Any:
+    """A write's JSON body, or the 4xx response that refuses it: not JSON,
+    from another site's page, over 16 KB."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _error(415, f"send the {what} as JSON (Content-Type: application/json)")
+    origin = request.headers.get("origin")
+    if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
+        return _error(403, f"a {what} from another site ({origin}) is refused")
+    raw = await request.body()
+    if len(raw) > 16_384:
+        return _error(413, f"a {what}'s request is at most 16 KB")
+    try:
+        return json.loads(raw)
+    except ValueError as error:
+        return _error(400, f"the body is not JSON: {error}")
+
+
 async def api_notes(request: Request) -> Response:
     """GET: the notes and tags of a player (``?name=``) or a hand
     (``?id=&site=``). POST: write one (:func:`_note`); JSON only, from this
     server's pages (a request of another origin is refused)."""
     if request.method == "POST":
-        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return _error(415, "send the note as JSON (Content-Type: application/json)")
-        origin = request.headers.get("origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.headers.get("host"):
-            return _error(403, f"a note from another site ({origin}) is refused")
-        raw = await request.body()
-        if len(raw) > 16_384:
-            return _error(413, "a note's request is at most 16 KB")
-        try:
-            body = json.loads(raw)
-        except ValueError as error:
-            return _error(400, f"the body is not JSON: {error}")
+        body = await _json_body(request, "note")
+        if isinstance(body, Response):
+            return body
         return await anyio.to_thread.run_sync(_post_note, request, body)
     return await anyio.to_thread.run_sync(_get_notes, request)
+
+
+def _mark(request: Request, body: Any) -> Any:
+    """The mark a POST's JSON body asks for: {"players": [A, B], "game": G,
+    "mark": cleared, confirmed or open, "note": TEXT (may be left out)};
+    the names in any case and accents (as stored, one each)."""
+    from pipelines.notes import NoteError
+    from reports.integrity.review import case, games_together
+    from reports.notes_cli import game_key, stored_player
+
+    if not isinstance(body, dict):
+        raise data.BadRequest("expected a JSON object: {players, game, mark, note}")
+    known = {"players", "game", "mark", "note"}
+    extra = sorted(set(body) - known)
+    if extra:
+        raise data.BadRequest(f"unknown field {extra[0]!r}: expected {', '.join(sorted(known))}")
+    players, game = body.get("players"), body.get("game", "")
+    mark, note = body.get("mark", ""), body.get("note", "")
+    if (not isinstance(players, list) or len(players) != 2
+            or not all(isinstance(p, str) and p for p in players)):
+        raise data.BadRequest("players: expected the two players' names, [A, B]")
+    if not all(isinstance(v, str) for v in (game, mark, note)):
+        raise data.BadRequest("game, mark and note are strings")
+    st = _state(request)
+    try:
+        index = st.results.cached(("names",), _name_index)
+        a, b = (stored_player(index, p) for p in players)
+        games = st.results.cached(("together", a, b), lambda con: games_together(con, a, b))
+        return case(games, a, b, game_key(game) if game else None, mark, note)
+    except NoteError as error:
+        raise data.BadRequest(str(error)) from None
+
+
+async def api_review(request: Request) -> Response:
+    """POST: a reviewer's mark on a case of the integrity page (:func:`_mark`,
+    reports.integrity.review); GET: every pair's latest mark. JSON only,
+    from this server's pages."""
+    if request.method == "POST":
+        body = await _json_body(request, "mark")
+        if isinstance(body, Response):
+            return body
+        return await anyio.to_thread.run_sync(_post_mark, request, body)
+    return await anyio.to_thread.run_sync(_get_marks, request)
+
+
+@_guarded
+def _get_marks(request: Request) -> Response:
+    from reports.integrity.review import read
+
+    found = _state(request).results.cached(("integrity-marks",), read)
+    return JSONResponse([{"players": [a, b], "game": g, **m}
+                         for (g, a, b), m in sorted(found.items())])
+
+
+def _post_mark(request: Request, body: Any) -> Response:
+    from pipelines.notes import split_pair
+
+    @_guarded
+    def run(request: Request) -> Response:
+        note = _mark(request, body)
+        _state(request).write(note, False)
+        return JSONResponse({"players": list(split_pair(note.target) or ()), "game": note.site,
+                             "mark": note.kind, "note": note.text})
+
+    return run(request)
 
 
 @_guarded
@@ -590,7 +666,7 @@ def integrity_page(request: Request) -> Response:
     from reports.web.integrity import respond
 
     st = _state(request)
-    return respond(request, st.results, st.cache_file)
+    return respond(request, st.results, st.cache_file, writable=st.config.lake is None)
 
 
 ROUTES = [
@@ -617,6 +693,7 @@ ROUTES = [
     Route("/api/sessions", api_sessions),
     Route("/api/status", api_status),
     Route("/api/notes", api_notes, methods=["GET", "POST"]),
+    Route("/api/review", api_review, methods=["GET", "POST"]),
     Route("/api/events", api_events),
 ]
 
@@ -629,7 +706,7 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return _error(405, "only GET is served (and POST to /api/notes)")
+    return _error(405, "only GET is served (and POST to /api/notes and /api/review)")
 
 
 @asynccontextmanager

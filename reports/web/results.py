@@ -38,15 +38,19 @@ class Results:
         self._lock = threading.Lock()
 
     def cached(self, key: tuple[Any, ...], compute: Callable[[Any], T],
-               report: bool = False) -> T:  # fmt: skip
+               report: bool = False, hands_only: bool = False) -> T:  # fmt: skip
         """``compute(con)`` for this version of the data, computed once;
         ``report``: it fills the reports' cache file (one at a time, in turn
         with the watch's cycles). While another request computes the same,
         or a report must wait its turn, the last result of ``key`` if there
         is one (pages are live: the next change event asks again); with none,
-        the request waits for that computation rather than doing it again."""
+        the request waits for that computation rather than doing it again.
+        ``hands_only``: ``compute`` reads no note nor mark, so it is kept
+        per version of the rest of the data (Source.hands_version), and
+        :meth:`forget` keeps it."""
         source = self.source
-        full = (source.refresh(), *key)
+        version = source.refresh()
+        full = (("hands", *source.hands_version()) if hands_only else version, *key)
         with self._lock:
             if full in self._results:
                 self._results.move_to_end(full)
@@ -60,7 +64,7 @@ class Results:
                 self._computing.add(key)
         if pending is not None:  # the same is being computed: wait for it
             pending.wait()
-            return self.cached(key, compute, report)
+            return self.cached(key, compute, report, hands_only)
         try:
             if report:
                 with source.report_lock, source.exclusive(), source.reading() as con:
@@ -83,10 +87,18 @@ class Results:
 
     def forget(self) -> None:
         """Drop every result: something the pages show changed outside the
-        data's version (a note written by this server)."""
+        data's version (a note written by this server); those kept per
+        version of the hands alone stay."""
         with self._lock:
-            self._results.clear()
-            self._latest.clear()
+            for full in [f for f in self._results if not _hands_only(f)]:
+                del self._results[full]
+            kept = {f[1:] for f in self._results}
+            for key in [k for k in self._latest if k not in kept]:
+                del self._latest[key]
+
+
+def _hands_only(full: tuple[Any, ...]) -> bool:
+    return isinstance(full[0], tuple) and full[0][:1] == ("hands",)
 
 
 class Bodies:

@@ -174,6 +174,7 @@ class Source:
         self._con: Any = None
         self._used = 0.0
         self._version = 0
+        self._hands_version = 0  # as _version, but not moved by a note or a mark
         self._files_seen: tuple[Any, ...] | None = None
         self._fingerprint: tuple[Any, ...] | None = None
         self._refresh_lock = threading.Lock()
@@ -208,6 +209,12 @@ class Source:
         checkpoint). Cheap: the files are looked at by :meth:`refresh`."""
         return (self._version,)
 
+    def hands_version(self) -> tuple[Any, ...]:
+        """The version of the data but the notes (:data:`FINGERPRINT` alone):
+        what a note or a reviewer's mark does not change (the integrity
+        report's pairs) is kept per this one. After :meth:`refresh`."""
+        return (self._hands_version,)
+
     def refresh(self) -> tuple[Any, ...]:
         """Look again at the database: when its files changed since the last
         look, read the data's fingerprint (:data:`FINGERPRINT`), and a new
@@ -230,6 +237,10 @@ class Source:
                     found = files
                 if found is None or found != self._fingerprint:
                     self._version += 1
+                    hands = FINGERPRINT.count("(SELECT")
+                    if (found is None or self._fingerprint is None
+                            or found[:hands] != self._fingerprint[:hands]):
+                        self._hands_version += 1
                 self._fingerprint, self._files_seen = found, files
         return self.version()
 
