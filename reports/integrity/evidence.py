@@ -22,7 +22,7 @@ from reports.db import frame
 from reports.integrity import facts
 
 if TYPE_CHECKING:
-    from reports.integrity.signals import Pair
+    from reports.integrity.pairs import Pair
 
 # the signals whose hands are the events the facts judged (hit), by the
 # facts' number; the chip signals' hands come from the pair rows

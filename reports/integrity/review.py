@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from reports.integrity.signals import Pair
+from reports.integrity.pairs import Pair
 
 Marks = dict[tuple[str, str, str], dict[str, Any]]
 

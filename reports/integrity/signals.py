@@ -19,11 +19,9 @@ from __future__ import annotations
 import gc
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from statistics import NormalDist
-from typing import Any
 
 import duckdb
 import polars as pl
@@ -31,11 +29,21 @@ import polars as pl
 from reports.cache import Cache
 from reports.db import Filters, ReportError, frame
 from reports.integrity import facts, standings
+from reports.integrity.pairs import (  # the records, kept importable from here too
+    ALERT,
+    MIN_EXPECTED,
+    NORMAL,
+    Pair,
+    Ring,
+    Signal,
+    rings,
+    rounded,
+    shown_score,
+    upper_tail,
+)
 
-ALERT = 0.01  # the false discovery rate over the pairs judged (Benjamini-Hochberg)
 SUPPORT = 0.001  # a signal's own probability that counts as a piece of evidence (tiers)
 MIN_HANDS = 200  # hands together before a pair's signals are judged at all
-MIN_EXPECTED = 5.0  # expected events (or flow hands) before one signal is judged
 SHRINK = 20.0  # pseudo-observations pulling a player's own rate to the population's
 EVIDENCE = 10  # evidence hand ids kept per signal
 MIN_FLOW_HANDS = 30  # hands with chips between the two before chip flow is judged
@@ -61,217 +69,6 @@ def _size(players: str) -> str:
     """SQL: the table size class (of :data:`SIZES`) of a hand's players dealt in."""
     return (f"CASE WHEN {players} <= 2 THEN 0 WHEN {players} = 3 THEN 1 "
             f"WHEN {players} <= 6 THEN 2 ELSE 3 END")
-_NORMAL = NormalDist()
-
-
-@dataclass(slots=True)
-class Signal:
-    """One signal of one pair: ``value`` (observed over expected, or for
-    chip flow the net chips), ``count`` of events, ``opportunity`` (the
-    decisions or hands where the event could happen), ``expected`` under
-    the null, ``z`` and ``probability`` (one-sided unless said; None: too
-    few opportunities to judge)."""
-
-    value: float | None = None
-    count: int = 0
-    opportunity: int = 0
-    expected: float = 0.0
-    z: float | None = None
-    probability: float | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
-    evidence: list[str] = field(default_factory=list)
-    # the test's parts (not shown): observed, its variance under the model,
-    # the size that pair-to-pair overdispersion scales with, continuity
-    observed: float = 0.0
-    variance: float = 0.0
-    size: float = 0.0
-    continuity: bool = True
-    cap: float = math.inf  # |z| of the exact binomial tail, in the tested direction
-    mean: float | None = None  # the tested count's null mean, when not ``expected``
-    lower: bool = False
-
-    def judge(self, count: float, expected: float, variance: float, lower: bool = False) -> None:
-        """z and probability of a count signal (:func:`_test`), its parts kept;
-        |z| no larger than the exact binomial tail's of ``count`` events in
-        ``opportunity`` trials with the expected rate gives (small expected
-        counts: the normal approximation's tail is far too thin)."""
-        self.observed, self.variance, self.size, self.lower = count, variance, expected, lower
-        self.z, self.probability = _test(count, expected, variance, lower)
-        if self.z is None or self.opportunity <= 0:
-            return
-        if (self.z < 0) == lower and self.z != 0:
-            tail = _binomial_tail(int(count), self.opportunity,
-                                  min(1.0, expected / self.opportunity), lower)  # fmt: skip
-            self.cap = abs(_NORMAL.inv_cdf(max(tail / 2 if tail >= 1 else tail, 1e-300)))
-            self.z = self.capped(self.z)
-            self.probability = _upper(-self.z if lower else self.z)
-
-    def capped(self, z: float) -> float:
-        """``z`` with no larger a size than the exact tail's, in the tested direction."""
-        if (z < 0) == self.lower and abs(z) > self.cap:
-            return math.copysign(self.cap, z)
-        return z
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "value": _round(self.value), "count": self.count, "opportunity": self.opportunity,
-            "expected": _round(self.expected), "z": _round(self.z),
-            "probability": None if self.probability is None else float(f"{self.probability:.3g}"),
-        }  # fmt: skip
-        out.update(self.detail)
-        return out
-
-
-@dataclass(slots=True)
-class Pair:
-    game: str
-    players: tuple[str, str]
-    hands_together: int
-    signals: dict[str, Signal]
-    score: float = 0.0
-    alert: bool = False
-    # per signal, the hands behind it ranked by weight (alerted pairs:
-    # reports.integrity.evidence)
-    evidence: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    ring: list[str] | None = None  # the ring (three or more) this flagged pair belongs to
-    tier: str | None = None  # "review" (one signal) or "escalate" (two or more independent)
-    adjusted: float = 1.0  # the smallest signal's probability x the signals (Bonferroni)
-    threshold: float = 0.0  # the report's false-discovery threshold on ``adjusted``
-    key: tuple[int, int, int] = (0, 0, 0)  # (game, a, b) as the report numbered them
-    # a reviewer's latest mark {mark, note, at, marks} (reports.integrity.review)
-    review: dict[str, Any] | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "players": list(self.players), "game": self.game,
-            "hands_together": self.hands_together, "score": shown_score(self.score),
-            "alert": self.alert, "tier": self.tier,
-            "fdr": {"rate": ALERT, "adjusted": float(f"{self.adjusted:.3g}"),
-                    "threshold": float(f"{self.threshold:.3g}")},
-            "signals": {k: s.as_dict() for k, s in self.signals.items()},
-            "evidence": self.evidence, "ring": self.ring, "review": self.review,
-        }  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Ring:
-    """Three or more players of one game flagged pairwise with each other
-    (every pair among them alerts): a ring rather than pairs."""
-
-    game: str
-    players: tuple[str, ...]
-    score: float  # the weakest of its pairs' scores
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "players": list(self.players),
-                "score": shown_score(self.score)}
-
-
-def rings(pairs: Sequence[Pair]) -> list[Ring]:
-    """The maximal groups of three or more players of one game every two of
-    whom are a flagged pair (maximal cliques of the alert graph; a player
-    can be in two rings), strongest first; each flagged pair in one is given
-    the largest (``Pair.ring``)."""
-    edges: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    score: dict[tuple[str, str, str], float] = {}
-    for p in pairs:
-        if p.alert:
-            a, b = p.players
-            edges[p.game][a].add(b)
-            edges[p.game][b].add(a)
-            score[(p.game, a, b)] = p.score
-    found: list[Ring] = []
-    for game in sorted(edges):
-        graph = edges[game]
-        cliques: list[frozenset[str]] = []
-
-        def grow(r: set[str], p: set[str], x: set[str], graph: dict[str, set[str]] = graph,
-                 cliques: list[frozenset[str]] = cliques) -> None:  # fmt: skip
-            if not p and not x:
-                if len(r) >= 3:
-                    cliques.append(frozenset(r))
-                return
-            for v in sorted(p):
-                grow(r | {v}, p & graph[v], x & graph[v])
-                p = p - {v}
-                x = x | {v}
-
-        grow(set(), set(graph), set())
-        for c in cliques:
-            members = tuple(sorted(c))
-            weakest = min(score[(game, a, b)] for i, a in enumerate(members)
-                          for b in members[i + 1 :])  # fmt: skip
-            found.append(Ring(game, members, weakest))
-    found.sort(key=lambda r: (-len(r.players), -shown_score(r.score), r.game, r.players))
-    for p in pairs:
-        if p.alert:
-            p.ring = next((list(r.players) for r in found if r.game == p.game
-                           and set(p.players) <= set(r.players)), None)  # fmt: skip
-    return found
-
-
-def shown_score(score: float) -> float:
-    """A pair's or ring's score as the report shows it and ranks by (three
-    places): scores that differ only in the last bits of float sums, which
-    vary with the order DuckDB's threads add in, rank as equal."""
-    return round(score, 3)
-
-
-def _round(x: float | None) -> float | None:
-    """A value as shown, to 4 places; -0.0 shown as 0.0 (a sum that comes to
-    zero may carry the sign of the order DuckDB's threads added in)."""
-    return None if x is None else round(float(x), 4) + 0.0
-
-
-def _binomial_tail(k: int, n: int, p: float, lower: bool) -> float:
-    """P(X >= k) (``lower``: P(X <= k)) for X ~ Binomial(n, p), summed from
-    k outwards until the terms no longer count: the first term in logs,
-    each next one from the one before (a ratio: no log-gamma per term)."""
-    if p <= 0.0:
-        return 1.0 if (lower or k <= 0) else 0.0
-    if p >= 1.0:
-        return 1.0 if (not lower or k >= n) else 0.0
-    if (k < 0) if lower else (k > n):
-        return 0.0
-    t = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-                 + k * math.log(p) + (n - k) * math.log1p(-p))  # fmt: skip
-    total, i = t, k
-    if lower:
-        ratio = (1.0 - p) / p
-        while i > 0 and not t < 1e-17 * total:
-            t *= i / (n - i + 1) * ratio
-            i -= 1
-            total += t
-    else:
-        ratio = p / (1.0 - p)
-        while i < n and not t < 1e-17 * total:
-            t *= (n - i) / (i + 1) * ratio
-            i += 1
-            total += t
-    return min(1.0, total)
-
-
-def _upper(z: float) -> float:
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
-def _test(count: float, expected: float, variance: float, lower: bool = False
-          ) -> tuple[float | None, float | None]:  # fmt: skip
-    """z (with a continuity correction) and the one-sided probability of a
-    count at least as high (``lower``: as low) under the null."""
-    if (expected < MIN_EXPECTED and not lower) or variance <= 0:
-        return None, None
-    if lower and expected < MIN_EXPECTED:
-        return None, None
-    d = count - expected
-    d = d - 0.5 if d > 0 else d + 0.5 if d < 0 else d
-    z = d / math.sqrt(variance)
-    return z, _upper(-z if lower else z)
-
-
-# ------------------------------------------------------------------- SQL
-
-
 def _load(con: duckdb.DuckDBPyConnection, filters: Filters, store: Cache
           ) -> tuple[list[str], list[str]]:  # fmt: skip
     """Temp tables of the hands the filters keep, keyed by one integer per
@@ -454,7 +251,7 @@ def _chip_flow(con: duckdb.DuckDBPyConnection, keys: pl.DataFrame, names: list[s
         if nf >= MIN_FLOW_HANDS and var > 0:
             s.observed, s.variance, s.size, s.continuity = d, var, chips_ab + chips_ba, False
             s.z = (d - e) / math.sqrt(var)
-            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+            s.probability = min(1.0, 2 * upper_tail(abs(s.z)))
         s.evidence = list(ev or [])
         sigs["chip_flow"] = s
 
@@ -867,7 +664,7 @@ def _fold_to(df: pl.DataFrame, keys: pl.DataFrame, out: list[dict[str, Signal]],
                 z, k_, e_, v_ = min((_cmh_z(k1, e1, v1), k1, e1, v1),
                                     (_cmh_z(k2, e2, v2), k2, e2, v2))  # fmt: skip
                 sig.observed, sig.mean, sig.variance, sig.size = k_, e_, v_, e_
-                sig.z, sig.probability = z, _upper(z)
+                sig.z, sig.probability = z, upper_tail(z)
             sigs[f"{name}_{d}"] = sig
 
 
@@ -993,9 +790,9 @@ def _overdispersed(signals: list[Signal], tail: str, tested_side: bool = False) 
     for s in judged:
         s.z = z(s, t2)
         if tail == "two":
-            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+            s.probability = min(1.0, 2 * upper_tail(abs(s.z)))
         else:
-            s.probability = _upper(-s.z if tail == "lower" else s.z)
+            s.probability = upper_tail(-s.z if tail == "lower" else s.z)
         s.detail["overdispersion"] = round(math.sqrt(t2), 4)
 
 
@@ -1022,9 +819,9 @@ def _empirical_null(signals: list[Signal], tail: str, required: bool) -> None:
         assert s.z is not None
         s.z = (s.z - mid) / spread
         if tail == "two":
-            s.probability = min(1.0, 2 * _upper(abs(s.z)))
+            s.probability = min(1.0, 2 * upper_tail(abs(s.z)))
         else:
-            s.probability = _upper(-s.z if tail == "lower" else s.z)
+            s.probability = upper_tail(-s.z if tail == "lower" else s.z)
         s.detail["null_centre"] = round(mid, 3)
         s.detail["null_spread"] = round(spread, 3)
 
@@ -1173,10 +970,10 @@ def _stronger(ab: Signal, ba: Signal, a: str, b: str) -> Signal:
     actor, toward = (b, a) if first else (a, b)
     if s.probability is not None:
         s.probability = min(1.0, 2 * s.probability)
-        s.z = -_NORMAL.inv_cdf(max(1e-300, s.probability)) if s.probability < 1 else 0.0
+        s.z = -NORMAL.inv_cdf(max(1e-300, s.probability)) if s.probability < 1 else 0.0
     s.detail = {**s.detail, "actor": actor, "toward": toward,
                 "other_way": {"count": other.count, "opportunity": other.opportunity,
-                              "expected": _round(other.expected), "z": _round(other.z)}}
+                              "expected": rounded(other.expected), "z": rounded(other.z)}}
     return s
 
 
@@ -1236,3 +1033,5 @@ def _alerts(pairs: list[Pair]) -> None:
 
 __all__ = ["ALERT", "MIN_HANDS", "SIGNALS", "Pair", "Ring", "Signal", "integrity", "rings",
            "shown_score"]
+
+__all__ = ["ALERT", "MIN_EXPECTED", "Pair", "Ring", "Signal", "integrity", "rings", "shown_score"]
