@@ -358,7 +358,7 @@ def test_three_players_flagged_pairwise_are_one_ring() -> None:
     show(console, pairs)
     assert "ring of 3 (calatone): <i>Ana</i>, Bo, Cy" in console.export_text()
     text = page(pairs)
-    assert "<li>calatone: &lt;i&gt;Ana&lt;/i&gt;, Bo, Cy</li>" in text
+    assert "<li>Calatone: &lt;i&gt;Ana&lt;/i&gt;, Bo, Cy</li>" in text
     assert "<i>" not in text
 
 

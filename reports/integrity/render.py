@@ -22,10 +22,16 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
+from hh.model import Game
 from hh.output import safe
 from reports.integrity.review import said as mark_said
 from reports.integrity.signals import ALERT, BEHAVIOUR, SIGNALS, SUPPORT, Pair, Signal, rings
 from reports.render.files import cell
+
+
+def game_name(key: str) -> str:
+    """A game as a player reads it (Chiribito), from its key as stored."""
+    return Game(key).label if key in {g.value for g in Game} else key
 
 # what each signal counts, as a reviewer reads it
 LABELS = {
@@ -167,7 +173,7 @@ def _block(out: Any, k: int, p: Pair, text: Any) -> None:
     from rich.text import Text
 
     head = Text(f"\n{k}. ") + text(p.players[0]) + Text(" & ") + text(p.players[1])
-    head += Text(f"  {p.game}, {p.hands_together:,} hands, score {p.score:.1f}")
+    head += Text(f"  {game_name(p.game)}, {p.hands_together:,} hands, score {p.score:.1f}")
     if p.tier:
         head += Text(f"  {TIERS[p.tier]}", style="bold red")
     if p.ring:
@@ -225,18 +231,18 @@ def page(pairs: Sequence[Pair], title: str = "hh report integrity",
         return (
             f'<section class="case {e(tier)}"><h3><span class="tier">{e(label)}</span>'
             f" {e(p.players[0])} &amp; {e(p.players[1])}</h3>"
-            f"<p>{e(p.game)} &middot; {p.hands_together:,} hands together &middot; score "
-            f"{p.score:.1f}{ring}</p>{mark}{_form(p, e) if review else ''}"
+            f"<p>{e(game_name(p.game))} &middot; {p.hands_together:,} hands together "
+            f"&middot; score {p.score:.1f}{ring}</p>{mark}{_form(p, e) if review else ''}"
             f"<div class=\"scroll\"><table>{rows}</table></div>{ev}</section>")
 
     open_, confirmed, cleared, rest = queue(pairs)
     quiet = "".join(
-        f"<tr><td>{e(p.players[0])} &amp; {e(p.players[1])}</td><td>{e(p.game)}</td>"
+        f"<tr><td>{e(p.players[0])} &amp; {e(p.players[1])}</td><td>{e(game_name(p.game))}</td>"
         f'<td class="n">{p.hands_together:,}</td><td class="n">{p.score:.1f}</td>'
         f"<td>{e(said(_ordered(p)[0], p.signals[_ordered(p)[0]])) if _ordered(p) else ''}"
         f"</td></tr>" for p in rest)  # fmt: skip
     ring_items = "".join(
-        f"<li>{e(r.game)}: " + ", ".join(e(name) for name in r.players) + "</li>"
+        f"<li>{e(game_name(r.game))}: " + ", ".join(e(name) for name in r.players) + "</li>"
         for r in rings(pairs)
     ) or "<li>none</li>"
     script = ("" if review is None else
