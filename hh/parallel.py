@@ -66,8 +66,7 @@ def failed_verdict(record: Record) -> Verdict:
     """The verdict ``hh validate`` gives a run of lines that did not parse,
     placed in its table's chain by what its first lines say (the import
     stores the same verdict)."""
-    lines = record.raw.split("\n", 2)
-    return _failed(record, placement(lines[0], lines[1] if len(lines) > 1 else None))
+    return _failed(record, place_of(record))
 
 
 def _failed(record: Record, place: Place) -> Verdict:

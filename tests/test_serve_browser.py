@@ -109,7 +109,7 @@ def test_filters_search_pages_and_a_table(browser: object,
     pg.wait_for_selector("#players tbody tr")
     games = pg.eval_on_selector_all("#players tbody tr td:nth-child(3)",
                                     "tds => tds.map(t => t.textContent)")  # fmt: skip
-    assert set(games) == {"chiribito"}
+    assert set(games) == {"Chiribito"}  # the game as a player reads it
 
     with urllib.request.urlopen(url + "/api/hands?per=500") as r:
         every = json.loads(r.read())

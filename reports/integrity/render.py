@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
-from hh.model import Game
+from hh.games.names import game_named
 from hh.output import safe
 from reports.integrity.review import said as mark_said
 from reports.integrity.signals import ALERT, BEHAVIOUR, SIGNALS, SUPPORT, Pair, Signal, rings
@@ -31,7 +31,8 @@ from reports.render.files import cell
 
 def game_name(key: str) -> str:
     """A game as a player reads it (Chiribito), from its key as stored."""
-    return Game(key).label if key in {g.value for g in Game} else key
+    game = game_named(key)
+    return game.label if game is not None else key
 
 # what each signal counts, as a reviewer reads it
 LABELS = {

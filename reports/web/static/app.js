@@ -42,6 +42,7 @@ const TWO = new Intl.NumberFormat("en", {minimumFractionDigits: 2, maximumFracti
 function fmt(col, v) {
   if (v === null || v === undefined) return "–";
   if (typeof v === "boolean") return v ? "yes" : "no";
+  if (col === "game") return gameName(v);  // a game as a player reads it, in every table
   if (typeof v === "number") {
     const how = CAT.formats[col] || (Number.isInteger(v) ? "int" : "1");
     if (how === "pct") return ONE.format(100 * v) + "%";
