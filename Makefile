@@ -81,9 +81,11 @@ test-fast: $(FAST_TEST_STAMP)
 demo: $(FAST_STAMP)
 	$(FAST)/bin/python -m hh.demo
 
-# One table (also written to BENCHMARKS.md); QUICK=1: small inputs, under 2 minutes.
+# One table (also written to BENCHMARKS.md); QUICK=1: small inputs, under 2 minutes;
+# ONLY=bench_validate,bench_cli: those modules only (OUT=FILE: the table there).
 bench: $(STAMP) $(FAST_TEST_STAMP)
-	$(BIN)/python -m benchmarks $(if $(QUICK),--quick)
+	$(BIN)/python -m benchmarks $(if $(QUICK),--quick) $(if $(ONLY),--only $(ONLY)) \
+		$(if $(OUT),--out $(OUT))
 
 # The build of an earlier commit (REF, by default the main this wave began
 # from), compiled as `make fast` builds it, in .venv-ref: `make bench` then

@@ -196,8 +196,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks")
     ap.add_argument("--quick", action="store_true", help="small inputs (under 2 minutes)")
     ap.add_argument("--out", default=str(ROOT / "BENCHMARKS.md"))
+    ap.add_argument("--only", default="",
+                    help="comma-separated modules to run (e.g. bench_validate,bench_cli; "
+                    "a module's baselines must be among them)")
     ap.add_argument("--module", help=argparse.SUPPRESS)  # internal: run one module
     args = ap.parse_args(argv)
+    only = {f"benchmarks.{m.strip()}" for m in args.only.split(",") if m.strip()}
+    if only - set(MODULES):
+        ap.error(f"no such benchmark module: {', '.join(sorted(only - set(MODULES)))}")
     if args.module:
         _child(args.module, args.quick)
         return 0
@@ -207,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     notes: list[str] = []
     for name in MODULES:
+        if only and name not in only:
+            continue
         if importlib.util.find_spec(name) is None:
             notes.append(f"{name}: not present, skipped")
             continue

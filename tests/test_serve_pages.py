@@ -201,8 +201,9 @@ def test_a_name_in_lower_case_finds_the_player(browser: Any, served: tuple[str, 
 
 @pytest.mark.parametrize("width", [1280, 420])
 def test_the_joker_card_shows_whole(browser: Any, served: tuple[str, Any], width: int) -> None:
-    """The replayer's JOKER card (Aces, Straights and Flushes) fits its
-    card at either width: the word is not cut ("OKER")."""
+    """The replayer's joker card (Aces, Straights and Flushes) fits its
+    card at either width: a star, named "joker" where the cards have room
+    for their suit's name (the word JOKER was once cut to "OKER")."""
     url, _ = served
     hand = _get(url + "/api/hands?per=1&game=aces-straights-flushes")[0]
     pg, problems = _open(browser, url + f"/hand?site={quote(hand['site'])}&id="
@@ -210,6 +211,34 @@ def test_the_joker_card_shows_whole(browser: Any, served: tuple[str, Any], width
     pg.wait_for_selector(".card.joker")
     pg.keyboard.press("End")  # every card dealt
     cards = pg.evaluate("[...document.querySelectorAll('.card.joker')].map(c => "
-                        "[c.textContent, c.scrollWidth, c.clientWidth])")  # fmt: skip
-    assert cards and all(text == "JOKER" and scroll <= client for text, scroll, client in cards)
+                        "[c.title, c.textContent, c.scrollWidth, c.clientWidth])")  # fmt: skip
+    assert cards and all(title.startswith("joker") and text.startswith("\u2605")
+                         and scroll <= client for title, text, scroll, client in cards)
+    assert problems == []
+
+
+def test_a_tag_written_on_the_hand_page_shows_under_its_heading(
+        browser: Any, served: tuple[str, Any]) -> None:  # fmt: skip
+    """The hand's tags and notes sit under its heading (which hand, its
+    verdict), above the table; a tag and a hostile note written there show
+    after the reload, the note as text."""
+    url, _ = served
+    hand = _get(url + "/api/hands?per=1&game=calatone")[0]
+    pg, problems = _open(browser, url + f"/hand?site={quote(hand['site'])}&id="
+                         f"{quote(hand['hand_id'])}", 420)  # fmt: skip
+    pg.wait_for_selector("#head .title")
+    order = pg.evaluate("[...document.body.querySelectorAll('#head, #hand-notes, main')]"
+                        ".map(e => e.id || e.tagName.toLowerCase())")  # fmt: skip
+    assert order == ["head", "hand-notes", "main"]
+    pg.fill("#hh-note-form input[name='tag']", "bluff")
+    pg.click("#hh-note-form button[value='tag']")
+    pg.wait_for_selector("#hh-tags .hh-tag")
+    assert pg.text_content("#hh-tags .hh-tag") == "bluff"
+    note = "<img src=x onerror=window.x=1> he had it"
+    pg.fill("#hh-note-form input[name='text']", note)
+    pg.click("#hh-note-form button[value='note']")
+    pg.wait_for_selector("#hh-notes li")
+    assert note in pg.text_content("#hh-notes li")  # shown as text, run as nothing
+    assert pg.evaluate("window.x") is None
+    assert pg.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     assert problems == []

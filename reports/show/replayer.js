@@ -51,7 +51,13 @@
   function card(code, extra) {
     const c = el("div", ("card " + (extra || "")).trim());
     if (code === "??") { c.className += " back"; c.title = "face down"; return c; }
-    if (code === "Jk") { c.className += " joker"; c.textContent = "JOKER"; c.title = "joker"; return c; }
+    if (code === "Jk") {  // the wild card: a star, named below it as the Spanish suits are
+      c.className += " joker";
+      c.appendChild(el("span", "st", "\u2605"));
+      c.appendChild(el("span", "lbl", "joker"));
+      c.title = "joker (wild)";
+      return c;
+    }
     const rank = code.slice(0, -1), suit = code.slice(-1);
     if (meta.deck === "spanish" && SPANISH[suit]) {
       const [name, draw] = SPANISH[suit];

@@ -295,14 +295,17 @@ def hand_page(request: Request) -> Response:
     # the page's own policy (hh show's: offline) gives way to this server's
     # header (REPLAYER_CSP), which lets the notes' form post to this server
     html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n?', "", html, count=1)
-    html = html.replace("<body>\n", "<body>\n" + nav + "\n" + _hand_notes(
-        found_site, hand_id, notes, writable=st.config.lake is None) + "\n", 1)
+    # the hand's notes under its heading (what hand, its verdict), above the table
+    html = html.replace("<body>\n", "<body>\n" + nav + "\n", 1)
+    html = html.replace('<header id="head"></header>\n', '<header id="head"></header>\n'
+                        + _hand_notes(found_site, hand_id, notes,
+                                      writable=st.config.lake is None) + "\n", 1)
     html = html.replace("</body>", '<script src="/static/notes.js"></script>\n</body>', 1)
     return HTMLResponse(html, headers={"Content-Security-Policy": REPLAYER_CSP})
 
 
 def _hand_notes(site: str, hand_id: str, notes: list[dict[str, Any]], writable: bool) -> str:
-    """The hand's notes and tags above the replayer, and the form that adds
+    """The hand's notes and tags under its heading, and the form that adds
     them (/static/notes.js): every text escaped (hh.output.safe, then HTML)."""
     from html import escape
 

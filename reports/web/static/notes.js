@@ -1,4 +1,4 @@
-// hh serve: the notes and tags form above a hand in the replayer
+// hh serve: the notes and tags form under a hand's heading in the replayer
 // (POST /api/notes as JSON); the page is made again to show them.
 "use strict";
 (() => {
