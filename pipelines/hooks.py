@@ -67,9 +67,19 @@ class AfterImport(Protocol):
     """Run after an import on the database just written: ``con`` the
     import's read-write connection, committed; ``cache``, for a lake, where
     the layers above keep what they derive (None: they choose, beside the
-    database file)."""
+    database file); ``stored``, when the import knows them (a watch's
+    cycle), a table on ``con`` of the ``site, hand_id`` of the hands it
+    stored since the hooks last ran, the only hands that can be new to the
+    hook (None: any stored hand may be). A cycle of the watch then costs
+    the hook its new hands, not a look over every stored one."""
 
-    def __call__(self, con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None: ...
+    def __call__(self, con: duckdb.DuckDBPyConnection, cache: str | None = None,
+                 stored: str | None = None) -> None: ...
+
+
+# the table of :class:`AfterImport`'s ``stored`` (a temporary table of the
+# import's connection, filled by the writer: pipelines.importer.Importer.track)
+STORED = "_stored_hands"
 
 
 # The implementations, by the name a failure is said with, run in the order
@@ -128,5 +138,5 @@ def hook_failed(name: str, error: BaseException) -> None:
     say(f"import hook {name} failed: {error}")
 
 
-__all__ = ["AFTER_IMPORT", "DERIVERS", "AfterImport", "Deriver", "after_import_hook",
+__all__ = ["AFTER_IMPORT", "DERIVERS", "STORED", "AfterImport", "Deriver", "after_import_hook",
            "derivers", "enabled", "hook_failed", "load"]

@@ -253,6 +253,16 @@ class Importer:
         self.con = con
         self.writer.con = con
 
+    def track(self) -> str:
+        """From now on, the site and id of each hand stored also go to a
+        temporary table of the connection, emptied here; returns its name
+        (pipelines.hooks.STORED), which the hooks are given: a watch's
+        cycle calls this before it imports."""
+        self.con.execute(f"CREATE OR REPLACE TEMP TABLE {hooks.STORED} "
+                         "(site VARCHAR, hand_id VARCHAR)")  # fmt: skip
+        self.writer.stored = hooks.STORED
+        return hooks.STORED
+
     # ------------------------------------------------------------ planning
 
     def _stored(self, name: str) -> tuple[Any, ...] | None:
@@ -580,7 +590,8 @@ def keep(con: duckdb.DuckDBPyConnection, results: Sequence[Result]) -> None:
             hooks.hook_failed(name, error)
 
 
-def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
+def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None,
+                 stored: str | None = None) -> None:
     """Run every after-import hook (pipelines.hooks.AFTER_IMPORT) on the
     database just written (the import's read-write connection, committed;
     for a lake, its views and where the layers above keep what they derive:
@@ -591,12 +602,13 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     its cache on import: docs/statistics.md) without the import knowing
     them: data still flows one way. A hook that fails is reported on
     standard error and does not fail the import; ``HH_NO_IMPORT_HOOKS=1``
-    runs none."""
+    runs none. ``stored``: the hands stored since the hooks last ran, when
+    the import knows them (pipelines.hooks.AfterImport)."""
     if not hooks.enabled():
         return
     for name in hooks.AFTER_IMPORT:
         try:
-            hooks.after_import_hook(name)(con, cache)
+            hooks.after_import_hook(name)(con, cache, stored)
         except Exception as error:  # a hook never fails the import,
             if is_storage_error(error):  # a damaged or full database does
                 raise

@@ -48,7 +48,7 @@ def watch(
     stop: threading.Event | None = None,
     on_cycle: Callable[[dict[str, int]], None] | None = None,
     lease: Lease | None = None,
-    hooks: Callable[[Any], None] = after_import,
+    hooks: Callable[[Any, str | None], None] | None = None,
 ) -> dict[str, Any]:
     """Import ``paths`` and then what is appended to them, until ``stop`` is
     set or Ctrl-C; return the summary of everything this watch imported
@@ -56,12 +56,15 @@ def watch(
     line per batch imported after the first. ``lease()`` gives the
     read-write connection for one cycle (default: the database opened for
     the cycle, waiting while another process holds it, and closed after;
-    ``hh serve`` shares its own with its pages); ``hooks(con)`` runs the
-    import's hooks after a cycle that stored hands."""
+    ``hh serve`` shares its own with its pages); ``hooks(con, stored)``
+    (default: pipelines.importer.after_import) runs the import's hooks after
+    a cycle that stored hands, ``stored`` the table of the hands that cycle
+    stored (pipelines.hooks.AfterImport)."""
     import watchfiles
 
     clock = timed()
     hold: Lease = lease or (lambda: _for_a_cycle(db, say))
+    run_hooks = hooks or _after_import
     with hold() as con:
         importer = Importer(con, workers, command="import --watch")
     seen: set[str] = set()
@@ -71,6 +74,7 @@ def watch(
         was held back), the cross-hand checks and the hooks."""
         with hold() as con:
             importer.use(con)
+            stored = importer.track()  # the hooks then look at this cycle's hands only
             if files is None:
                 files = [f for f in find_files(paths) if _held(importer, f)]
             before = _progress(importer)
@@ -78,7 +82,7 @@ def watch(
             importer.notes.clear()  # an unfinished last hand: what a watch waits for anyway
             crosshand.check(con)
             if counts.imported or counts.replaced:  # the reports' counts, as after an import
-                hooks(con)
+                run_hooks(con, stored)
         seen.update(files)
         if say is not None and tell and files:
             now = _progress(importer)
@@ -135,6 +139,11 @@ def watch(
         return summary
     finally:
         importer.close()
+
+
+def _after_import(con: Any, stored: str | None) -> None:
+    """The import's hooks after a cycle (the default of :func:`watch`)."""
+    after_import(con, stored=stored)
 
 
 @contextmanager

@@ -152,6 +152,8 @@ class Writer:
     def __init__(self, con: Any, run: int) -> None:
         self.con = con
         self.run = run
+        # a table that also gets the site and id of each hand stored (Importer.track)
+        self.stored: str | None = None
 
     def write(
         self, results: Sequence[Result], files: Sequence[FileRow] = (), own: bool = True
@@ -191,6 +193,9 @@ class Writer:
                         f"SELECT {cols}, $run FROM b_hands {keep}",
                         {"run": self.run},
                     )
+                    if self.stored is not None:
+                        con.execute(f"INSERT INTO {self.stored} "
+                                    f"SELECT site, hand_id FROM b_hands {keep}")
                 else:
                     con.execute(f"INSERT INTO {t} ({cols}) SELECT {cols} FROM b_{t} {keep}")
             if drops.num_rows - n_same:

@@ -181,6 +181,17 @@ class Cache:
         self.con.execute(f"DETACH {self.db}")
 
 
+def new_hands(stored: str | None) -> str:
+    """The condition of :meth:`Cache.want` for an import hook given the
+    table ``stored`` of the hands the import stored since the hooks last
+    ran (pipelines.hooks.AfterImport): those hands only; every hand when
+    None."""
+    if stored is None:
+        return "TRUE"
+    return (f"EXISTS (SELECT 1 FROM {stored} n "
+            "WHERE n.site = h.site AND n.hand_id = h.hand_id)")
+
+
 class CacheError(ReportError):
     """The hands cannot be keyed (a database not written by hh import)."""
 

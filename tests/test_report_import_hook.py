@@ -138,7 +138,7 @@ def test_a_reimport_that_stores_nothing_runs_no_hook(tmp_path: Path, monkeypatch
     _import(db, files)
     calls: list[object] = []
     monkeypatch.setattr(
-        reports.players.counts, "after_import", lambda con, cache: calls.append(con)
+        reports.players.counts, "after_import", lambda con, cache, stored: calls.append(con)
     )
     _import(db, files)  # every hand a duplicate
     assert calls == []

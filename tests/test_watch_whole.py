@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -216,3 +217,91 @@ def test_a_stored_hand_that_grows_is_replaced(tmp_path: Path, game: Game) -> Non
     code, s, _ = hh_import(str(log), "--db", str(db), "--workers", "1")
     assert s is not None and (s["imported"], s["replaced"]) == (0, 0)
     assert contents(db) == contents(clean)
+
+
+def test_a_cycle_hooks_look_at_its_own_hands_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A watch's cycle gives the import's hooks the table of the hands it
+    stored (pipelines.hooks.AfterImport's ``stored``): the reports' caches
+    then look at those hands, not at every stored one, and the reports
+    after cycles that add hands and replace one that grew equal those of a
+    clean import of the whole file (the stale keys of the replaced hand
+    are left to the next report that reads every hand)."""
+    from pipelines import crosshand
+    from pipelines.importer import Importer, after_import, closed, connect
+    from reports.cache import Cache
+
+    hands = _hands(Game.CALATONE, 12, 74)
+    whole = "\n\n".join(hands) + "\n"
+    cut = len(whole) - len(hands[-1]) - 1 + _summary_seats(hands[-1], 1)
+    assert _still_parses(whole, cut)
+    first = "\n\n".join(hands[:6]) + "\n"
+    log = tmp_path / "table.txt"
+    db = tmp_path / "hands.duckdb"
+    wanted: list[str] = []
+    real_want = Cache.want
+
+    def want(self: Cache, cond: str, params: list[object]) -> int:
+        wanted.append(cond)
+        return real_want(self, cond, params)
+
+    monkeypatch.setattr(Cache, "want", want)
+    importer: Importer | None = None
+    for k, text in enumerate([first, whole[:cut], whole]):  # 6 hands, 6 more, the last grown
+        log.write_text(text, encoding="utf-8")
+        if k == 1:
+            assert _report(db, "integrity") is not None  # the cache then keeps its facts too
+        con = connect(str(db))  # as the watch's cycle opens it (pipelines.watch)
+        if importer is None:
+            importer = Importer(con, 1, command="import --watch")
+        importer.use(con)
+        stored = importer.track()
+        before = (importer.counts.imported, importer.counts.replaced)
+        importer.import_files([str(log)], tail=False)
+        crosshand.check(con)
+        new = con.execute(f"SELECT count(*) FROM {stored}").fetchall()[0][0]
+        assert new == importer.counts.imported + importer.counts.replaced - sum(before)
+        assert new == [6, 6, 1][k]
+        wanted.clear()
+        after_import(con, stored=stored)
+        # both hooks (counts; integrity once its facts are kept) wanted this cycle's hands only
+        assert wanted and all(stored in cond for cond in wanted), wanted
+        assert len(wanted) == (1 if k == 0 else 2)
+        closed(con, str(db))
+    assert importer is not None
+    con = connect(str(db))
+    importer.use(con)
+    importer.finish()
+    importer.close()
+    closed(con, str(db))
+    clean = tmp_path / "clean.duckdb"
+    code, _, err = hh_import(str(log), "--db", str(clean), "--workers", "1")
+    assert code == 0, err
+    assert contents(db) == contents(clean)
+    assert _report(db) == _report(clean)
+    assert _report(db, "integrity") == _report(clean, "integrity")
+
+
+def test_the_watch_gives_its_hooks_the_hands_of_the_cycle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Each cycle's hooks get the table of the hands it stored, by name
+    (``stored``), and the cache beside the database (not a file of that name)."""
+    import pipelines.watch
+
+    calls: list[tuple[object, object, int]] = []
+
+    def hooks(con: Any, cache: str | None = None, stored: str | None = None) -> None:
+        n = con.execute(f"SELECT count(*) FROM {stored}").fetchall()[0][0]
+        calls.append((cache, stored, int(n)))
+
+    monkeypatch.setattr(pipelines.watch, "after_import", hooks)
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "live"
+    folder.mkdir()
+    (folder / "table.txt").write_text("\n\n".join(_hands(Game.CHIRIBITO, 5, 75)) + "\n\n",
+                                      encoding="utf-8")  # fmt: skip
+    stop = threading.Event()
+    pipelines.watch.watch(str(tmp_path / "live.duckdb"), [str(folder)], 1, quiet=QUIET,
+                          stop=stop, on_cycle=lambda _: stop.set())  # fmt: skip
+    assert calls == [(None, "_stored_hands", 5)]
+    assert not (tmp_path / "_stored_hands").exists()

@@ -102,8 +102,10 @@ def test_each_deriver_fills_the_protocol(name: str) -> None:
 def test_each_after_import_hook_fills_the_protocol(name: str) -> None:
     hook = hooks.after_import_hook(name)
     assert isinstance(hook, hooks.AfterImport)
-    assert _parameters(hook) == _parameters(hooks.AfterImport.__call__) == ["con", "cache"]
+    assert _parameters(hook) == _parameters(hooks.AfterImport.__call__) == ["con", "cache",
+                                                                            "stored"]
     assert inspect.signature(hook).parameters["cache"].default is None
+    assert inspect.signature(hook).parameters["stored"].default is None
 
 
 def test_a_wrong_hook_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

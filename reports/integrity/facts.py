@@ -475,7 +475,8 @@ def fill_memory(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         con.execute("RESET memory_limit")
 
 
-def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
+def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None,
+                 stored: str | None = None) -> None:
     """A pipelines.hooks.AfterImport (named in its table ``AFTER_IMPORT``): the
     facts of the hands an import just wrote, computed into the database's
     cache file, so that a report finds them there, for a database whose
@@ -485,8 +486,8 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     them all (docs/decisions.md). Only hands whose standings the
     import's deriver kept (reports.players.imported) are computed; a cache file
     another process holds is left alone (the report computes what is
-    missing)."""
-    from reports.cache import path_of
+    missing). ``stored``: only those hands can be new (a watch's cycle)."""
+    from reports.cache import new_hands, path_of
 
     cache = path_of(con, cache)
     if cache is None:
@@ -494,7 +495,7 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     store = Cache(con, cache)
     try:
         if store.persistent and store.holds(standings.KIND) and store.holds(SEATS):
-            store.want("TRUE", [])
+            store.want(new_hands(stored), [])
             fill(con, store, batch=BATCH, standings_kept=True)
     finally:
         store.close()

@@ -234,7 +234,8 @@ IMPORT_EQUITY_LIMIT = 100
 IMPORT_BATCH = 50_000
 
 
-def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> None:
+def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None,
+                 stored: str | None = None) -> None:
     """A pipelines.hooks.AfterImport (named in its table ``AFTER_IMPORT``): the counts
     of the hands an import just wrote, computed into the database's cache
     file (reports.cache) so that a report never finds them missing, as
@@ -245,8 +246,11 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     (``_reports.duckdb``). Their all-in equity too, when there are at most
     ``IMPORT_EQUITY_LIMIT`` new all-in hands (docs/statistics.md). For a
     database file, also each player's hands (reports.search.handlist), which
-    ``hh serve``'s search by player reads."""
-    from reports.cache import path_of
+    ``hh serve``'s search by player reads. ``stored``: only those hands can be
+    new (a watch's cycle), so the look for what the cache lacks reads them,
+    not every stored hand; the keys of hands gone (a hand re-read whole)
+    are then dropped by the next report that reads every hand."""
+    from reports.cache import new_hands, path_of
     from reports.players.equity import fill_equity
     from reports.search.handlist import fill as fill_list
 
@@ -257,7 +261,7 @@ def after_import(con: duckdb.DuckDBPyConnection, cache: str | None = None) -> No
     store = Cache(con, cache)
     try:
         if store.persistent:
-            store.want("TRUE", [])
+            store.want(new_hands(stored), [])
             fill(con, store, batch=IMPORT_BATCH)
             fill_equity(con, store, limit=IMPORT_EQUITY_LIMIT)
             if database:

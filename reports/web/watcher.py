@@ -83,13 +83,14 @@ class Watcher:
                     raise ImportFailure(f"stopped while waiting for {source.db}")
                 time.sleep(0.15)
 
-    def hooks(self, con: Any) -> None:
-        """The import's hooks after a cycle of the watch, which holds the
+    def hooks(self, con: Any, stored: str | None = None) -> None:
+        """The import's hooks after a cycle of the watch (``stored``: the
+        hands it stored, pipelines.hooks.AfterImport), which holds the
         reports' cache file's turn (Source.report_lock) already."""
         from pipelines.importer import after_import
 
         with self.source.exclusive():  # (within the cycle's turn: :meth:`writing`)
-            after_import(con)
+            after_import(con, stored=stored)
 
     def run(self) -> None:
         """The watch, until :attr:`stop` is set (the thread's body)."""
