@@ -63,10 +63,10 @@ def test_player_table_format_does_not_crash(db: Path) -> None:
     lines = out.stdout.splitlines()
     assert lines[0].strip() == "overall"
     # the overall row: game, stakes (the blind), 2 hands, net -40, bb/100 and
-    # net/100 "-" (under 20 hands), adjusted net -40.0, VPIP 0.0 (she folded)
+    # net/100 "-" (under 20 hands), adjusted net -40 (whole chips), VPIP 0.0 (she folded)
     row = next(line for line in lines if "chiribito" in line and "│" in line)
     cells = [c.strip() for c in row.strip("│ ").split("│")]
-    assert cells[:8] == ["chiribito", "20", "2", "-40", "-", "-", "-40.0", "0.0"]
+    assert cells[:8] == ["chiribito", "20", "2", "-40", "-", "-", "-40", "0.0"]
     assert "by position" in out.stdout and "by session" in out.stdout
 
 

@@ -14,6 +14,8 @@ from serve_helpers import HOSTILE, build_db
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
+from hh.games import RULES
+from hh.model import Game
 from reports.cli import register as register_report
 from reports.web.app import Config, create_app
 
@@ -117,6 +119,11 @@ def test_every_page_and_endpoint_answers(client: TestClient) -> None:
     assert set(detail["sections"]) == {"overall", "by_position", "by_table_size", "by_session",
                                        "by_day", "by_round"}  # fmt: skip
     assert detail["series"] and detail["hands"]
+    # each round named as the game's hands name it, by hh's rules
+    by_round = detail["sections"]["by_round"]
+    assert by_round["rows"] and all(
+        r["street"] == RULES[Game(r["game"])].streets[r["round"] - 1].name
+        for r in by_round["rows"])  # fmt: skip
     t = client.get("/api/table", params={"site": table["site"], "name": table["table_name"]})
     assert [h["hand_id"] for h in t.json()["hands"]] and t.json()["stacks"]
     overview = client.get("/api/overview").json()

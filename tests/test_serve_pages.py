@@ -174,6 +174,9 @@ def test_a_note_on_the_player_page_shows_in_the_hud_popup(
     assert "station" in hud.text_content(row)
     hud.click(f"{row} button.link")
     hud.wait_for_selector("#popup .popup-notes ul.notes li")
+    title = hud.text_content("#popup-title") or ""  # the game as a player reads it
+    assert title.startswith(player + " · ") and not any(
+        key in title for key in ("chiribito", "aces-straights-flushes", "calatone"))
     assert note in hud.text_content("#popup .popup-notes")
     hud.wait_for_selector("#popup table[data-section='by_position'] tbody tr")
     hud.wait_for_selector("#popup table[data-section='by_round'] tbody tr")

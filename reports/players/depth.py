@@ -115,7 +115,23 @@ def in_depth(rows: pl.LazyFrame) -> dict[str, pl.DataFrame]:
             pl.col(f"afq_r{r + 1}").alias("afq"),
         )  # fmt: skip
         per_round.append(part)
-    out["by_round"] = pl.concat(per_round).filter(
+    by_round = pl.concat(per_round).filter(
         pl.col("bets_raises") + pl.col("calls") + pl.col("folds") > 0
     ).sort("game", "stakes", "round")
+    # each round named as the game's hands name it (its street's marker)
+    by_round = by_round.join(_streets(), on=["game", "round"], how="left",
+                             maintain_order="left")  # fmt: skip
+    out["by_round"] = by_round.select("player", "game", "stakes", "round", "street",
+                                      pl.exclude("player", "game", "stakes", "round", "street"))
     return out
+
+
+def _streets() -> pl.DataFrame:
+    """Each game's betting rounds by number (1: the first) and the name its
+    hands give them (``COMMON 1``, ``3RD STREET``): hh's rules say them."""
+    from hh.games import RULES
+
+    rows = [(game.value, k + 1, street.name) for game, rules in RULES.items()
+            for k, street in enumerate(rules.streets)]  # fmt: skip
+    return pl.DataFrame(rows, schema={"game": pl.String, "round": pl.Int32,
+                                      "street": pl.String}, orient="row")

@@ -35,8 +35,10 @@ def _rate_keys(bounded: bool) -> frozenset[str]:
 
 
 _BOUNDED, _UNBOUNDED = _rate_keys(True), _rate_keys(False)
-# chip counts and other integers: thousands separated, no decimals
-INTEGERS = frozenset({"hands", "net", "rake_paid", "sessions", "minutes", "n_players",
+# chip counts and other integers: thousands separated, no decimals (the all-in
+# adjusted net too: an expectation of chips, written as whole chips as the net is)
+INTEGERS = frozenset({"hands", "net", "allin_adjusted_net", "rake_paid", "sessions", "minutes",
+                      "n_players",
                       "position", "round", "bets_raises", "calls", "folds", "violations",
                       "seat", "stack_start", "players", "total_pot", "n_violations",
                       "invalid", "import_run", "notes", "tags"})  # fmt: skip
@@ -49,6 +51,7 @@ _OTHERS: dict[str, tuple[str, str]] = {
     "session": ("session", "a run of his hands at one table, no gap over 30 minutes"),
     "start": ("start", "first hand of the session"), "minutes": ("minutes", "first to last hand"),
     "day": ("day", "the day the hands were played"), "round": ("round", "betting round"),
+    "street": ("street", "the round's name in the hands (its marker)"),
     "bets_raises": ("bets+raises", "bets and raises in the round"),
     "calls": ("calls", "calls in the round"), "folds": ("folds", "folds in the round"),
     "rake_paid": ("rake", "rake paid"),

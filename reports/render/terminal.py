@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hh.output import safe as escape
-from reports.render.columns import PERCENT, RATIOS, for_display
+from reports.render.columns import PERCENT, RATIOS, for_display, number_format
 
 # the columns shown in percent, or as a ratio (``af``)
 RATES = PERCENT | RATIOS
@@ -34,8 +34,8 @@ def _cell(column: str, value: object, rates: AbstractSet[str]) -> Text:
         return Text("-", style="dim")
     if column in rates and isinstance(value, float):
         return Text(f"{100 * value:.1f}" if column != "af" else f"{value:.2f}")
-    if isinstance(value, float):
-        return Text(f"{value:,.1f}")
+    if isinstance(value, float):  # as the pages write it (one catalogue of formats)
+        return Text(f"{value:,.0f}" if number_format(column) == "int" else f"{value:,.1f}")
     if isinstance(value, int) and not isinstance(value, bool):
         return Text(f"{value:,}")
     return safe(value)
