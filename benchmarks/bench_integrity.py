@@ -9,6 +9,7 @@ fires (false alarms).
 
     python -m benchmarks.bench_integrity --seeds 20 --hands 5000   # the full table
     python -m benchmarks.bench_integrity --seeds 4 --hands 3000    # a reduced one
+    python -m benchmarks.bench_integrity --seeds 4 --policies 1000,3000  # real-cheat policies
 """
 
 from __future__ import annotations
@@ -378,7 +379,18 @@ def main() -> None:
                     "reuse them (same game, mode, seed and hands) in later runs")
     ap.add_argument("--only-cached", action="store_true",
                     help="with --cache: the seeds already there only")
+    ap.add_argument("--policies", metavar="SIZES",
+                    help="the real-cheat policies and honest populations instead "
+                    "(policies()), at these hands (e.g. 1000,3000), --seeds seeds, the "
+                    "sessions kept in --cache (default benchmarks/.integrity-sessions)")
     a = ap.parse_args()
+    if a.policies:
+        folder = a.cache or CACHE
+        folder.mkdir(parents=True, exist_ok=True)
+        sizes = tuple(int(n) for n in a.policies.split(","))
+        for r in policies(a.seeds, sizes, folder):
+            print(f"{r.what}: {r.figure:.1f} {r.unit}")
+        return
     rows = table(a.seeds, a.hands, tuple(a.game or GAMES), tuple(a.mode or MODES), a.cache,
                  a.only_cached)
     print("| game | mode | hands | seeds | true pair first | true pair alerted | "

@@ -5,8 +5,7 @@ by the real import, and the report's whole JSON as the implementation gave
 it before the per-pair null models moved from Python loops into grouped SQL
 (tests/data/integrity_pinned/, gzipped JSON written with ``HH_PIN_WRITE=1``,
 written again when issue 45 changed the signals, the baselines and the alert,
-when it added each pair's `review` (null here: nothing else moved), and
-when `fold_to` became one test with both styles in its null;
+and when it added each pair's `review` (null here: nothing else moved);
 compared exactly, every float as the report rounds it)."""
 
 from __future__ import annotations

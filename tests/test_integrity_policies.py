@@ -93,9 +93,9 @@ def test_a_dumper_who_folds_whatever_he_holds_is_found_first(tmp_path: Path) -> 
     fold = pairs[0].signals["fold_to"]
     assert (fold.detail["actor"], fold.detail["toward"]) == ("Ana", "Bo")
     assert fold.count == fold.opportunity  # every decision facing Bo's bet a fold
-    # against his own folds to the others' bets times how much the others fold to Bo's
+    # against his own folds to the others' bets, and the others' folds to Bo's
     assert fold.expected < 0.8 * fold.count and (fold.probability or 1) < 1e-4
-    assert fold.detail["own_rate_expected"] < 0.8 * fold.count
+    assert fold.detail["others_to_bettor"]["expected"] < 0.9 * fold.count
     # the evidence: Ana's folds to Bo's bets, the most chips first, told in words
     hands_ = pairs[0].evidence["fold_to"]
     assert 1 <= len(hands_) <= 10 and all(h["actor"] == "Ana" for h in hands_)
@@ -117,11 +117,9 @@ def test_three_handed_colluders_are_found_first(tmp_path: Path, mode: str, seed:
     _first_alerted(integrity(con, Filters()), DUMPERS)
 
 
-@pytest.mark.parametrize("mode", ["soft-play", "card-share", "dump-fold"])
+@pytest.mark.parametrize("mode", ["soft-play", "card-share"])
 def test_collusion_in_30_percent_of_hands_is_found_first(tmp_path: Path, mode: str) -> None:
-    # dump-fold, seed 5: a loose dumper (she folds less than the others to
-    # anyone), which the weaker of two one-sided fold tests once hid
-    seed = {"soft-play": 13, "card-share": 14, "dump-fold": 5}[mode]
+    seed = {"soft-play": 13, "card-share": 14}[mode]
     con = _db(tmp_path, [(Game.CHIRIBITO, seed, 6, 2, _pair(mode, 0.3), 3000)])
     _first_alerted(integrity(con, Filters()), DUMPERS)
 

@@ -97,10 +97,7 @@ def said(name: str, s: Signal) -> str:
         what = f"{d['actor']} folds to {d['toward']}'s bets"
     if name == "overlap":
         return f"{what}: {s.count:,}, {s.expected:,.1f} expected by the tables' seating"
-    said_ = f"{what}: {s.count:,} of {s.opportunity:,}, {s.expected:,.1f} expected"
-    if "own_rate_expected" in d:  # the folder's own rate, before the bettor's factor
-        said_ += f" ({d['own_rate_expected']:,.1f} by his folds to the others' bets)"
-    return said_
+    return f"{what}: {s.count:,} of {s.opportunity:,}, {s.expected:,.1f} expected"
 
 
 def _ordered(p: Pair) -> list[str]:

@@ -541,16 +541,14 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     the actor over what their own rates expected (a bluffer is folded to
     ahead, a tight player is the one ahead, with everyone); upper tail.
     ``tally``: judged decisions ``m`` and events ``k`` per game, actor x,
-    other y and stratum r, with the decisions not judged. The population's
-    rate of a stratum leaves the pair's own decisions out. ``fold_to`` is
-    judged so, in each direction (x's folds to y's bets): one test whose
-    null holds both styles, the folder's and the bettor's, where two
-    one-sided tests let the weaker hide a dumper whose style pulls the
-    other way (docs/integrity.md)."""
+    other y and stratum r, with the decisions not judged."""
     m, k = pl.col("m"), pl.col("k")
     unjudged = tally.group_by("g", a=pl.min_horizontal("x", "y"),
                               b=pl.max_horizontal("x", "y")).agg(pl.col("unjudged").sum())
     df = tally.filter(m > 0)
+    if name == "fold_to":
+        _fold_to(df, keys, out, name)
+        return
     # every total a row needs is a window over one integer key: the game's
     # stratum (the population), x in the game, x's stratum, x towards y, y
     width = 1 << max(1, int(df.select(pl.max_horizontal("x", "y").max()).item() or 0)
@@ -569,13 +567,9 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
                              gy=pl.col("gy") * SIZES + size)  # fmt: skip
     lazy = lazy.with_columns(pop_n=m.sum().over("gr"), pop_k=k.sum().over("gr"),
                              own_n=m.sum().over("xr"), own_k=k.sum().over("xr"))  # fmt: skip
-    # the population's rate leaves the pair's own decisions out (where a stratum
-    # is mostly theirs, a dumper's folds would make folding the norm), then the
-    # actor's own factor over his strata, with everyone but y
-    pop_n, pop_k = pl.col("pop_n"), pl.col("pop_k")
-    lazy = lazy.with_columns(base=pl.when(pop_n > m).then((pop_k - k) / (pop_n - m))
-                             .otherwise(pop_k / pop_n))  # fmt: skip
-    lazy = lazy.with_columns(pe=m * pl.col("base"))
+    # the actor's own factor over his strata, with everyone but y
+    lazy = lazy.with_columns(pe=(m * pl.col("pop_k")) / pl.col("pop_n"),
+                             base=pl.col("pop_k") / pl.col("pop_n"))  # fmt: skip
     pe = pl.col("pe")
     events = k.sum().over("gx").cast(pl.Float64) - k.sum().over("xy")
     wanted = pe.sum().over("gx") - pe.sum().over("xy")
@@ -595,7 +589,7 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
     # what is not known of either one's style (x's rate, y's factor) widens the null
     sums = {"count": k.sum(), "opp": m.sum(), "e": (m * p0).sum(),
             "v": (m * p0 * (1 - p0)).sum(), "ew": (m * p0 * pl.col("w")).sum(),
-            "ewy": (m * p0 * pl.col("wy")).sum(), "own": mr.sum()}  # fmt: skip
+            "ewy": (m * p0 * pl.col("wy")).sum()}  # fmt: skip
     directed = lazy.group_by("g", "x", "y").agg(**sums).with_columns(
         v=pl.col("v") + _style_variance(pl.col("ew")) + _style_variance(pl.col("ewy")))
     if name in DIRECTED:  # each direction apart: x towards y, as (a, b) and (b, a)
@@ -603,9 +597,6 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
         for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
             per = _aligned(keys, agg.rename({"x": x, "y": y}))
             _tally_out(per, out, f"{name}_{d}", with_detail=False)
-            for sigs, own in zip(out, per.get_column("own").to_list(), strict=True):
-                # what the actor's own rate expects, before the other's factor
-                sigs[f"{name}_{d}"].detail["own_rate_expected"] = rounded(own or 0.0)
         return
     agg = directed.group_by(pl.col("g"), a=pl.min_horizontal("x", "y"),
                             b=pl.max_horizontal("x", "y")).agg(
@@ -614,6 +605,74 @@ def _tally_signal(tally: pl.DataFrame, evidence: pl.DataFrame, keys: pl.DataFram
                                    maintain_order="left")  # fmt: skip
     per = per.join(evidence, on=["g", "a", "b"], how="left", maintain_order="left")
     _tally_out(per, out, name)
+
+
+def _fold_to(df: pl.DataFrame, keys: pl.DataFrame, out: list[dict[str, Signal]],
+             name: str) -> None:  # fmt: skip
+    """x's folds to y's bets against, in the same spots (game, round, bet
+    size, someone more in, table size: the stratum ``r``), x's folds to
+    everyone else's bets, and others' folds to y's bets: two
+    Cochran-Mantel-Haenszel tests (each stratum a 2x2 table, its
+    hypergeometric mean and variance; only strata with decisions of both
+    kinds count), and the signal is the weaker of the two (both must hold: a
+    player who folds to everyone, or a bettor everyone folds to, is no
+    partner). Each direction apart (``name_ab``, ``name_ba``); upper tail."""
+    m, k = pl.col("m"), pl.col("k")
+
+    def sums(lazy: pl.LazyFrame) -> pl.LazyFrame:
+        out: dict[str, pl.Expr] = {"count": k.sum(), "opp": m.sum()}
+        for side, (tot, hit) in (("1", ("M", "K")), ("2", ("N", "J"))):
+            t, h = pl.col(tot).cast(pl.Float64), pl.col(hit).cast(pl.Float64)
+            inf = t > m  # a stratum where he (or the bettor) met others too
+            out[f"k{side}"] = k.filter(inf).sum()
+            out[f"e{side}"] = (m * h / t).filter(inf).sum()
+            out[f"v{side}"] = (m * (t - m) * h * (t - h) / (t * t * (t - 1))).filter(inf).sum()
+        return lazy.group_by("g", "x", "y").agg(**out)
+
+    lazy = df.lazy().with_columns(
+        M=m.sum().over("g", "x", "r"), K=k.sum().over("g", "x", "r"),
+        N=m.sum().over("g", "y", "r"), J=k.sum().over("g", "y", "r"))
+    # two passes: a likely partner (his folds to y over TRIM in z) is left out of
+    # x's folds to the others and of the others' folds to y (as for soft play)
+    first = sums(lazy).filter(pl.col("v1") >= 1.0).select(
+        "g", "x", "y", trim=(pl.col("k1") - pl.col("e1")) / pl.col("v1").sqrt() > TRIM)
+    lazy = lazy.join(first.lazy(), on=["g", "x", "y"], how="left").with_columns(
+        pl.col("trim").fill_null(False))
+    t = pl.col("trim")
+    mt, kt = pl.when(t).then(m).otherwise(0), pl.when(t).then(k).otherwise(0)
+    lazy = lazy.with_columns(
+        M=pl.col("M") - mt.sum().over("g", "x", "r") + mt,
+        K=pl.col("K") - kt.sum().over("g", "x", "r") + kt,
+        N=pl.col("N") - mt.sum().over("g", "y", "r") + mt,
+        J=pl.col("J") - kt.sum().over("g", "y", "r") + kt)
+    agg = sums(lazy).collect()
+    for d, (x, y) in (("ab", ("a", "b")), ("ba", ("b", "a"))):
+        per = _aligned(keys, agg.rename({"x": x, "y": y}))
+        cols = [per.get_column(c).to_list() for c in
+                ("count", "opp", "k1", "e1", "v1", "k2", "e2", "v2")]  # fmt: skip
+        for sigs, (count, opp, k1, e1, v1, k2, e2, v2) in zip(out, zip(*cols, strict=True),
+                                                              strict=True):  # fmt: skip
+            count, opp = int(count or 0), int(opp or 0)
+            k1, e1, v1, k2, e2, v2 = (float(v or 0) for v in (k1, e1, v1, k2, e2, v2))
+            expected = count - k1 + e1
+            sig = Signal(value=count / expected if expected else None, count=count,
+                         opportunity=opp, expected=expected,
+                         detail={"against_others": {"count": int(k1), "expected": round(e1, 2)},
+                                 "others_to_bettor": {"count": int(k2),
+                                                      "expected": round(e2, 2)}})  # fmt: skip
+            if v1 >= 1.0 and v2 >= 1.0:
+                z, k_, e_, v_ = min((_cmh_z(k1, e1, v1), k1, e1, v1),
+                                    (_cmh_z(k2, e2, v2), k2, e2, v2))  # fmt: skip
+                sig.observed, sig.mean, sig.variance, sig.size = k_, e_, v_, e_
+                sig.z, sig.probability = z, upper_tail(z)
+            sigs[f"{name}_{d}"] = sig
+
+
+def _cmh_z(count: float, expected: float, variance: float) -> float:
+    """z of a Mantel-Haenszel count, with the continuity correction."""
+    d = count - expected
+    d = d - 0.5 if d > 0.5 else d + 0.5 if d < -0.5 else 0.0
+    return d / math.sqrt(variance)
 
 
 def _tally_out(per: pl.DataFrame, out: list[dict[str, Signal]], name: str,
