@@ -222,31 +222,31 @@ def test_net_chart_pairs_lines_and_lets_users_choose(tmp_path: Path) -> None:
         # the 8 series with most hands, each as its net line then its adjusted line
         names = ["Opp", *(f"P{k:02d}" for k in range(11, 4, -1))]
         assert [n for n, _, _ in drawn] == [
-            x for name in names for x in (f"{name} (chiribito)",
-                                          f"{name} (chiribito) all-in adjusted")]  # fmt: skip
+            x for name in names for x in (f"{name} (Chiribito)",
+                                          f"{name} (Chiribito) all-in adjusted")]  # fmt: skip
         for net, adjusted in zip(drawn[::2], drawn[1::2], strict=True):
             assert net[1] == adjusted[1] and (net[2], adjusted[2]) == ("solid", "dash")
         colours = [c for _, c, _ in drawn[::2]]
         assert len(set(colours)) == 8
         # a player not drawn is found through the search box and added, with
         # a colour of his own
-        page.fill("#series-search", "P00 (chiribito)")
+        page.fill("#series-search", "P00 (Chiribito)")
         page.dispatch_event("#series-search", "change")
         drawn = page.evaluate(traces)
-        assert [n for n, _, _ in drawn[-2:]] == ["P00 (chiribito)",
-                                                 "P00 (chiribito) all-in adjusted"]
+        assert [n for n, _, _ in drawn[-2:]] == ["P00 (Chiribito)",
+                                                 "P00 (Chiribito) all-in adjusted"]
         assert drawn[-1][1] == drawn[-2][1] and drawn[-2][1] not in colours
         assert page.locator("#series-shown .chip").count() == 9
         # the net line of P00 (one hand, lost the blind) and his split
         page.check("#split")
         p00 = page.evaluate("document.getElementById('chart-net').data"
                             ".filter(t => t.name.startsWith('P00')).map(t => [t.name, t.y])")
-        assert p00 == [["P00 (chiribito)", [-20]], ["P00 (chiribito) all-in adjusted", [-20]],
-                       ["P00 (chiribito) won at showdown", [0]],
-                       ["P00 (chiribito) won without showdown", [-20]]]
+        assert p00 == [["P00 (Chiribito)", [-20]], ["P00 (Chiribito) all-in adjusted", [-20]],
+                       ["P00 (Chiribito) won at showdown", [0]],
+                       ["P00 (Chiribito) won without showdown", [-20]]]
         # removing a player frees his line
         page.locator("#series-shown .chip", has_text="Opp").locator("button").click()
-        assert "Opp (chiribito)" not in [n for n, _, _ in page.evaluate(traces)]
+        assert "Opp (Chiribito)" not in [n for n, _, _ in page.evaluate(traces)]
         # the date axis
         page.select_option("#x-axis", "t")
         assert page.evaluate("document.getElementById('chart-net').layout.xaxis.type") == "date"
@@ -261,12 +261,16 @@ def test_net_chart_pairs_lines_and_lets_users_choose(tmp_path: Path) -> None:
                                "adj net"]  # fmt: skip
         assert "W$SD" in headers
         cells = page.locator("#players tbody tr").first.locator("td").all_text_contents()
-        assert cells[:9] == ["Opp", "chiribito", "20", "78", "1,560", "100.0", "2,000.0",
+        assert cells[:9] == ["Opp", "Chiribito", "20", "78", "1,560", "100.0", "2,000.0",
                              "1,560", "100.0"]  # fmt: skip
         # under 20 hands no per-100 rates: P00's one hand shows "-"
         page.locator("th[data-key=hands]").click()  # fewest first
         cells = page.locator("#players tbody tr").first.locator("td").all_text_contents()
-        assert cells[:8] == ["P00", "chiribito", "20", "1", "-20", "-", "-", "-20"]
+        assert cells[:8] == ["P00", "Chiribito", "20", "1", "-20", "-", "-", "-20"]
+        # a phone's width: the page reads in one column, the tables scroll in their box
+        page.set_viewport_size({"width": 420, "height": 800})
+        page.wait_for_timeout(300)
+        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
         browser.close()
     assert errors == []
 
@@ -296,15 +300,18 @@ def test_player_page_shows_the_terminal_sections(tmp_path: Path) -> None:
             "session", "start", "minutes", "game", "stakes", "hands"]
         # Opp's 78 hands, a minute apart, at table T1: one session of 77 minutes
         assert session.locator("tbody tr td").all_text_contents()[:6] == [
-            "T1 #1", "2026-01-01T00:00:00", "77", "chiribito", "20", "78"]
+            "T1 #1", "2026-01-01T00:00:00", "77", "Chiribito", "20", "78"]
         position = page.locator("table[data-section='by position'] tbody tr td:first-child")
         assert position.all_text_contents() == ["dealer"]
         # his own lines only, split at showdown drawn for one player
         names = page.evaluate("document.getElementById('chart-net').data.map(t => t.name)")
-        assert names == ["Opp (chiribito)", "Opp (chiribito) all-in adjusted",
-                         "Opp (chiribito) won at showdown",
-                         "Opp (chiribito) won without showdown"]  # fmt: skip
+        assert names == ["Opp (Chiribito)", "Opp (Chiribito) all-in adjusted",
+                         "Opp (Chiribito) won at showdown",
+                         "Opp (Chiribito) won without showdown"]  # fmt: skip
         assert page.locator("#players tbody tr").count() == 1
+        # the rounds named by their street (COMMON 1), not numbered
+        heads = page.locator("table[data-section='by round'] th").all_text_contents()
+        assert "street" in heads and "round" not in heads
         browser.close()
     assert errors == []
 

@@ -91,7 +91,8 @@ def with_sessions(rows: pl.LazyFrame) -> pl.LazyFrame:
 def in_depth(rows: pl.LazyFrame) -> dict[str, pl.DataFrame]:
     """Sections keyed ``overall``, ``by_position``, ``by_table_size``,
     ``by_session``, ``by_day`` (one row per group and game) and ``by_round``
-    (bets+raises, calls, folds, AF, AFq per round)."""
+    (bets+raises, calls, folds, AF, AFq per round, each named by its street
+    as the game's hands name it, in the game's order)."""
     rows = with_sessions(rows).with_columns(
         position_order=_position_order(), position=position_name()).cache()
     out: dict[str, pl.DataFrame] = {}
@@ -118,20 +119,18 @@ def in_depth(rows: pl.LazyFrame) -> dict[str, pl.DataFrame]:
     by_round = pl.concat(per_round).filter(
         pl.col("bets_raises") + pl.col("calls") + pl.col("folds") > 0
     ).sort("game", "stakes", "round")
-    # each round named as the game's hands name it (its street's marker)
+    # each round named as the game's hands name it (its street's marker), in its order
     by_round = by_round.join(_streets(), on=["game", "round"], how="left",
                              maintain_order="left")  # fmt: skip
-    out["by_round"] = by_round.select("player", "game", "stakes", "round", "street",
+    out["by_round"] = by_round.select("player", "game", "stakes", "street",
                                       pl.exclude("player", "game", "stakes", "round", "street"))
     return out
 
 
 def _streets() -> pl.DataFrame:
-    """Each game's betting rounds by number (1: the first) and the name its
-    hands give them (``COMMON 1``, ``3RD STREET``): hh's rules say them."""
-    from hh.games import RULES
+    """:data:`reports.players.stats.base.STREETS` as a frame (game, round, street)."""
+    from reports.players.stats.base import STREETS
 
-    rows = [(game.value, k + 1, street.name) for game, rules in RULES.items()
-            for k, street in enumerate(rules.streets)]  # fmt: skip
-    return pl.DataFrame(rows, schema={"game": pl.String, "round": pl.Int32,
-                                      "street": pl.String}, orient="row")
+    return pl.DataFrame([(g, r, name) for (g, r), name in STREETS.items()],
+                        schema={"game": pl.String, "round": pl.Int32, "street": pl.String},
+                        orient="row")  # fmt: skip

@@ -17,7 +17,8 @@ from typing import Any
 import polars as pl
 
 from reports.players.stats.aggression import ROUNDS
-from reports.render.columns import PLAYER_COLUMNS, for_display, number_format
+from reports.players.stats.base import STREETS
+from reports.render.columns import PLAYER_COLUMNS, catalogue, for_display, number_format
 from reports.render.files import to_records
 from reports.show.replayer import safe_data, script_json
 
@@ -92,6 +93,7 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
                                   for k in ("aggr", "calls", "folds"))  # fmt: skip
             if aggr + calls + folds:
                 aggression.append({"game": row["game"], "round": r + 1,
+                                   "street": STREETS.get((row["game"], r + 1), f"round {r + 1}"),
                                    "afq": aggr / (aggr + calls + folds)})  # fmt: skip
     columns = [(c, h) for c, h in PLAYER_COLUMNS if c in table.columns]
     return {
@@ -104,6 +106,7 @@ def report_data(table: pl.DataFrame, rows: pl.LazyFrame,
         "shown": DEFAULT_SHOWN,
         "max_shown": MAX_SHOWN,
         "aggression": aggression,
+        "games": catalogue()["games"],  # each game as a player reads it
         "violations": [] if violations is None else to_records(violations),
         "sections": [] if sections is None else section_tables(sections),
     }
@@ -165,13 +168,14 @@ _PAGE = """<!DOCTYPE html>
 <title>hh player report</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse;font-size:13px}th,td{padding:3px 8px;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:13px;display:block;max-width:100%;overflow-x:auto}th,td{padding:3px 8px;border-bottom:1px solid #ddd}td{white-space:nowrap}
 th{cursor:pointer;background:#f3f3f3;position:sticky;top:0}td.n{text-align:right}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(480px,1fr));gap:1em}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(480px,100%),1fr));gap:1em}
 .chart{height:380px}#filter,#series-search{margin:.5em 0;padding:4px;width:20em}
 .controls{font-size:13px}.chip{display:inline-block;margin:2px 4px;padding:1px 6px;
 border:2px solid;border-radius:10px}.chip button{border:0;background:none;cursor:pointer}
 #series-note{color:#a40}
+@media (max-width:700px){body{margin:.6em}#filter,#series-search{width:100%;box-sizing:border-box}}
 </style></head><body>
 <h1 id="title"></h1>
 <div class="controls">
@@ -199,6 +203,7 @@ const esc = s => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(
 document.getElementById("title").textContent = D.title;
 const one = new Intl.NumberFormat("en", {minimumFractionDigits: 1, maximumFractionDigits: 1});
 const whole = new Intl.NumberFormat("en", {maximumFractionDigits: 0});
+const gameName = key => D.games[key] || key;
 function fmt(how, v) {
   if (v === null || v === undefined) return "-";
   if (typeof v !== "number") return String(v);
@@ -227,11 +232,12 @@ function sortable(table, columns, headers, formats, data, filter) {
       return (x < y ? -1 : 1) * sortDir;
     };
     body.replaceChildren();
-    data.filter(r => !q || (r.player + " " + r.game).toLowerCase().includes(q)).sort(cmp)
+    data.filter(r => !q || (r.player + " " + r.game + " " + gameName(r.game)).toLowerCase().includes(q)).sort(cmp)
       .forEach(r => {
         const tr = document.createElement("tr");
         columns.forEach(c => {
-          const td = document.createElement("td"); td.textContent = fmt(formats[c], r[c]);
+          const td = document.createElement("td");
+          td.textContent = c === "game" ? gameName(r[c]) : fmt(formats[c], r[c]);
           if (typeof r[c] === "number") td.className = "n"; tr.appendChild(td);
         });
         body.appendChild(tr);
@@ -259,7 +265,7 @@ const cfg = {displaylogo: false, responsive: true};
 // adjusted line (dashed) and showdown split (dotted, dash-dot) share it
 const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                  "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
-const label = s => s.player + " (" + s.game + ")";
+const label = s => s.player + " (" + gameName(s.game) + ")";
 const byLabel = new Map(D.series.map((s, i) => [label(s), i]));
 const list = document.getElementById("series-list");
 D.series.forEach(s => { const o = document.createElement("option"); o.value = label(s); list.appendChild(o); });
@@ -315,11 +321,11 @@ drawNet();
 Plotly.newPlot("chart-vpip", [...new Set(D.players.map(p => p.game))].map(g => {
   const ps = D.players.filter(p => p.game === g && p.vpip !== null && p.pfr !== null);
   return {x: ps.map(p => 100 * p.vpip), y: ps.map(p => 100 * p.pfr), text: ps.map(p => esc(p.player)),
-          name: esc(g), mode: "markers", type: "scatter", hovertemplate: "%{text}: VPIP %{x:.1f}, PFR %{y:.1f}<extra></extra>"};
+          name: esc(gameName(g)), mode: "markers", type: "scatter", hovertemplate: "%{text}: VPIP %{x:.1f}, PFR %{y:.1f}<extra></extra>"};
 }), {title: {text: "VPIP against PFR"}, xaxis: {title: {text: "VPIP %"}}, yaxis: {title: {text: "PFR %"}}}, cfg);
 Plotly.newPlot("chart-aggression", [...new Set(D.aggression.map(a => a.game))].map(g => {
   const as = D.aggression.filter(a => a.game === g);
-  return {x: as.map(a => "round " + a.round), y: as.map(a => 100 * a.afq), name: esc(g), type: "bar"};
+  return {x: as.map(a => esc(a.street)), y: as.map(a => 100 * a.afq), name: esc(gameName(g)), type: "bar"};
 }), {title: {text: "Aggression (AFq) by round"}, yaxis: {title: {text: "AFq %"}}, barmode: "group"}, cfg);
 const vLayout = {title: {text: "Violations by code"}, yaxis: {title: {text: "violations"}}};
 if (!D.violations.length) {

@@ -27,6 +27,10 @@ CHIRIBITO = Game.CHIRIBITO.value
 ACES = Game.ACES.value
 CALATONE = Game.CALATONE.value
 LAST_ROUND = {game.value: rules.last_round for game, rules in RULES.items()}
+# each game's betting rounds, numbered from 1, by the name its hands give them
+# (the street's marker: COMMON 1, 3RD STREET)
+STREETS = {(game.value, k + 1): street.name for game, rules in RULES.items()
+           for k, street in enumerate(rules.streets)}  # fmt: skip
 
 
 def games_where(column: str, keep: Callable[[GameRules], bool]) -> str:

@@ -370,9 +370,7 @@ PAGES.player = async () => {
     const part = el("section", {id: "section-" + key.replace(/_/g, "-")});
     part.append(el("h2", {}, SECTION_TITLES[key] || label(key)));
     const groups = [...new Set(sec.rows.map(r => gameName(r.game) + " · " + r.stakes))];
-    // (by round: the street as the hands name it, COMMON 1, not its number)
-    const cols = sec.columns.filter(c => c !== "game" && c !== "stakes"
-      && !(key === "by_round" && c === "round"));
+    const cols = sec.columns.filter(c => c !== "game" && c !== "stakes");
     for (const g of groups) {
       if (groups.length > 1) part.append(el("h3", {}, g));
       const wrap = el("div", {"class": "scroll"});
@@ -517,8 +515,7 @@ async function popup(player, game, stakes) {
     body.append(el("h3", {}, SECTION_TITLES[key]));
     const wrap = el("div", {"class": "scroll"});
     const t = el("table", {"class": "stats", "data-section": key});
-    // by round: the street as the hands name it (COMMON 1), not its number
-    const keep = key === "by_round" ? sec.columns.filter(c => c !== "round") : ["position", "hands", "net", "vpip", "pfr", "three_bet",
+    const keep = key === "by_round" ? sec.columns : ["position", "hands", "net", "vpip", "pfr", "three_bet",
       "af", "cbet", "fold_to_cbet", "wtsd", "wsd"];
     fill(t, sec.columns.filter(c => keep.includes(c) && c !== "game" && c !== "stakes"),
       sec.rows.filter(r => r.stakes === stakes || key === "by_round"));
