@@ -51,13 +51,15 @@ MODULES = [
     "benchmarks.bench_lake",
     "benchmarks.serve_load",
     "benchmarks.serve_live",
+    "benchmarks.cycle_hooks",
     "benchmarks.bench_integrity",
 ]
 
 # measured with the compiled build only (as a script by .venv-fast's python):
 # the import, and the lake's import against it (the local import's pool and
 # the Dask workers then both run the compiled referee)
-COMPILED_ONLY = {"benchmarks.bench_import", "benchmarks.bench_lake", "benchmarks.serve_live"}
+COMPILED_ONLY = {"benchmarks.bench_import", "benchmarks.bench_lake", "benchmarks.serve_live",
+                 "benchmarks.cycle_hooks"}
 
 _MARK = "@@rows@@"
 
