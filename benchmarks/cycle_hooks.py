@@ -28,7 +28,7 @@ if __name__ == "__main__" and not __package__:  # a script of the compiled build
     sys.path[0:1] = []  # its hh before the checkout's (appended for benchmarks.*)
     sys.path.append(str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.rows import Row
+from benchmarks.rows import Row, script
 from benchmarks.serve_load import STORED, kept
 
 ROUNDS = 10  # alternating: 5 a way
@@ -93,10 +93,4 @@ def run(quick: bool = False, keep: Path | None = None) -> list[Row]:
 
 
 if __name__ == "__main__":
-    import json
-
-    where = Path(sys.argv[sys.argv.index("--keep") + 1]) if "--keep" in sys.argv else None
-    got = run("--quick" in sys.argv, where)
-    for row in got:
-        print(f"{row.what}: {row.figure:,.3f} {row.unit}", file=sys.stderr)
-    print("@@rows@@" + json.dumps([r.to_json() for r in got]))
+    script(run)

@@ -175,3 +175,20 @@ def seconds(call: Callable[[], object], repeats: int = 3) -> tuple[float, float]
             call()
             times.append(time.perf_counter() - start)
     return statistics.median(times), peak.mb
+
+
+def script(run: Callable[[bool, Any], list[Row]]) -> None:
+    """A benchmark module run as a script by the compiled build's interpreter
+    (benchmarks/__main__.py's ``COMPILED_ONLY``): ``run(quick, keep)`` with
+    ``--quick`` and ``--keep DIR`` (a large database built once there and
+    reused) from the command line; the rows said on standard error, then as
+    JSON on the last line of standard output, for the runner."""
+    import json
+    import sys
+    from pathlib import Path
+
+    keep = Path(sys.argv[sys.argv.index("--keep") + 1]) if "--keep" in sys.argv else None
+    got = run("--quick" in sys.argv, keep)
+    for row in got:
+        print(f"{row.what}: {row.figure:,.3f} {row.unit}", file=sys.stderr)
+    print("@@rows@@" + json.dumps([r.to_json() for r in got]))

@@ -41,7 +41,7 @@ if __name__ == "__main__" and not __package__:  # a script of the compiled build
     sys.path[0:1] = []  # its hh before the checkout's (appended for benchmarks.*)
     sys.path.append(str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.rows import Row
+from benchmarks.rows import Row, script
 from benchmarks.serve_load import LOAD_PATHS, STORED, _clients, _get, _pct, _server, _table, kept
 
 HANDS = 20_000
@@ -213,9 +213,4 @@ def run(quick: bool = False, keep: Path | None = None) -> list[Row]:
 
 
 if __name__ == "__main__":
-    keep = Path(sys.argv[sys.argv.index("--keep") + 1]) if "--keep" in sys.argv else None
-    got = run("--quick" in sys.argv, keep)
-    for row in got:
-        print(f"{row.what}: {row.figure:,.2f} {row.unit}", file=sys.stderr)
-    # the rows as JSON on the last line, for the runner (benchmarks/__main__.py)
-    print("@@rows@@" + json.dumps([r.to_json() for r in got]))
+    script(run)
